@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The capture file: what `record` writes while the workload runs and what
+ * `convert` reads afterwards, possibly on another machine.
+ *
+ * Layout: a 16-byte file header ("F2TCAPT\0", u32 version, u32 zero), then
+ * records, each a 16-byte header {u32 type, u32 arg, u64 len} followed by len
+ * bytes of data padded with zeros to a multiple of 8.  All integers are in the
+ * recording machine's byte order (little-endian on every machine we support).
+ * A capture ends with an F2T_CAP_END record; one without it was cut short
+ * (killed recorder) and is decoded up to its last whole record, with a warning.
+ */
+#ifndef F2T_CAPTURE_H
+#define F2T_CAPTURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define F2T_CAP_MAGIC   "F2TCAPT"	/* 8 bytes with its NUL */
+#define F2T_CAP_VERSION 1
+
+enum f2t_cap_type {
+	/* "key=value\n" lines: host, kernel, cmdline, clock, page_size, ncpus,
+	 * start_ns, stop_ns, realtime_ns, ... */
+	F2T_CAP_META = 1,
+	F2T_CAP_HEADER_PAGE = 2,	/* events/header_page, verbatim */
+	/* "SYSTEM\0" then the event's format file, verbatim */
+	F2T_CAP_EVENT_FORMAT = 3,
+	/* arg 0: at start, arg 1: at stop.  Lines "TID TGID COMM\n". */
+	F2T_CAP_TASKS = 4,
+	/* arg = cpu; whole ring-buffer sub-buffers as trace_pipe_raw gave them */
+	F2T_CAP_CPU_DATA = 5,
+	/* arg = cpu; per_cpu/cpuN/stats at stop, verbatim */
+	F2T_CAP_CPU_STATS = 6,
+	F2T_CAP_KALLSYMS = 7,		/* /proc/kallsyms, verbatim */
+	F2T_CAP_PRINTK_FORMATS = 8,	/* printk_formats, verbatim */
+	F2T_CAP_END = 0xffff,
+};
+
+/* Writing.  f2t_capw_add() may be called from several threads at once. */
+struct f2t_capw;
+
+struct f2t_capw *f2t_capw_open(const char *path);	/* NULL + errno */
+int f2t_capw_add(struct f2t_capw *w, uint32_t type, uint32_t arg,
+		 const void *data, size_t len);
+/* Same, data given in two pieces (e.g. a name and a body). */
+int f2t_capw_add2(struct f2t_capw *w, uint32_t type, uint32_t arg,
+		  const void *a, size_t alen, const void *b, size_t blen);
+uint64_t f2t_capw_bytes(const struct f2t_capw *w);
+/* Writes the END record and closes.  Returns 0 or the first error. */
+int f2t_capw_close(struct f2t_capw *w);
+/* Closes without END (error path). */
+void f2t_capw_abort(struct f2t_capw *w);
+
+/* Reading.  The whole file is mapped; records point into the mapping. */
+struct f2t_cap_rec {
+	uint32_t type;
+	uint32_t arg;
+	uint64_t offset;	/* of the data, in the file */
+	uint64_t len;
+	const void *data;
+};
+
+struct f2t_capr {
+	char *path;
+	const unsigned char *map;
+	size_t size;
+	struct f2t_cap_rec *recs;
+	size_t nrecs;
+	bool complete;		/* END record seen */
+};
+
+/*
+ * Opens and checks PATH.  On error returns NULL, sets errno, and writes a
+ * message naming the file and the offset into ERR.
+ */
+struct f2t_capr *f2t_capr_open(const char *path, char *err, size_t errlen);
+void f2t_capr_close(struct f2t_capr *r);
+/* First record of TYPE (and ARG, unless arg < 0), or NULL. */
+const struct f2t_cap_rec *f2t_capr_find(const struct f2t_capr *r, uint32_t type,
+					 long arg);
+/* The value of KEY in the META record, or NULL.  Returns a malloc'd string. */
+char *f2t_capr_meta(const struct f2t_capr *r, const char *key);
+
+#endif

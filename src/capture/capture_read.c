@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Capture reader: maps the file and indexes its records, checking every
+ * header so later stages can trust lengths and offsets.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "capture/capture.h"
+
+static int index_records(struct f2t_capr *r, char *err, size_t errlen)
+{
+	size_t cap = 0;
+	uint64_t off = 16;
+
+	while (off < r->size) {
+		struct f2t_cap_rec rec;
+		uint64_t padded;
+
+		if (r->size - off < 16) {
+			snprintf(err, errlen, "%s: offset %llu: truncated record header",
+				 r->path, (unsigned long long)off);
+			return -EINVAL;
+		}
+		memcpy(&rec.type, r->map + off, 4);
+		memcpy(&rec.arg, r->map + off + 4, 4);
+		memcpy(&rec.len, r->map + off + 8, 8);
+		padded = (rec.len + 7) & ~7ull;
+		if (rec.len > r->size || padded > r->size - off - 16) {
+			/* A recorder killed mid-write leaves a partial last record. */
+			snprintf(err, errlen, "%s: offset %llu: record of %llu bytes runs past the end of the file (%zu bytes)",
+				 r->path, (unsigned long long)off,
+				 (unsigned long long)rec.len, r->size);
+			return -EINVAL;
+		}
+		if (rec.type == F2T_CAP_END) {
+			r->complete = true;
+			off += 16;
+			if (off != r->size) {
+				snprintf(err, errlen, "%s: offset %llu: data after the end record",
+					 r->path, (unsigned long long)off);
+				return -EINVAL;
+			}
+			break;
+		}
+		if (rec.type == 0 || rec.type > F2T_CAP_PRINTK_FORMATS) {
+			snprintf(err, errlen, "%s: offset %llu: unknown record type %u",
+				 r->path, (unsigned long long)off, rec.type);
+			return -EINVAL;
+		}
+		rec.offset = off + 16;
+		rec.data = r->map + rec.offset;
+		if (r->nrecs == cap) {
+			size_t ncap = cap ? cap * 2 : 256;
+			void *n = realloc(r->recs, ncap * sizeof(*r->recs));
+
+			if (!n)
+				return -ENOMEM;
+			r->recs = n;
+			cap = ncap;
+		}
+		r->recs[r->nrecs++] = rec;
+		off += 16 + padded;
+	}
+	return 0;
+}
+
+struct f2t_capr *f2t_capr_open(const char *path, char *err, size_t errlen)
+{
+	struct f2t_capr *r = calloc(1, sizeof(*r));
+	struct stat st;
+	uint32_t version;
+	int fd = -1, ret = 0;
+
+	if (!r)
+		return NULL;
+	r->path = strdup(path);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	r->size = (size_t)st.st_size;
+	if (r->size < 16) {
+		ret = -EINVAL;
+		snprintf(err, errlen, "%s: offset 0: too short to be a capture (%zu bytes)",
+			 path, r->size);
+		goto out;
+	}
+	r->map = mmap(NULL, r->size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (r->map == MAP_FAILED) {
+		r->map = NULL;
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	memcpy(&version, r->map + 8, 4);
+	if (memcmp(r->map, F2T_CAP_MAGIC, 8) != 0) {
+		ret = -EINVAL;
+		snprintf(err, errlen, "%s: offset 0: not an ftrace2trace capture (bad magic)", path);
+		goto out;
+	}
+	if (version != F2T_CAP_VERSION) {
+		ret = -EINVAL;
+		snprintf(err, errlen, "%s: offset 8: capture version %u, this build reads %u",
+			 path, version, F2T_CAP_VERSION);
+		goto out;
+	}
+	ret = index_records(r, err, errlen);
+out:
+	if (fd >= 0)
+		close(fd);
+	if (ret) {
+		f2t_capr_close(r);
+		errno = -ret;
+		return NULL;
+	}
+	return r;
+}
+
+void f2t_capr_close(struct f2t_capr *r)
+{
+	if (!r)
+		return;
+	if (r->map)
+		munmap((void *)r->map, r->size);
+	free(r->recs);
+	free(r->path);
+	free(r);
+}
+
+const struct f2t_cap_rec *f2t_capr_find(const struct f2t_capr *r, uint32_t type,
+					 long arg)
+{
+	for (size_t i = 0; i < r->nrecs; i++)
+		if (r->recs[i].type == type && (arg < 0 || r->recs[i].arg == (uint32_t)arg))
+			return &r->recs[i];
+	return NULL;
+}
+
+char *f2t_capr_meta(const struct f2t_capr *r, const char *key)
+{
+	const struct f2t_cap_rec *m = f2t_capr_find(r, F2T_CAP_META, -1);
+	size_t klen = strlen(key);
+	const char *p, *end;
+
+	if (!m)
+		return NULL;
+	p = m->data;
+	end = p + m->len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if (!nl)
+			nl = end;
+		if ((size_t)(nl - p) > klen && p[klen] == '=' && memcmp(p, key, klen) == 0)
+			return strndup(p + klen + 1, (size_t)(nl - p - klen - 1));
+		p = nl + 1;
+	}
+	return NULL;
+}

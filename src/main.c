@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *what;
+} commands[] = {
+	{ "record", f2t_cmd_record, "record scheduling (and more) into trace files" },
+	{ "convert", f2t_cmd_convert, "turn a capture into trace files" },
+	{ "dump", f2t_cmd_dump, "print every record of an FXT file" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: ftrace2trace COMMAND [OPTIONS]\n\n"
+		   "Records what the Linux kernel knows about scheduling and CPU time and\n"
+		   "writes trace files that Perfetto UI and chrome://tracing open.\n\n"
+		   "commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].what);
+	fprintf(f, "\n'ftrace2trace COMMAND --help' tells more; see also ftrace2trace(1).\n"
+		   "example: sudo ftrace2trace record -o trace.fxt -- ./my-program\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("ftrace2trace %s\n", F2T_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "ftrace2trace: unknown command '%s'\n\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The one event model.  Every source (a capture's ring-buffer pages today;
+ * ftrace text, trace.dat, perf records later) turns its records into these,
+ * in timestamp order, and every writer consumes them without knowing where
+ * they came from.  Strings point into the source's memory and are valid only
+ * during the callback that receives the event.
+ */
+#ifndef F2T_EVENT_H
+#define F2T_EVENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum f2t_event_kind {
+	F2T_EV_SWITCH,		/* sched:sched_switch */
+	F2T_EV_WAKING,		/* sched:sched_waking */
+	F2T_EV_WAKEUP,		/* sched:sched_wakeup (when recorded) */
+	F2T_EV_WAKEUP_NEW,	/* sched:sched_wakeup_new */
+	F2T_EV_FORK,		/* sched:sched_process_fork (+ task:task_newtask) */
+	F2T_EV_EXEC,		/* sched:sched_process_exec */
+	F2T_EV_EXIT,		/* sched:sched_process_exit */
+	F2T_EV_FREE,		/* sched:sched_process_free */
+	F2T_EV_RENAME,		/* task:task_rename */
+	F2T_EV_PRINT,		/* ftrace:print, i.e. a trace_marker write */
+	F2T_EV_OTHER,		/* any other tracepoint asked for with -e */
+	F2T_EV_LOST,		/* the ring buffer dropped events on this cpu */
+	F2T_EV_KIND_COUNT
+};
+
+/* Linux task state letters as sched_switch prints them ("R", "R+", "D", ...). */
+#define F2T_STATE_LEN 8
+
+struct f2t_event {
+	uint64_t ts;		/* ns on the trace clock (CLOCK_MONOTONIC) */
+	uint32_t cpu;
+	int32_t pid;		/* the task running when it was recorded (common_pid) */
+	enum f2t_event_kind kind;
+	union {
+		struct {
+			int32_t prev_pid, prev_prio;
+			int32_t next_pid, next_prio;
+			const char *prev_comm, *next_comm;
+			char prev_state[F2T_STATE_LEN];
+		} sw;
+		struct {	/* WAKING, WAKEUP, WAKEUP_NEW */
+			int32_t pid, prio, target_cpu;
+			const char *comm;
+		} wake;
+		struct {
+			int32_t parent_pid, child_pid;
+			int32_t child_tgid;	/* 0 when the source cannot tell */
+			const char *parent_comm, *child_comm;
+		} fork;
+		struct {
+			int32_t pid, old_pid;
+			const char *filename;
+		} exec;
+		struct {	/* EXIT, FREE */
+			int32_t pid, prio;
+			const char *comm;
+		} exit;
+		struct {
+			int32_t pid;
+			const char *oldcomm, *newcomm;
+		} rename;
+		struct {
+			const char *buf;	/* not NUL-terminated; trailing '\n' removed */
+			size_t len;
+		} print;
+		struct {
+			const char *system, *name;
+		} other;
+		struct {
+			uint64_t count;		/* 0 when the kernel could not count */
+		} lost;
+	};
+	/*
+	 * Where the event came from, so a writer can ask the source for the
+	 * kernel's own text for it (f2t_source_format_text()).  Opaque.
+	 */
+	const struct f2t_source *src;
+	const void *raw;
+};
+
+#endif

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a conversion counted: everything that was lost, dropped, unknown or
+ * inconsistent, so it can be printed at the end and written into the trace.
+ */
+#ifndef F2T_STATS_H
+#define F2T_STATS_H
+
+#include <stdint.h>
+
+#define F2T_MAX_CPUS 1024
+
+struct f2t_stats {
+	uint64_t events[/* enum f2t_event_kind */ 16];
+	uint64_t total_events;
+	/* Ring buffer: events the kernel says it dropped (page "missed events"
+	 * flags while decoding, plus per_cpu stats "overrun" at stop). */
+	uint64_t lost_events;
+	uint64_t lost_pages;		/* pages flagged as having missed events */
+	uint64_t kernel_overrun;	/* sum of per_cpu/cpuN/stats overrun */
+	uint64_t kernel_dropped;	/* sum of per_cpu/cpuN/stats "dropped events" */
+	/*
+	 * The kernel on some machines does not emit every sched_switch (e.g.
+	 * from the idle task): an event from task P on a CPU whose last
+	 * switch put Q there.  Counted once per gap, never papered over.
+	 */
+	uint64_t sched_gaps;
+	uint64_t unknown_events;	/* records whose event id has no format */
+	uint64_t bad_records;		/* records we could not decode */
+	uint32_t ncpus;
+};
+
+#endif

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What is known about every thread: its process (tgid), its name, its
+ * priority.  Seeded from the /proc snapshot taken at record start, kept up to
+ * date by the scheduling tracker as events pass (fork, exec, rename, switch).
+ * Writers read it; only the tracker changes it.
+ */
+#ifndef F2T_TASKS_H
+#define F2T_TASKS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define F2T_COMM_LEN 16		/* TASK_COMM_LEN, NUL included */
+#define F2T_MAX_WRITERS 8
+
+struct f2t_task {
+	int32_t tid;
+	int32_t tgid;		/* process id; tgid == tid for a process's main thread */
+	int32_t prio;		/* last kernel prio seen (0..139), -1 unknown */
+	char comm[F2T_COMM_LEN];
+	/*
+	 * Bumped whenever comm or tgid changes.  Each writer keeps, in its own
+	 * slot, the generation it last announced, and re-announces the name
+	 * when they differ.
+	 */
+	uint32_t gen;
+	uint32_t announced[F2T_MAX_WRITERS];
+};
+
+struct f2t_tasks;
+
+struct f2t_tasks *f2t_tasks_new(void);
+void f2t_tasks_free(struct f2t_tasks *t);
+/* The task with TID, or NULL. */
+struct f2t_task *f2t_tasks_find(struct f2t_tasks *t, int32_t tid);
+/* The task with TID, created (tgid = tid, comm "<...>", prio -1) if unknown. NULL on ENOMEM. */
+struct f2t_task *f2t_tasks_get(struct f2t_tasks *t, int32_t tid);
+/* Sets comm and/or tgid (NULL / 0 leave them), bumping gen if they changed. */
+void f2t_task_set(struct f2t_task *task, const char *comm, int32_t tgid);
+/* Calls FN for every task, in no particular order. Stops early if FN returns non-zero. */
+int f2t_tasks_each(struct f2t_tasks *t, int (*fn)(struct f2t_task *, void *), void *ctx);
+uint32_t f2t_tasks_count(const struct f2t_tasks *t);
+
+/*
+ * Parses a snapshot ("TID TGID COMM\n" lines, comm to end of line) into T.
+ * Returns the number of tasks read, or -EINVAL with *bad_line set.
+ */
+int f2t_tasks_load_snapshot(struct f2t_tasks *t, const char *text, size_t len,
+			    int *bad_line);
+
+#endif

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "util/log.h"
+
+bool f2t_verbose;
+bool f2t_quiet;
+
+static void vsay(const char *level, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "ftrace2trace: %s", level);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void f2t_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay("error: ", fmt, ap);
+	va_end(ap);
+}
+
+void f2t_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (f2t_quiet)
+		return;
+	va_start(ap, fmt);
+	vsay("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void f2t_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!f2t_verbose)
+		return;
+	va_start(ap, fmt);
+	vsay("", fmt, ap);
+	va_end(ap);
+}

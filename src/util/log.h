@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Messages to the user on stderr, all prefixed "ftrace2trace: ".
+ * f2t_err() for what stops the run, f2t_warn() for what the user should know,
+ * f2t_info() only when verbose (-v).
+ */
+#ifndef F2T_LOG_H
+#define F2T_LOG_H
+
+#include <stdbool.h>
+
+extern bool f2t_verbose;
+extern bool f2t_quiet;
+
+void f2t_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void f2t_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void f2t_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "util/out.h"
+
+#define OUT_BUF_SIZE (1u << 20)
+
+static struct f2t_out *out_new(int fd, const char *name)
+{
+	struct f2t_out *o = calloc(1, sizeof(*o));
+
+	if (!o)
+		return NULL;
+	o->buf = malloc(OUT_BUF_SIZE);
+	o->path = strdup(name);
+	if (!o->buf || !o->path) {
+		free(o->buf);
+		free(o->path);
+		free(o);
+		errno = ENOMEM;
+		return NULL;
+	}
+	o->cap = OUT_BUF_SIZE;
+	o->fd = fd;
+	return o;
+}
+
+struct f2t_out *f2t_out_open(const char *path)
+{
+	struct f2t_out *o;
+	int fd;
+
+	if (strcmp(path, "-") == 0)
+		return f2t_out_fdopen(STDOUT_FILENO, "<stdout>");
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return NULL;
+	o = out_new(fd, path);
+	if (!o) {
+		close(fd);
+		return NULL;
+	}
+	return o;
+}
+
+struct f2t_out *f2t_out_fdopen(int fd, const char *name)
+{
+	struct f2t_out *o = out_new(fd, name);
+
+	if (o)
+		o->fd = -fd - 1;	/* negative: not ours to close */
+	return o;
+}
+
+static int out_fd(const struct f2t_out *o)
+{
+	return o->fd < 0 ? -o->fd - 1 : o->fd;
+}
+
+static void out_raw(struct f2t_out *o, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	while (n && !o->err) {
+		ssize_t w = write(out_fd(o), c, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			o->err = -errno;
+			return;
+		}
+		c += w;
+		n -= (size_t)w;
+		o->total += (uint64_t)w;
+	}
+}
+
+int f2t_out_flush(struct f2t_out *o)
+{
+	out_raw(o, o->buf, o->len);
+	o->len = 0;
+	return o->err;
+}
+
+void f2t_out_write_slow(struct f2t_out *o, const void *p, size_t n)
+{
+	f2t_out_flush(o);
+	if (n >= o->cap) {
+		out_raw(o, p, n);
+		return;
+	}
+	memcpy(o->buf, p, n);
+	o->len = n;
+}
+
+void f2t_out_printf(struct f2t_out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (o->cap - o->len < 512)
+		f2t_out_flush(o);
+	va_start(ap, fmt);
+	n = vsnprintf((char *)o->buf + o->len, o->cap - o->len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < o->cap - o->len) {
+		o->len += (size_t)n;
+		return;
+	}
+	/* Longer than what is left: format into a heap buffer. */
+	char *tmp = malloc((size_t)n + 1);
+
+	if (!tmp) {
+		o->err = o->err ? o->err : -ENOMEM;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(tmp, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	f2t_out_write(o, tmp, (size_t)n);
+	free(tmp);
+}
+
+int f2t_out_close(struct f2t_out *o)
+{
+	int err;
+
+	if (!o)
+		return 0;
+	err = f2t_out_flush(o);
+	if (o->fd >= 0 && close(o->fd) < 0 && !err)
+		err = -errno;
+	free(o->buf);
+	free(o->path);
+	free(o);
+	return err;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Buffered, append-only output to a file descriptor.  Writers produce many
+ * small pieces; this batches them into large write()s and remembers the first
+ * error so callers check once, at f2t_out_close().
+ */
+#ifndef F2T_OUT_H
+#define F2T_OUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+struct f2t_out {
+	int fd;
+	int err;		/* first negative errno seen, sticky */
+	size_t len;
+	size_t cap;
+	uint64_t total;		/* bytes handed to the kernel so far */
+	unsigned char *buf;
+	char *path;		/* for messages */
+};
+
+/* Opens (creates/truncates) PATH; "-" means stdout.  Returns NULL + errno. */
+struct f2t_out *f2t_out_open(const char *path);
+/* Wraps an existing fd, which f2t_out_close() will not close. */
+struct f2t_out *f2t_out_fdopen(int fd, const char *name);
+int f2t_out_flush(struct f2t_out *o);
+/* Flushes, fsyncs nothing, closes; returns 0 or the first error. Frees o. */
+int f2t_out_close(struct f2t_out *o);
+
+void f2t_out_write_slow(struct f2t_out *o, const void *p, size_t n);
+
+static inline void f2t_out_write(struct f2t_out *o, const void *p, size_t n)
+{
+	if (o->len + n <= o->cap) {
+		memcpy(o->buf + o->len, p, n);
+		o->len += n;
+		return;
+	}
+	f2t_out_write_slow(o, p, n);
+}
+
+static inline void f2t_out_u64(struct f2t_out *o, uint64_t v)
+{
+	f2t_out_write(o, &v, sizeof(v));
+}
+
+static inline void f2t_out_puts(struct f2t_out *o, const char *s)
+{
+	f2t_out_write(o, s, strlen(s));
+}
+
+static inline void f2t_out_putc(struct f2t_out *o, char c)
+{
+	if (o->len < o->cap)
+		o->buf[o->len++] = (unsigned char)c;
+	else
+		f2t_out_write_slow(o, &c, 1);
+}
+
+void f2t_out_printf(struct f2t_out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Bytes written so far, buffered ones included. */
+static inline uint64_t f2t_out_offset(const struct f2t_out *o)
+{
+	return o->total + o->len;
+}
+
+#endif

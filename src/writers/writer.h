@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The writer interface.  The conversion pipeline opens one writer per output
+ * file, calls begin() once, event() for every event in timestamp order (after
+ * the task table has been updated for it), and end() once with the final
+ * counts.  A writer never knows where events came from.
+ */
+#ifndef F2T_WRITER_H
+#define F2T_WRITER_H
+
+#include <stdint.h>
+
+#include "model/event.h"
+#include "model/stats.h"
+#include "model/tasks.h"
+#include "util/out.h"
+
+enum f2t_format {
+	F2T_FMT_NONE = 0,
+	F2T_FMT_FXT,
+	F2T_FMT_JSON,
+	F2T_FMT_SYSTRACE,
+	F2T_FMT_PERFETTO,
+};
+
+/* Facts about the recording, from the capture's metadata. */
+struct f2t_trace_info {
+	const char *host;
+	const char *kernel;	/* uname -r */
+	const char *cmdline;	/* what was recorded: the command, or "-a" */
+	const char *clock;	/* ftrace trace_clock, "mono" normally */
+	uint64_t start_ns;	/* trace clock at start / stop */
+	uint64_t stop_ns;
+	uint64_t realtime_ns;	/* CLOCK_REALTIME at start_ns, 0 if unknown */
+	uint64_t boottime_ns;	/* CLOCK_BOOTTIME at start_ns, 0 if unknown */
+	uint32_t ncpus;
+	const char *recorder;	/* "ftrace2trace VERSION" */
+};
+
+struct f2t_writer;
+
+struct f2t_writer_ops {
+	const char *name;
+	int (*begin)(struct f2t_writer *w);
+	int (*event)(struct f2t_writer *w, const struct f2t_event *ev);
+	int (*end)(struct f2t_writer *w, const struct f2t_stats *stats);
+	void (*destroy)(struct f2t_writer *w);
+};
+
+struct f2t_writer {
+	const struct f2t_writer_ops *ops;
+	struct f2t_out *out;
+	const struct f2t_trace_info *info;
+	struct f2t_tasks *tasks;	/* read-only for writers */
+	unsigned int slot;		/* index into f2t_task.announced[] */
+	void *priv;
+};
+
+/*
+ * Each format's constructor fills W->ops and W->priv; out, info, tasks and
+ * slot are set by the caller beforehand.  Return 0 or negative errno.
+ */
+int f2t_fxt_writer_init(struct f2t_writer *w);
+int f2t_json_writer_init(struct f2t_writer *w);
+int f2t_systrace_writer_init(struct f2t_writer *w);
+
+/* "fxt", "json", "systrace"/"txt" -> format; F2T_FMT_NONE if unknown. */
+enum f2t_format f2t_format_from_name(const char *name);
+/* From a file name's extension (.fxt, .json, .txt); F2T_FMT_NONE if none fits. */
+enum f2t_format f2t_format_from_path(const char *path);
+
+#endif
