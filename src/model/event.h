@@ -49,7 +49,9 @@ struct f2t_event {
 		} wake;
 		struct {
 			int32_t parent_pid, child_pid;
-			int32_t child_tgid;	/* 0 when the source cannot tell */
+			/* 1: a thread in the parent's process (CLONE_THREAD),
+			 * 0: a new process, -1: the source cannot tell */
+			int32_t clone_thread;
 			const char *parent_comm, *child_comm;
 		} fork;
 		struct {

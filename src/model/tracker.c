@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/tracker.h"
+
+struct f2t_tracker {
+	struct f2t_tasks *tasks;
+	struct f2t_tasks *hints;
+	/* Per CPU: the task the last switch put there (-1: not known yet). */
+	int32_t current[F2T_MAX_CPUS];
+};
+
+struct f2t_tracker *f2t_tracker_new(struct f2t_tasks *tasks, struct f2t_tasks *hints)
+{
+	struct f2t_tracker *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->tasks = tasks;
+	t->hints = hints;
+	for (int i = 0; i < F2T_MAX_CPUS; i++)
+		t->current[i] = -1;
+	return t;
+}
+
+void f2t_tracker_free(struct f2t_tracker *t)
+{
+	free(t);
+}
+
+/* The task TID, created on first sight with what the hints know of it. */
+static struct f2t_task *task(struct f2t_tracker *t, int32_t tid)
+{
+	struct f2t_task *tk = f2t_tasks_find(t->tasks, tid);
+	const struct f2t_task *hint;
+
+	if (tk)
+		return tk;
+	tk = f2t_tasks_get(t->tasks, tid);
+	if (tk && t->hints && (hint = f2t_tasks_find(t->hints, tid)))
+		f2t_task_set(tk, hint->comm, hint->tgid);
+	return tk;
+}
+
+static int seen(struct f2t_tracker *t, int32_t tid, const char *comm, int32_t prio)
+{
+	struct f2t_task *tk;
+
+	if (tid == 0)		/* the idle tasks: one koid, named by their own records */
+		return 0;
+	tk = task(t, tid);
+	if (!tk)
+		return -ENOMEM;
+	if (comm)
+		f2t_task_set(tk, comm, 0);
+	if (prio >= 0)
+		tk->prio = prio;
+	return 0;
+}
+
+/*
+ * An event from task PID on CPU while the last switch there put another task
+ * on it means a switch the kernel did not record.  Count each gap once.
+ */
+static void check_current(struct f2t_tracker *t, uint32_t cpu, int32_t pid,
+			  struct f2t_stats *st)
+{
+	if (cpu >= F2T_MAX_CPUS || pid < 0)
+		return;
+	if (t->current[cpu] >= 0 && t->current[cpu] != pid)
+		st->sched_gaps++;
+	t->current[cpu] = pid;
+}
+
+static const char *basename_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+int f2t_tracker_event(struct f2t_tracker *t, const struct f2t_event *ev,
+		      struct f2t_stats *st)
+{
+	struct f2t_task *tk;
+	int ret = 0;
+
+	st->total_events++;
+	if ((unsigned int)ev->kind < sizeof(st->events) / sizeof(st->events[0]))
+		st->events[ev->kind]++;
+	if (ev->kind == F2T_EV_LOST) {
+		/* After a loss nothing is known about what ran. */
+		if (ev->cpu < F2T_MAX_CPUS)
+			t->current[ev->cpu] = -1;
+		return 0;
+	}
+	check_current(t, ev->cpu, ev->pid, st);
+	if (ev->pid > 0 && !task(t, ev->pid))
+		return -ENOMEM;
+
+	switch (ev->kind) {
+	case F2T_EV_SWITCH:
+		ret = seen(t, ev->sw.prev_pid, ev->sw.prev_comm, ev->sw.prev_prio);
+		if (!ret)
+			ret = seen(t, ev->sw.next_pid, ev->sw.next_comm, ev->sw.next_prio);
+		if (ev->cpu < F2T_MAX_CPUS)
+			t->current[ev->cpu] = ev->sw.next_pid;
+		break;
+	case F2T_EV_WAKING:
+	case F2T_EV_WAKEUP:
+	case F2T_EV_WAKEUP_NEW:
+		ret = seen(t, ev->wake.pid, ev->wake.comm, ev->wake.prio);
+		break;
+	case F2T_EV_FORK: {
+		const struct f2t_task *parent = task(t, ev->fork.parent_pid);
+		int32_t tgid = ev->fork.child_pid;
+
+		if (!parent)
+			return -ENOMEM;
+		if (ev->fork.clone_thread == 1)
+			tgid = parent->tgid;
+		else if (ev->fork.clone_thread < 0 && t->hints) {
+			const struct f2t_task *hint = f2t_tasks_find(t->hints, ev->fork.child_pid);
+
+			if (hint)
+				tgid = hint->tgid;
+		}
+		tk = task(t, ev->fork.child_pid);
+		if (!tk)
+			return -ENOMEM;
+		f2t_task_set(tk, ev->fork.child_comm, tgid);
+		tk->prio = parent->prio;
+		break;
+	}
+	case F2T_EV_EXEC:
+		/* A non-leader thread that execs takes over the leader's pid. */
+		tk = task(t, ev->exec.pid);
+		if (!tk)
+			return -ENOMEM;
+		{
+			char comm[F2T_COMM_LEN];
+
+			/* The kernel names the task after the file, cut to 15 bytes. */
+			strncpy(comm, basename_of(ev->exec.filename), sizeof(comm) - 1);
+			comm[sizeof(comm) - 1] = '\0';
+			f2t_task_set(tk, comm, ev->exec.pid);
+		}
+		break;
+	case F2T_EV_RENAME:
+		ret = seen(t, ev->rename.pid, ev->rename.newcomm, -1);
+		break;
+	case F2T_EV_EXIT:
+	case F2T_EV_FREE:
+		ret = seen(t, ev->exit.pid, ev->exit.comm, -1);
+		break;
+	default:
+		break;
+	}
+	return ret;
+}

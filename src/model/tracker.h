@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The scheduling tracker: sees every event before the writers do, keeps the
+ * task table true (names, processes, priorities) and checks each CPU's
+ * sequence of switches, counting the gaps the kernel left (see
+ * shared/KERNEL.md: some kernels emit no switch away from the idle task).
+ */
+#ifndef F2T_TRACKER_H
+#define F2T_TRACKER_H
+
+#include "model/event.h"
+#include "model/stats.h"
+#include "model/tasks.h"
+
+struct f2t_tracker;
+
+/*
+ * HINTS (may be NULL) is what is known from elsewhere about tasks, such as
+ * the snapshot taken when recording stopped: it supplies the process of a
+ * task created during the trace when the trace itself cannot tell.
+ */
+struct f2t_tracker *f2t_tracker_new(struct f2t_tasks *tasks, struct f2t_tasks *hints);
+void f2t_tracker_free(struct f2t_tracker *t);
+/* Updates the task table for EV and counts into ST.  Returns 0 or -ENOMEM. */
+int f2t_tracker_event(struct f2t_tracker *t, const struct f2t_event *ev,
+		      struct f2t_stats *st);
+
+#endif
