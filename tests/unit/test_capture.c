@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+/* The capture file: what is written reads back; what is damaged is refused with its offset. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "capture/capture.h"
+
+static char path[64];
+
+static int setup(void **state)
+{
+	snprintf(path, sizeof(path), "/tmp/f2t-test-cap-%d", (int)getpid());
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	unlink(path);
+	return 0;
+}
+
+static void write_sample(bool end)
+{
+	struct f2t_capw *w = f2t_capw_open(path);
+	const char meta[] = "host=box\nclock=mono\nstart_ns=42\n";
+
+	assert_non_null(w);
+	assert_int_equal(f2t_capw_add(w, F2T_CAP_META, 0, meta, strlen(meta)), 0);
+	assert_int_equal(f2t_capw_add2(w, F2T_CAP_EVENT_FORMAT, 0, "sched", 6, "name: x\n", 8), 0);
+	assert_int_equal(f2t_capw_add(w, F2T_CAP_CPU_DATA, 1, "0123456789abcdef", 16), 0);
+	if (end)
+		assert_int_equal(f2t_capw_close(w), 0);
+	else
+		f2t_capw_abort(w);
+}
+
+static void truncate_to(long size)
+{
+	assert_int_equal(truncate(path, size), 0);
+}
+
+static void test_round_trip(void **state)
+{
+	char err[256] = "";
+	struct f2t_capr *r;
+	const struct f2t_cap_rec *rec;
+	char *v;
+
+	write_sample(true);
+	r = f2t_capr_open(path, err, sizeof(err));
+	assert_non_null(r);
+	assert_true(r->complete);
+	assert_int_equal(r->nrecs, 3);
+	rec = f2t_capr_find(r, F2T_CAP_EVENT_FORMAT, -1);
+	assert_non_null(rec);
+	assert_int_equal(rec->len, 14);
+	assert_string_equal((const char *)rec->data, "sched");
+	assert_memory_equal((const char *)rec->data + 6, "name: x\n", 8);
+	rec = f2t_capr_find(r, F2T_CAP_CPU_DATA, 1);
+	assert_non_null(rec);
+	assert_null(f2t_capr_find(r, F2T_CAP_CPU_DATA, 0));
+	/* header 16 + meta (16 + 32) + format (16 + 14 padded to 16) + cpu data header 16 */
+	assert_int_equal(rec->offset, 16 + 48 + 32 + 16);
+	v = f2t_capr_meta(r, "start_ns");
+	assert_string_equal(v, "42");
+	free(v);
+	assert_null(f2t_capr_meta(r, "start"));
+	f2t_capr_close(r);
+}
+
+static void test_killed_recorder_is_readable_but_incomplete(void **state)
+{
+	char err[256] = "";
+	struct f2t_capr *r;
+
+	write_sample(false);
+	r = f2t_capr_open(path, err, sizeof(err));
+	assert_non_null(r);
+	assert_false(r->complete);
+	assert_int_equal(r->nrecs, 3);
+	f2t_capr_close(r);
+}
+
+static void test_truncated_record_names_offset(void **state)
+{
+	char err[256] = "";
+
+	write_sample(false);
+	/* Cut the CPU data record (header at 96, data at 112) in its data. */
+	truncate_to(96 + 16 + 8);
+	assert_null(f2t_capr_open(path, err, sizeof(err)));
+	assert_non_null(strstr(err, "offset 96"));
+	assert_non_null(strstr(err, path));
+}
+
+static void test_bad_magic(void **state)
+{
+	char err[256] = "";
+	FILE *f = fopen(path, "w");
+
+	fputs("this is not a capture at all", f);
+	fclose(f);
+	assert_null(f2t_capr_open(path, err, sizeof(err)));
+	assert_non_null(strstr(err, "offset 0"));
+	assert_non_null(strstr(err, "bad magic"));
+}
+
+static void test_unknown_record_type(void **state)
+{
+	char err[256] = "";
+	FILE *f;
+	uint32_t bogus = 77;
+
+	write_sample(false);
+	f = fopen(path, "r+");
+	fseek(f, 16, SEEK_SET);		/* the META record's type */
+	fwrite(&bogus, 4, 1, f);
+	fclose(f);
+	assert_null(f2t_capr_open(path, err, sizeof(err)));
+	assert_non_null(strstr(err, "offset 16: unknown record type 77"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_killed_recorder_is_readable_but_incomplete, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_truncated_record_names_offset, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_magic, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_record_type, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
