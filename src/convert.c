@@ -169,8 +169,14 @@ static void print_summary(const struct f2t_convert_opts *opts, const struct f2t_
 	if (st->unknown_events || st->bad_records)
 		fprintf(stderr, "ftrace2trace: skipped %llu records of unknown type and %llu malformed records\n",
 			(unsigned long long)st->unknown_events, (unsigned long long)st->bad_records);
-	for (unsigned int i = 0; i < opts->noutputs; i++)
-		fprintf(stderr, "ftrace2trace: wrote %s\n", opts->outputs[i].path);
+	for (unsigned int i = 0; i < opts->noutputs; i++) {
+		const struct f2t_output *o = &opts->outputs[i];
+
+		fprintf(stderr, "ftrace2trace: wrote %s%s\n", o->path,
+			o->format == F2T_FMT_FXT ? " (open it at https://ui.perfetto.dev)" :
+			o->format == F2T_FMT_JSON ? " (open it at https://ui.perfetto.dev or chrome://tracing)" :
+			"");
+	}
 }
 
 int f2t_convert(const char *capture_path, const struct f2t_convert_opts *opts)
