@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Conversion benchmark: events/s from capture to FXT (and JSON) on one core,
+# FXT bytes per context switch, peak memory of convert for ~1 M and ~10 M
+# events, and the same workload through `trace-cmd report` and `perf script`
+# for comparison.  Prints figures; asserts nothing.  Needs root (it records).
+#
+# usage: scripts/bench-convert.sh [ROUNDS]      (default 5 runs per figure)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROUNDS=${1:-5}
+F2T=$PWD/ftrace2trace
+PP=$PWD/build/tests/helpers/pingpong
+W=$(mktemp -d /tmp/f2t-bench-convert.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+make -s ftrace2trace build/tests/helpers/pingpong
+
+median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+
+# A capture of about N events: the ping-pong makes roughly 6 events per round trip.
+capture() { # name roundtrips
+	"$F2T" record -q -k "$W/$1.cap" -o "$W/$1.rec.fxt" -- "$PP" "$2" >/dev/null
+	"$F2T" convert "$W/$1.cap" -o "$W/$1.fxt" 2>&1 | sed -n 's/^ftrace2trace: \([0-9]*\) events.*/\1/p'
+}
+
+# Seconds (user+sys is not wall time; use wall on one pinned core) and peak RSS in KB.
+timed() { /usr/bin/time -f '%e %M' taskset -c 1 "$@" 2>&1 >/dev/null | tail -1; }
+
+for size in 1M:170000 10M:1700000; do
+	name=${size%%:*}; rt=${size##*:}
+	events=$(capture "$name" "$rt")
+	switches=$("$F2T" dump --stats "$W/$name.fxt" | awk '$1 == "context_switch" {print $2}')
+	fxt_bytes=$(stat -c %s "$W/$name.fxt")
+	for fmt in fxt json; do
+		secs=() rss=()
+		for _ in $(seq "$ROUNDS"); do
+			read -r s m < <(timed "$F2T" convert -q "$W/$name.cap" -o "$W/out.$fmt")
+			secs+=("$s"); rss+=("$m")
+		done
+		s=$(printf '%s\n' "${secs[@]}" | median)
+		m=$(printf '%s\n' "${rss[@]}" | median)
+		out_bytes=$(stat -c %s "$W/out.$fmt")
+		printf '%-4s %-4s events=%-9s median %.3f s  %.2f M events/s  peak RSS %s KB  %s bytes  %.1f bytes/switch (file)\n' \
+			"$name" "$fmt" "$events" "$s" "$(echo "$events / $s / 1000000" | bc -l)" "$m" \
+			"$out_bytes" "$(echo "$out_bytes / $switches" | bc -l)"
+		rm -f "$W/out.$fmt"
+	done
+	cs_bytes=$("$F2T" dump --stats "$W/$name.fxt" | awk '$1 == "context_switch" {print $3}')
+	[ -n "$cs_bytes" ] && printf '%-4s fxt  context switch records: %s, %.1f bytes each\n' \
+		"$name" "$switches" "$(echo "$cs_bytes / $switches" | bc -l)"
+done
+
+# Peers on the same workload (1M size): perf script and trace-cmd report.
+if command -v perf >/dev/null; then
+	perf sched record -o "$W/perf.data" -- "$PP" 170000 >/dev/null 2>&1 || true
+	if [ -s "$W/perf.data" ]; then
+		n=$(perf script -i "$W/perf.data" 2>/dev/null | wc -l)
+		secs=()
+		for _ in $(seq "$ROUNDS"); do
+			read -r s m < <(timed perf script -i "$W/perf.data")
+			secs+=("$s")
+		done
+		s=$(printf '%s\n' "${secs[@]}" | median)
+		printf 'peer perf script       events=%-9s median %.3f s  %.2f M events/s\n' "$n" "$s" \
+			"$(echo "$n / $s / 1000000" | bc -l)"
+	fi
+fi
+if command -v trace-cmd >/dev/null; then
+	# trace-cmd record aborts where the function tracer is refused; extract from
+	# an instance we fill ourselves instead, then time `trace-cmd report`.
+	T=/sys/kernel/tracing
+	inst=$T/instances/f2t-bench-tc
+	mkdir -p "$inst"
+	echo 8192 > "$inst/buffer_size_kb"
+	for e in sched_switch sched_waking sched_wakeup sched_wakeup_new sched_process_fork \
+		 sched_process_exec sched_process_exit sched_process_free; do
+		echo 1 > "$inst/events/sched/$e/enable"
+	done
+	"$PP" 20000 >/dev/null
+	echo 0 > "$inst/tracing_on"
+	trace-cmd extract -B f2t-bench-tc -o "$W/tc.dat" >/dev/null 2>&1 || true
+	rmdir "$inst" 2>/dev/null || true
+	if [ -s "$W/tc.dat" ]; then
+		n=$(trace-cmd report "$W/tc.dat" 2>/dev/null | grep -c ': sched_' || true)
+		secs=()
+		for _ in $(seq "$ROUNDS"); do
+			read -r s m < <(timed trace-cmd report "$W/tc.dat")
+			secs+=("$s")
+		done
+		s=$(printf '%s\n' "${secs[@]}" | median)
+		printf 'peer trace-cmd report  events=%-9s median %.3f s  %.2f M events/s\n' "$n" "$s" \
+			"$(echo "$n / $s / 1000000" | bc -l)"
+	fi
+fi
