@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `ftrace2trace record` command line: parses options into
+ * struct f2t_record_opts and hands over to f2t_record_run().
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "convert.h"
+#include "record/record.h"
+#include "util/log.h"
+#include "writers/format.h"
+
+#define MAX_PIDS 256
+#define MAX_EVENTS 256
+
+enum { OPT_FORMAT = 256 };
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ftrace2trace record [OPTIONS] [--] COMMAND [ARGS...]\n"
+		"       ftrace2trace record [OPTIONS] -a [-d SECONDS]\n"
+		"       ftrace2trace record [OPTIONS] -p PID[,PID...]\n"
+		"\n"
+		"Records the kernel's scheduling events (system-wide: every CPU, every task)\n"
+		"while COMMAND runs, until the -p processes exit, for -d seconds, or until\n"
+		"Ctrl-C; then writes the trace files.  Needs root.\n"
+		"\n"
+		"options:\n"
+		"  -o, --output FILE       write FILE (repeatable); format from the extension\n"
+		"                          (.fxt, .json, .txt); default trace.fxt\n"
+		"      --format NAME       format of the next -o (fxt, json, systrace); with no\n"
+		"                          -o after it, the default output becomes trace.EXT\n"
+		"  -a, --all               no command: record until -d or Ctrl-C\n"
+		"  -d, --duration SECONDS  stop after SECONDS (fractions allowed)\n"
+		"  -p, --pid PID[,PID...]  stop when all these processes have exited\n"
+		"  -e, --event SYS[:EVENT] also record this tracepoint, or a whole system\n"
+		"                          (repeatable, comma lists allowed)\n"
+		"  -b, --buffer-size KB    ring buffer per CPU (default %lu, less on small\n"
+		"                          machines)\n"
+		"  -k, --keep-capture FILE keep the raw capture (for `ftrace2trace convert`)\n"
+		"  -q, --quiet             no progress, summary or warnings\n"
+		"  -v, --verbose           say more\n"
+		"  -h, --help              this help\n"
+		"\n"
+		"The exit status is COMMAND's when it ran, else 0, or 1 on error\n"
+		"(127: COMMAND not found).  See ftrace2trace-record(1).\n",
+		F2T_RECORD_DEFAULT_BUFFER_KB);
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	char msg[512];
+
+	snprintf(msg, sizeof(msg), fmt, arg);
+	f2t_err("%s", msg);
+	fprintf(stderr, "\n");
+	usage(stderr);
+	return 2;
+}
+
+static int parse_pids(const char *arg, pid_t *pids, size_t *n)
+{
+	char *copy = strdup(arg), *save = NULL;
+	int err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		long v = strtol(tok, &end, 10);
+
+		if (*end || v <= 0 || v > 0x3fffffff || *n >= MAX_PIDS) {
+			err = -EINVAL;
+			break;
+		}
+		pids[(*n)++] = (pid_t)v;
+	}
+	free(copy);
+	return err;
+}
+
+/* "trace" + the extension of format NAME. */
+static const char *default_output(const char *format, char *buf, size_t len)
+{
+	const struct f2t_format_desc *d = f2t_format_desc(f2t_format_from_name(format));
+
+	if (!d)
+		return NULL;
+	snprintf(buf, len, "trace%s%s", d->ext[0] == '.' ? "" : ".", d->ext);
+	return buf;
+}
+
+int f2t_cmd_record(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "all", no_argument, NULL, 'a' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "buffer-size", required_argument, NULL, 'b' },
+		{ "keep-capture", required_argument, NULL, 'k' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct f2t_record_opts o = { 0 };
+	static pid_t pids[MAX_PIDS];
+	static const char *events[MAX_EVENTS];
+	const char *format = NULL;
+	char defname[64];
+	int c;
+
+	o.pids = pids;
+	o.events = events;
+	optind = 1;
+	opterr = 0;
+	/* '+': the first non-option starts COMMAND, so its options stay its own. */
+	while ((c = getopt_long(argc, argv, "+:o:ad:p:e:b:k:qvh", longopts, NULL)) != -1) {
+		char *end;
+
+		switch (c) {
+		case 'o':
+			if (f2t_convert_add_output(&o.conv, optarg, format) < 0)
+				return 2;
+			format = NULL;
+			break;
+		case OPT_FORMAT:
+			format = optarg;
+			break;
+		case 'a':
+			o.all = true;
+			break;
+		case 'd':
+			o.duration = strtod(optarg, &end);
+			if (*end || !isfinite(o.duration) || o.duration <= 0 || o.duration > 1e7)
+				return usage_error("-d: '%s' is not a positive number of seconds",
+						   optarg);
+			break;
+		case 'p':
+			if (parse_pids(optarg, pids, &o.npids) < 0)
+				return usage_error("-p: '%s' is not a list of process ids", optarg);
+			break;
+		case 'e':
+			if (o.nevents >= MAX_EVENTS)
+				return usage_error("too many -e options%s", "");
+			events[o.nevents++] = optarg;
+			break;
+		case 'b': {
+			unsigned long long kb = strtoull(optarg, &end, 10);
+
+			if (*end || optarg[0] == '-' || kb < 4 || kb > (1ULL << 24))
+				return usage_error("-b: '%s' is not a size in KB (4 to 16777216)",
+						   optarg);
+			o.buffer_kb = (unsigned long)kb;
+			break;
+		}
+		case 'k':
+			o.keep_capture = optarg;
+			break;
+		case 'q':
+			f2t_quiet = true;
+			break;
+		case 'v':
+			f2t_verbose = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case ':':
+			return usage_error("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		o.command = argv + optind;
+
+	if (!o.command && !o.all && !o.npids)
+		return usage_error("nothing to record: give a COMMAND, -a or -p%s", "");
+	if ((o.command != NULL) + o.all + (o.npids > 0) > 1)
+		return usage_error("a COMMAND, -a and -p exclude each other%s", "");
+	if (!o.conv.noutputs) {
+		const char *name = format ? default_output(format, defname, sizeof(defname))
+					  : "trace.fxt";
+
+		if (!name)
+			return usage_error("unknown format '%s'", format);
+		if (f2t_convert_add_output(&o.conv, name, NULL) < 0)
+			return 2;
+	} else if (format) {
+		return usage_error("--format %s applies to the -o after it, and none follows",
+				   format);
+	}
+	return f2t_record_run(&o);
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Our own tracefs instance: access checks, stale-instance cleanup, creation
+ * and configuration (clock, buffer, marker copying), start/stop, removal.
+ * Never touches the top-level buffer's settings.
+ */
+#ifndef F2T_INSTANCE_H
+#define F2T_INSTANCE_H
+
+#include <stdbool.h>
+#include <tracefs.h>
+
+#define F2T_INST_PREFIX "ftrace2trace-"
+
+struct f2t_inst {
+	struct tracefs_instance *ti;
+	char name[64];
+	char clock[32];		/* trace_clock actually in use */
+	unsigned long buffer_kb;	/* per CPU, as the kernel reports it */
+	int subbuf_size;	/* bytes per trace_pipe_raw read */
+	int ncpus;		/* per_cpu/cpuN directories: possible CPUs */
+};
+
+/**
+ * f2t_inst_check_access() - can this process record at all?
+ *
+ * Checks for root or CAP_SYS_ADMIN, then finds tracefs, mounting it at
+ * /sys/kernel/tracing when needed (libtracefs does the mount).  Prints one
+ * line saying what is missing.
+ *
+ * Return: 0, -EPERM or -ENOENT.
+ */
+int f2t_inst_check_access(void);
+
+/**
+ * f2t_inst_remove_stale() - remove instances left by killed runs
+ *
+ * An instance named ftrace2trace-PID whose PID is gone (or is no longer an
+ * ftrace2trace) was left by a run killed with SIGKILL.
+ *
+ * Return: number of instances removed.
+ */
+int f2t_inst_remove_stale(void);
+
+/**
+ * f2t_inst_pick_buffer_kb() - default per-CPU buffer size
+ * @ncpus: CPUs that get a buffer
+ *
+ * F2T_RECORD_DEFAULT_BUFFER_KB, lowered so all buffers together take at
+ * most an eighth of MemAvailable (never below 1024 KB).
+ */
+unsigned long f2t_inst_pick_buffer_kb(int ncpus);
+
+/**
+ * f2t_inst_create() - create and configure ftrace2trace-<our pid>
+ * @in: filled in
+ * @buffer_kb: per-CPU buffer size, 0 for the default
+ *
+ * Tracing is left off.  Sets trace_clock (mono, else boot, else the
+ * kernel's default, with a warning), options/copy_trace_marker,
+ * buffer_size_kb and buffer_percent.
+ *
+ * Return: 0 or negative errno (message printed).
+ */
+int f2t_inst_create(struct f2t_inst *in, unsigned long buffer_kb);
+
+/** f2t_inst_tracing() - turn recording in our instance on or off. */
+int f2t_inst_tracing(struct f2t_inst *in, bool on);
+
+/**
+ * f2t_inst_destroy() - turn tracing off and remove the instance
+ * @in: may be one that was never created
+ *
+ * Every fd opened inside the instance must be closed first, or the kernel
+ * refuses the removal (EBUSY).
+ */
+void f2t_inst_destroy(struct f2t_inst *in);
+
+#endif

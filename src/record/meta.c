@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Recording facts.  META is plain "key=value\n" text written once, after
+ * the stop, so it holds every key; readers find it by its type.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "record/meta.h"
+#include "util/log.h"
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t f2t_meta_now(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+void f2t_meta_mark_start(struct f2t_meta *m)
+{
+	m->start_ns = clock_ns(CLOCK_MONOTONIC);
+	m->start_realtime_ns = clock_ns(CLOCK_REALTIME);
+	m->start_boottime_ns = clock_ns(CLOCK_BOOTTIME);
+}
+
+/* A value must stay on its line. */
+static void put_value(FILE *f, const char *key, const char *v)
+{
+	fprintf(f, "%s=", key);
+	for (; v && *v; v++)
+		fputc(*v == '\n' || *v == '\r' ? ' ' : *v, f);
+	fputc('\n', f);
+}
+
+int f2t_meta_write(struct f2t_capw *w, const struct f2t_meta *m)
+{
+	char host[256] = "", recorder[64];
+	struct utsname u;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int err;
+
+	if (gethostname(host, sizeof(host) - 1) < 0)
+		host[0] = '\0';
+	if (uname(&u) < 0)
+		u.release[0] = '\0';
+	snprintf(recorder, sizeof(recorder), "ftrace2trace %s", F2T_VERSION);
+	f = open_memstream(&text, &len);
+	if (!f)
+		return -ENOMEM;
+	put_value(f, "host", host);
+	put_value(f, "kernel", u.release);
+	put_value(f, "cmdline", m->cmdline);
+	put_value(f, "clock", m->clock);
+	fprintf(f, "page_size=%ld\n", sysconf(_SC_PAGESIZE));
+	fprintf(f, "subbuf_size=%llu\n", (unsigned long long)m->subbuf_size);
+	fprintf(f, "ncpus=%u\n", m->ncpus);
+	fprintf(f, "long_size=%zu\n", sizeof(long));
+	fprintf(f, "start_ns=%llu\n", (unsigned long long)m->start_ns);
+	fprintf(f, "stop_ns=%llu\n", (unsigned long long)m->stop_ns);
+	fprintf(f, "start_realtime_ns=%llu\n", (unsigned long long)m->start_realtime_ns);
+	fprintf(f, "start_boottime_ns=%llu\n", (unsigned long long)m->start_boottime_ns);
+	put_value(f, "recorder", recorder);
+	if (fclose(f) != 0) {
+		free(text);
+		return -ENOMEM;
+	}
+	err = f2t_capw_add(w, F2T_CAP_META, 0, text, len);
+	free(text);
+	return err;
+}
+
+int f2t_meta_write_static(struct f2t_capw *w)
+{
+	char *buf;
+	int len = 0, err;
+
+	buf = tracefs_instance_file_read(NULL, "events/header_page", &len);
+	if (!buf || len <= 0) {
+		free(buf);
+		f2t_err("cannot read events/header_page: captures would be undecodable");
+		return -EIO;
+	}
+	err = f2t_capw_add(w, F2T_CAP_HEADER_PAGE, 0, buf, (size_t)len);
+	free(buf);
+	if (err)
+		return err;
+	buf = tracefs_instance_file_read(NULL, "printk_formats", &len);
+	if (!buf || len <= 0) {
+		f2t_info("no printk_formats: trace_printk strings will show as addresses");
+		free(buf);
+		return 0;
+	}
+	err = f2t_capw_add(w, F2T_CAP_PRINTK_FORMATS, 0, buf, (size_t)len);
+	free(buf);
+	return err;
+}
+
+static uint64_t stat_field(const char *text, const char *key)
+{
+	size_t klen = strlen(key);
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, key, klen) && p[klen] == ':')
+			return strtoull(p + klen + 1, NULL, 10);
+	return 0;
+}
+
+int f2t_meta_write_cpu_stats(struct f2t_capw *w, struct tracefs_instance *ti,
+			     int ncpus, uint64_t *lost)
+{
+	int err = 0;
+
+	*lost = 0;
+	for (int cpu = 0; cpu < ncpus && !err; cpu++) {
+		char path[64], *text;
+		int len = 0;
+
+		snprintf(path, sizeof(path), "per_cpu/cpu%d/stats", cpu);
+		text = tracefs_instance_file_read(ti, path, &len);
+		if (!text)
+			continue;	/* offline CPU */
+		*lost += stat_field(text, "overrun") + stat_field(text, "commit overrun") +
+			 stat_field(text, "dropped events");
+		err = f2t_capw_add(w, F2T_CAP_CPU_STATS, (uint32_t)cpu, text, (size_t)len);
+		free(text);
+	}
+	return err;
+}
+
+/* Quoted so that the line can be pasted back into a shell. */
+static bool needs_quotes(const char *s)
+{
+	return !*s || s[strcspn(s, " \t\n'\"\\$`!*?[]{}()<>|&;#~")];
+}
+
+char *f2t_meta_join_cmdline(char *const argv[])
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	for (int i = 0; argv[i]; i++) {
+		if (i)
+			fputc(' ', f);
+		if (!needs_quotes(argv[i])) {
+			fputs(argv[i], f);
+			continue;
+		}
+		fputc('\'', f);
+		for (const char *p = argv[i]; *p; p++)
+			if (*p == '\'')
+				fputs("'\\''", f);
+			else
+				fputc(*p, f);
+		fputc('\'', f);
+	}
+	if (fclose(f) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}

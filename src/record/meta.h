@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The capture's facts about the recording: META (host, kernel, clock,
+ * times...), the ring-buffer page layout, printk formats, and per-CPU ring
+ * statistics (which also give the count of lost events).
+ */
+#ifndef F2T_META_H
+#define F2T_META_H
+
+#include <stdint.h>
+#include <tracefs.h>
+
+#include "capture/capture.h"
+
+struct f2t_meta {
+	const char *cmdline;	/* the recorded command, or "-a" */
+	const char *clock;
+	uint64_t subbuf_size;
+	uint32_t ncpus;
+	uint64_t start_ns;	/* CLOCK_MONOTONIC right after tracing on */
+	uint64_t start_realtime_ns;
+	uint64_t start_boottime_ns;
+	uint64_t stop_ns;	/* CLOCK_MONOTONIC right before tracing off */
+};
+
+/* The three clocks, read back to back right after tracing went on. */
+void f2t_meta_mark_start(struct f2t_meta *m);
+
+/* CLOCK_MONOTONIC now, in ns. */
+uint64_t f2t_meta_now(void);
+
+/**
+ * f2t_meta_write() - the META record with every key
+ *
+ * Return: 0 or negative errno.
+ */
+int f2t_meta_write(struct f2t_capw *w, const struct f2t_meta *m);
+
+/**
+ * f2t_meta_write_static() - HEADER_PAGE and PRINTK_FORMATS
+ *
+ * Return: 0 or negative errno; a missing header_page is an error (nothing
+ * could be decoded), missing printk_formats only a note.
+ */
+int f2t_meta_write_static(struct f2t_capw *w);
+
+/**
+ * f2t_meta_write_cpu_stats() - per_cpu/cpuN/stats of every CPU as CPU_STATS
+ * @lost: set to the events the kernel says it lost (overrun, commit
+ *        overrun, dropped events), summed over CPUs
+ *
+ * Return: 0 or negative errno.
+ */
+int f2t_meta_write_cpu_stats(struct f2t_capw *w, struct tracefs_instance *ti,
+			     int ncpus, uint64_t *lost);
+
+/**
+ * f2t_meta_join_cmdline() - ARGV as one line, quoted where a shell needs it
+ *
+ * Return: a malloc'd string, NULL on ENOMEM.
+ */
+char *f2t_meta_join_cmdline(char *const argv[]);
+
+#endif

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+/*
+ * /proc walk: /proc/PID/task/TID/comm for every thread.  Tasks come and go
+ * while we walk; a directory or comm file that vanished is simply skipped.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "record/procsnap.h"
+
+struct textbuf {
+	char *p;
+	size_t len, cap;
+};
+
+static int tb_add(struct textbuf *b, const char *s, size_t n)
+{
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 64 * 1024;
+		char *p;
+
+		while (cap < b->len + n)
+			cap *= 2;
+		p = realloc(b->p, cap);
+		if (!p)
+			return -ENOMEM;
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	return 0;
+}
+
+static long numeric(const char *name)
+{
+	char *end;
+	long v = strtol(name, &end, 10);
+
+	return (*name && !*end && v > 0) ? v : -1;
+}
+
+/* comm of TGID/TID without its newline; false if the task is gone. */
+static bool read_comm(int taskfd, long tid, char *comm, size_t len)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%ld/comm", tid);
+	fd = openat(taskfd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, comm, len - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	comm[n] = '\0';
+	comm[strcspn(comm, "\n")] = '\0';
+	return true;
+}
+
+static int add_process(struct textbuf *b, long tgid)
+{
+	char path[64], comm[64], line[128];
+	struct dirent *de;
+	DIR *d;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "/proc/%ld/task", tgid);
+	d = opendir(path);
+	if (!d)
+		return 0;	/* exited meanwhile */
+	while (!err && (de = readdir(d))) {
+		long tid = numeric(de->d_name);
+		int n;
+
+		if (tid < 0 || !read_comm(dirfd(d), tid, comm, sizeof(comm)))
+			continue;
+		n = snprintf(line, sizeof(line), "%ld %ld %s\n", tid, tgid, comm);
+		err = tb_add(b, line, (size_t)n);
+	}
+	closedir(d);
+	return err;
+}
+
+int f2t_procsnap_write(struct f2t_capw *w, uint32_t arg)
+{
+	struct textbuf b = { 0 };
+	struct dirent *de;
+	DIR *d = opendir("/proc");
+	int err = 0;
+
+	if (!d)
+		return -errno;
+	while (!err && (de = readdir(d))) {
+		long pid = numeric(de->d_name);
+
+		if (pid > 0)
+			err = add_process(&b, pid);
+	}
+	closedir(d);
+	if (!err)
+		err = f2t_capw_add(w, F2T_CAP_TASKS, arg, b.p ? b.p : "", b.len);
+	free(b.p);
+	return err;
+}

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Sub-buffer mover.  No per-event work: trace_pipe_raw hands out one whole
+ * sub-buffer per read(), and those are appended in batches so that one
+ * capture write carries up to BATCH_BYTES.  The fds are ours (opened through
+ * libtracefs) so the caller can poll() them all; tracefs_cpu does the reads.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "record/pump.h"
+#include "util/log.h"
+
+#define BATCH_BYTES (256 * 1024)
+
+static int flush_batch(struct f2t_pump *p, struct f2t_pump_cpu *c)
+{
+	int err;
+
+	if (!c->used)
+		return 0;
+	err = f2t_capw_add(p->w, F2T_CAP_CPU_DATA, (uint32_t)c->cpu, c->batch, c->used);
+	if (!err) {
+		c->bytes += c->used;
+		p->bytes += c->used;
+	}
+	c->used = 0;
+	return err;
+}
+
+/* Moves up to MAX sub-buffers; DRAIN reads with tracefs_cpu_flush(). */
+static int move(struct f2t_pump *p, struct f2t_pump_cpu *c, size_t max, bool drain)
+{
+	int err = 0;
+
+	for (size_t k = 0; k < max; k++) {
+		unsigned char *dst = c->batch + c->used;
+		int n = drain ? tracefs_cpu_flush(c->tcpu, dst)
+			      : tracefs_cpu_read(c->tcpu, dst, true);
+
+		if (n == 0)
+			break;	/* empty for now */
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -(errno ? errno : EIO);
+			f2t_err("reading CPU %d's ring buffer: %s", c->cpu, strerror(-err));
+			break;
+		}
+		/*
+		 * A read of a whole sub-buffer size always returns a whole
+		 * sub-buffer (the unused tail zeroed); keep the records a
+		 * multiple of it whatever happens.
+		 */
+		if ((size_t)n < p->subbuf)
+			memset(dst + n, 0, p->subbuf - (size_t)n);
+		c->used += p->subbuf;
+		if (c->used + p->subbuf > p->batch_cap * p->subbuf) {
+			err = flush_batch(p, c);
+			if (err)
+				break;
+		}
+	}
+	if (!err)
+		err = flush_batch(p, c);
+	return err;
+}
+
+int f2t_pump_open(struct f2t_pump *p, struct tracefs_instance *ti, int ncpus,
+		  size_t subbuf, unsigned long ring_kb, struct f2t_capw *w)
+{
+	int err = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->w = w;
+	p->subbuf = subbuf;
+	p->batch_cap = BATCH_BYTES / subbuf ? BATCH_BYTES / subbuf : 1;
+	p->max_per_read = (size_t)ring_kb * 1024 / subbuf + 1;
+	p->c = calloc((size_t)ncpus, sizeof(*p->c));
+	if (!p->c)
+		return -ENOMEM;
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		struct f2t_pump_cpu *c = &p->c[p->n];
+		char path[64];
+
+		snprintf(path, sizeof(path), "per_cpu/cpu%d/trace_pipe_raw", cpu);
+		c->cpu = cpu;
+		c->fd = tracefs_instance_file_open(ti, path, O_RDONLY | O_NONBLOCK);
+		if (c->fd < 0) {
+			f2t_info("CPU %d: cannot open %s (%s), skipped", cpu, path, strerror(errno));
+			continue;
+		}
+		c->tcpu = tracefs_cpu_alloc_fd(c->fd, (int)subbuf, true);
+		c->batch = malloc(p->batch_cap * subbuf);
+		if (!c->tcpu || !c->batch) {
+			err = -ENOMEM;
+			p->n++;
+			goto out;
+		}
+		p->n++;
+	}
+	if (!p->n) {
+		f2t_err("cannot open any CPU's trace_pipe_raw");
+		err = -ENODEV;
+	}
+out:
+	if (err)
+		f2t_pump_close(p);
+	return err;
+}
+
+int f2t_pump_read(struct f2t_pump *p, size_t i)
+{
+	return move(p, &p->c[i], p->max_per_read, false);
+}
+
+int f2t_pump_drain(struct f2t_pump *p)
+{
+	int err = 0;
+
+	/* Tracing is off, so this ends; the bound is a guard, not a limit. */
+	for (size_t i = 0; i < p->n && !err; i++)
+		err = move(p, &p->c[i], 4 * p->max_per_read, true);
+	return err;
+}
+
+void f2t_pump_close(struct f2t_pump *p)
+{
+	for (size_t i = 0; p->c && i < p->n; i++) {
+		struct f2t_pump_cpu *c = &p->c[i];
+
+		if (c->tcpu)
+			tracefs_cpu_free_fd(c->tcpu);
+		if (c->fd >= 0)
+			close(c->fd);
+		free(c->batch);
+	}
+	free(p->c);
+	p->c = NULL;
+	p->n = 0;
+}

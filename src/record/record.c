@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The recording run.  Order matters and is the point of this file:
+ *   checks that cost nothing (access, command, -p, -e, every output
+ *   writable) -> stale instances -> our instance, tracing off -> events,
+ *   formats, readers -> child forked and held -> tracing on -> release the
+ *   child -> move sub-buffers until a stop condition -> tracing off, drain,
+ *   stats, META -> instance removed -> convert.
+ * One cleanup path removes the instance on every exit.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capture/capture.h"
+#include "record/child.h"
+#include "record/events.h"
+#include "record/instance.h"
+#include "record/meta.h"
+#include "record/pidwatch.h"
+#include "record/procsnap.h"
+#include "record/progress.h"
+#include "record/pump.h"
+#include "record/record.h"
+#include "record/signals.h"
+#include "util/log.h"
+
+#define POLL_MS 100
+#define SWEEP_NS 1000000000ULL	/* read every CPU at least this often */
+
+enum stop_reason { STOP_NONE, STOP_COMMAND, STOP_PIDS, STOP_DURATION, STOP_SIGNAL };
+
+struct run {
+	const struct f2t_record_opts *o;
+	struct f2t_inst inst;
+	struct f2t_evlist events;
+	struct f2t_capw *capw;
+	char cap_path[PATH_MAX];	/* what f2t_convert() reads */
+	int cap_fd;			/* keeps the unlinked temporary capture alive */
+	bool keep_created;
+	bool out_created[F2T_MAX_OUTPUTS];
+	struct f2t_pump pump;
+	struct f2t_child child;
+	struct f2t_pidwatch watch;
+	struct f2t_meta meta;
+	struct f2t_progress prog;
+	char *cmdline;
+	uint64_t lost;
+	size_t ncpus_read;		/* CPUs whose ring we read */
+	bool recorded;			/* capture complete: convert it */
+	int exit_code;			/* when not 0/1 */
+};
+
+/*
+ * Creates (or opens, without truncating) every output now, so a typo in a
+ * path fails before anything is traced.  Remembers which ones we created,
+ * to remove them if the run fails.
+ */
+static int check_outputs(struct run *r)
+{
+	const struct f2t_convert_opts *c = &r->o->conv;
+
+	for (unsigned int i = 0; i < c->noutputs; i++) {
+		const char *path = c->outputs[i].path;
+		int fd;
+
+		if (!strcmp(path, "-"))
+			continue;
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd >= 0)
+			r->out_created[i] = true;
+		else if (errno == EEXIST)
+			fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0) {
+			f2t_err("cannot write %s: %s", path, strerror(errno));
+			return -errno;
+		}
+		close(fd);
+	}
+	return 0;
+}
+
+static void remove_created_outputs(struct run *r)
+{
+	for (unsigned int i = 0; i < r->o->conv.noutputs; i++)
+		if (r->out_created[i])
+			unlink(r->o->conv.outputs[i].path);
+}
+
+/*
+ * The capture goes to -k FILE, or to a temporary file next to the first
+ * output (a directory we know is writable, and on the same disk as the
+ * result rather than in a possibly RAM-backed /tmp).  The temporary file is
+ * unlinked at once and read back through /proc/self/fd, so no run, not even
+ * a killed one, leaves it behind.
+ */
+static int open_capture(struct run *r)
+{
+	const char *first = r->o->conv.outputs[0].path;
+	char tmpl[PATH_MAX];
+	const char *slash;
+	int err;
+
+	if (r->o->keep_capture) {
+		r->keep_created = access(r->o->keep_capture, F_OK) < 0;
+		r->capw = f2t_capw_open(r->o->keep_capture);
+		if (!r->capw) {
+			err = -errno;
+			f2t_err("cannot write %s: %s", r->o->keep_capture, strerror(errno));
+			return err;
+		}
+		snprintf(r->cap_path, sizeof(r->cap_path), "%s", r->o->keep_capture);
+		return 0;
+	}
+	slash = strcmp(first, "-") ? strrchr(first, '/') : NULL;
+	if (!strcmp(first, "-"))
+		snprintf(tmpl, sizeof(tmpl), "%s/.ftrace2trace-XXXXXX",
+			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	else if (slash)
+		snprintf(tmpl, sizeof(tmpl), "%.*s/.ftrace2trace-XXXXXX",
+			 (int)(slash - first), first);
+	else
+		snprintf(tmpl, sizeof(tmpl), ".ftrace2trace-XXXXXX");
+	r->cap_fd = mkostemp(tmpl, O_CLOEXEC);
+	if (r->cap_fd < 0) {
+		err = -errno;
+		f2t_err("cannot create a temporary capture %s: %s", tmpl, strerror(errno));
+		return err;
+	}
+	r->capw = f2t_capw_open(tmpl);
+	err = r->capw ? 0 : -errno;
+	unlink(tmpl);
+	if (err) {
+		f2t_err("cannot write %s: %s", tmpl, strerror(-err));
+		return err;
+	}
+	snprintf(r->cap_path, sizeof(r->cap_path), "/proc/self/fd/%d", r->cap_fd);
+	return 0;
+}
+
+static int build_cmdline(struct run *r)
+{
+	const struct f2t_record_opts *o = r->o;
+
+	if (o->command) {
+		r->cmdline = f2t_meta_join_cmdline(o->command);
+	} else if (o->npids) {
+		size_t len = 4 + o->npids * 12;
+
+		r->cmdline = malloc(len);
+		if (r->cmdline) {
+			int at = snprintf(r->cmdline, len, "-p ");
+
+			for (size_t i = 0; i < o->npids; i++)
+				at += snprintf(r->cmdline + at, len - (size_t)at, "%s%d",
+					       i ? "," : "", (int)o->pids[i]);
+		}
+	} else {
+		r->cmdline = strdup("-a");
+	}
+	return r->cmdline ? 0 : -ENOMEM;
+}
+
+static int command_error(const char *cmd, int err)
+{
+	f2t_err("%s: %s", cmd, strerror(-err));
+	return err == -ENOENT ? 127 : 126;
+}
+
+/* Everything up to (not including) tracing on. */
+static int setup(struct run *r)
+{
+	const struct f2t_record_opts *o = r->o;
+	int err;
+
+	err = f2t_events_write_formats(&r->events, r->capw);
+	if (!err)
+		err = f2t_meta_write_static(r->capw);
+	if (err) {
+		f2t_err("writing the capture: %s", strerror(-err));
+		return err;
+	}
+	err = f2t_pump_open(&r->pump, r->inst.ti, r->inst.ncpus, (size_t)r->inst.subbuf_size,
+			    r->inst.buffer_kb, r->capw);
+	if (err)
+		return err;
+	if (o->command) {
+		err = f2t_child_spawn(&r->child, o->command);
+		if (err)
+			f2t_err("cannot start %s: %s", o->command[0], strerror(-err));
+	}
+	return err;
+}
+
+static enum stop_reason stop_condition(struct run *r, uint64_t now, uint64_t deadline)
+{
+	if (f2t_sig_count())
+		return STOP_SIGNAL;
+	if (r->child.pid && f2t_child_check(&r->child))
+		return STOP_COMMAND;
+	if (r->o->npids && !f2t_pidwatch_alive(&r->watch))
+		return STOP_PIDS;
+	if (deadline && now >= deadline)
+		return STOP_DURATION;
+	return STOP_NONE;
+}
+
+/* Moves data until a stop condition holds.  Returns 0 or negative errno. */
+static int pump_loop(struct run *r)
+{
+	size_t max = 2 + r->watch.n + r->pump.n;
+	struct pollfd *pfd = calloc(max, sizeof(*pfd));
+	uint64_t deadline = 0, next_sweep, now = f2t_meta_now();
+	enum stop_reason why = STOP_NONE;
+	int err = 0;
+
+	if (!pfd)
+		return -ENOMEM;
+	if (r->o->duration > 0)
+		deadline = r->meta.start_ns + (uint64_t)llround(r->o->duration * 1e9);
+	next_sweep = now + SWEEP_NS;
+	while (!err && (why = stop_condition(r, now, deadline)) == STOP_NONE) {
+		size_t n = 0, cpu0;
+		int timeout = POLL_MS;
+
+		pfd[n++] = (struct pollfd){ .fd = f2t_sig_fd(), .events = POLLIN };
+		pfd[n++] = (struct pollfd){ .fd = r->child.pid ? r->child.pidfd : -1,
+					    .events = POLLIN };
+		for (size_t i = 0; i < r->watch.n; i++)
+			pfd[n++] = (struct pollfd){
+				.fd = r->watch.gone[i] ? -1 : r->watch.fds[i], .events = POLLIN };
+		cpu0 = n;
+		for (size_t i = 0; i < r->pump.n; i++)
+			pfd[n++] = (struct pollfd){ .fd = r->pump.c[i].fd, .events = POLLIN };
+		if (deadline && deadline - now < (uint64_t)POLL_MS * 1000000)
+			timeout = (int)((deadline - now + 999999) / 1000000);
+
+		if (poll(pfd, n, timeout) < 0 && errno != EINTR) {
+			err = -errno;
+			f2t_err("poll: %s", strerror(errno));
+			break;
+		}
+		now = f2t_meta_now();
+		for (size_t i = 0; i < r->pump.n && !err; i++)
+			if (pfd[cpu0 + i].revents || now >= next_sweep)
+				err = f2t_pump_read(&r->pump, i);
+		if (now >= next_sweep)
+			next_sweep = now + SWEEP_NS;
+		f2t_progress_update(&r->prog, now, (double)(now - r->meta.start_ns) / 1e9,
+				    r->pump.bytes);
+	}
+	f2t_info("stopping: %s", why == STOP_COMMAND ? "the command exited" :
+		 why == STOP_PIDS ? "the -p processes exited" :
+		 why == STOP_DURATION ? "duration reached" :
+		 why == STOP_SIGNAL ? "signal" : "error");
+	free(pfd);
+	return err;
+}
+
+/* Tracing off, everything left in the rings, final facts, capture closed. */
+static int finish_capture(struct run *r)
+{
+	int err, e;
+
+	r->meta.stop_ns = f2t_meta_now();
+	err = f2t_inst_tracing(&r->inst, false);
+	if (err)
+		f2t_warn("cannot turn tracing off: %s", strerror(-err));
+	err = f2t_pump_drain(&r->pump);
+	e = f2t_procsnap_write(r->capw, 1);
+	err = err ? err : e;
+	e = f2t_meta_write_cpu_stats(r->capw, r->inst.ti, r->inst.ncpus, &r->lost);
+	err = err ? err : e;
+	e = f2t_meta_write(r->capw, &r->meta);
+	err = err ? err : e;
+	/* The readers' fds pin the instance; close them so it can go. */
+	r->ncpus_read = r->pump.n;
+	f2t_pump_close(&r->pump);
+	f2t_inst_destroy(&r->inst);
+	e = f2t_capw_close(r->capw);
+	r->capw = NULL;
+	err = err ? err : e;
+	if (err)
+		f2t_err("writing the capture %s: %s",
+			r->o->keep_capture ? r->o->keep_capture : "(temporary)", strerror(-err));
+	return err;
+}
+
+static void summary(struct run *r)
+{
+	char size[32];
+	double secs = (double)(r->meta.stop_ns - r->meta.start_ns) / 1e9;
+
+	f2t_progress_clear(&r->prog);
+	if (!f2t_quiet)
+		fprintf(stderr, "ftrace2trace: recorded %.2f s, %s captured from %zu CPUs, "
+			"%llu events lost\n", secs,
+			f2t_human_bytes(r->pump.bytes, size, sizeof(size)), r->ncpus_read,
+			(unsigned long long)r->lost);
+	if (r->lost)
+		f2t_warn("the kernel lost %llu events: the ring buffer (%lu KB per CPU) filled "
+			 "faster than it was read; try a larger -b",
+			 (unsigned long long)r->lost, r->inst.buffer_kb);
+}
+
+/* Recording proper; returns 0 or negative errno, or sets r->exit_code. */
+static int record(struct run *r)
+{
+	const struct f2t_record_opts *o = r->o;
+	int err;
+
+	err = setup(r);
+	if (err)
+		return err;
+	if (f2t_sig_count()) {
+		f2t_err("interrupted before recording started");
+		return -EINTR;
+	}
+	err = f2t_inst_tracing(&r->inst, true);
+	if (err) {
+		f2t_err("cannot turn tracing on in %s: %s", r->inst.name, strerror(-err));
+		return err;
+	}
+	f2t_meta_mark_start(&r->meta);
+	err = f2t_procsnap_write(r->capw, 0);
+	if (err) {
+		f2t_err("writing the capture: %s", strerror(-err));
+		return err;
+	}
+	if (o->command) {
+		err = f2t_child_release(&r->child);
+		if (err) {
+			r->exit_code = command_error(o->command[0], err);
+			return err;
+		}
+	}
+	f2t_info("recording%s", o->command ? "" : "; Ctrl-C stops");
+	err = pump_loop(r);
+	if (!err)
+		err = finish_capture(r);
+	if (!err)
+		summary(r);
+	return err;
+}
+
+static int convert(struct run *r)
+{
+	struct f2t_convert_opts conv = r->o->conv;
+	const char *paths[F2T_MAX_OUTPUTS];
+	int err;
+
+	for (unsigned int i = 0; i < conv.noutputs; i++)
+		paths[i] = conv.outputs[i].path;
+	conv.progress = !f2t_quiet && isatty(STDERR_FILENO);
+	conv.summary = !f2t_quiet;
+	/* A signal now removes the partly written outputs, then kills us. */
+	f2t_sig_converting(paths, conv.noutputs);
+	err = f2t_convert(r->cap_path, &conv);
+	f2t_sig_restore();
+	return err;
+}
+
+int f2t_record_run(const struct f2t_record_opts *o)
+{
+	struct run r = { .o = o, .cap_fd = -1 };
+	int err;
+
+	f2t_progress_init(&r.prog);
+	err = f2t_inst_check_access();
+	if (err)
+		goto out;
+	if (o->command) {
+		err = f2t_child_lookup(o->command[0]);
+		if (err) {
+			r.exit_code = command_error(o->command[0], err);
+			goto out;
+		}
+	}
+	if (o->npids) {
+		err = f2t_pidwatch_open(&r.watch, o->pids, o->npids);
+		if (err)
+			goto out;
+	}
+	err = f2t_events_build(&r.events, o->events, o->nevents);
+	if (err)
+		goto out;
+	err = build_cmdline(&r);
+	if (!err)
+		err = check_outputs(&r);
+	if (!err)
+		err = open_capture(&r);
+	if (err)
+		goto out;
+
+	f2t_inst_remove_stale();
+	err = f2t_sig_install();
+	if (!err)
+		err = f2t_inst_create(&r.inst, o->buffer_kb);
+	if (!err)
+		err = f2t_events_enable(&r.events, r.inst.ti);
+	if (err)
+		goto out;
+	r.meta.cmdline = r.cmdline;
+	r.meta.clock = r.inst.clock;
+	r.meta.subbuf_size = (uint64_t)r.inst.subbuf_size;
+	r.meta.ncpus = (uint32_t)r.inst.ncpus;
+
+	err = record(&r);
+	if (err)
+		goto out;
+	/* Ends a command that is still running (we stopped for -d or a signal). */
+	f2t_child_finish(&r.child);
+	r.recorded = true;
+	err = convert(&r);
+out:
+	f2t_progress_clear(&r.prog);
+	f2t_pump_close(&r.pump);
+	f2t_inst_destroy(&r.inst);
+	f2t_child_finish(&r.child);
+	if (!r.recorded) {
+		/* Nothing usable was made: leave no file behind. */
+		f2t_capw_abort(r.capw);
+		if (r.keep_created)
+			unlink(o->keep_capture);
+		remove_created_outputs(&r);
+	}
+	if (r.cap_fd >= 0)
+		close(r.cap_fd);
+	f2t_sig_restore();
+	f2t_pidwatch_close(&r.watch);
+	f2t_events_free(&r.events);
+	free(r.cmdline);
+	if (r.exit_code)
+		return r.exit_code;
+	if (err)
+		return 1;
+	return o->command ? f2t_child_exit_code(&r.child) : 0;
+}

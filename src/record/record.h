@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `ftrace2trace record`: the whole recording run, from checks to conversion.
+ * The CLI fills struct f2t_record_opts; f2t_record_run() does the rest and
+ * returns the process exit status.
+ */
+#ifndef F2T_RECORD_H
+#define F2T_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "convert.h"
+
+/* Default per-CPU ring-buffer size; see f2t_inst_pick_buffer_kb(). */
+#define F2T_RECORD_DEFAULT_BUFFER_KB 4096UL
+
+struct f2t_record_opts {
+	struct f2t_convert_opts conv;	/* outputs, already resolved */
+	char **command;			/* NULL-terminated, or NULL */
+	bool all;			/* -a */
+	double duration;		/* -d seconds; 0 = until stopped */
+	pid_t *pids;			/* -p */
+	size_t npids;
+	const char **events;		/* -e specs, "SYSTEM" or "SYSTEM:EVENT" */
+	size_t nevents;
+	unsigned long buffer_kb;	/* -b; 0 = default */
+	const char *keep_capture;	/* -k FILE, or NULL */
+};
+
+/**
+ * f2t_record_run() - record, then convert into every output
+ * @o: the parsed options
+ *
+ * Tracing is always system-wide; the command or -p only decide when to
+ * stop.  Every exit path removes our tracefs instance.
+ *
+ * Return: the exit status: the command's when one ran, else 0 on success,
+ * 1 on error, 127 when the command cannot be found.
+ */
+int f2t_record_run(const struct f2t_record_opts *o);
+
+#endif
