@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The FXT writer: scheduling as context switch and thread wakeup records,
+ * names as kernel object records, markers and other tracepoints as instant
+ * events.  What Perfetto makes of each is in shared/VIEWERS.md.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "writers/fxt_enc.h"
+#include "writers/fxt_state.h"
+#include "writers/fxt_tables.h"
+#include "writers/writer.h"
+
+#define PROVIDER_ID	1u
+#define PROVIDER_NAME	"ftrace2trace"
+#define MAX_NAME_LEN	256	/* marker text longer than this is cut */
+
+/* String indices this writer keeps for itself; the table hands out the rest. */
+enum {
+	S_FTRACE = 1,
+	S_OUTGOING_WEIGHT,
+	S_INCOMING_WEIGHT,
+	S_WEIGHT,
+	S_WAKER,
+	S_LINUX_STATE,
+	S_PROCESS,
+	S_FIRST_DYNAMIC = 16,
+};
+
+static const char *const constant_strings[] = {
+	[S_FTRACE] = "ftrace",
+	[S_OUTGOING_WEIGHT] = "outgoing_weight",
+	[S_INCOMING_WEIGHT] = "incoming_weight",
+	[S_WEIGHT] = "weight",
+	[S_WAKER] = "waker",
+	[S_LINUX_STATE] = "linux_state",
+	[S_PROCESS] = "process",
+};
+
+struct fxt_priv {
+	struct fxt_strtab *strs;
+	struct fxt_thrtab *threads;
+	bool lost_written;
+	uint64_t rec[FXT_MAX_RECORD_WORDS];
+};
+
+static inline void emit(struct f2t_writer *w, const uint64_t *words, int n)
+{
+	f2t_out_write(w->out, words, (size_t)n * sizeof(uint64_t));
+}
+
+/* A ref for S, writing its string record first when the index is new. */
+static int string_ref(struct f2t_writer *w, const char *s, size_t len, struct fxt_str *ref)
+{
+	struct fxt_priv *p = w->priv;
+	bool fresh;
+	int idx;
+
+	if (len == 0) {
+		*ref = fxt_str_index(0);
+		return 0;
+	}
+	if (len > FXT_MAX_STRING_LEN)
+		len = FXT_MAX_STRING_LEN;
+	idx = fxt_strtab_intern(p->strs, s, len, &fresh);
+	if (idx < 0)
+		return idx;
+	if (fresh)
+		emit(w, p->rec, fxt_string(p->rec, (uint16_t)idx, s, len));
+	*ref = fxt_str_index((uint16_t)idx);
+	return 0;
+}
+
+static int thread_ref(struct f2t_writer *w, uint64_t pid, uint64_t tid,
+		      struct fxt_thread *ref)
+{
+	struct fxt_priv *p = w->priv;
+	bool fresh;
+	int idx = fxt_thrtab_intern(p->threads, pid, tid, &fresh);
+
+	if (fresh)
+		emit(w, p->rec, fxt_thread_record(p->rec, (uint8_t)idx, pid, tid));
+	*ref = fxt_thread_index((uint8_t)idx);
+	return 0;
+}
+
+static int object_record(struct f2t_writer *w, uint8_t type, const struct f2t_task *t)
+{
+	struct fxt_priv *p = w->priv;
+	uint64_t argw[2];
+	struct fxt_args args = { .words = argw };
+	struct fxt_str name;
+	int ret;
+
+	ret = string_ref(w, t->comm, strnlen(t->comm, F2T_COMM_LEN), &name);
+	if (ret)
+		return ret;
+	if (type == FXT_OBJ_THREAD) {
+		args.nwords = (uint16_t)fxt_arg_koid(argw, fxt_str_index(S_PROCESS),
+						     (uint64_t)t->tgid);
+		args.count = 1;
+	}
+	ret = fxt_kernel_object(p->rec, type,
+				(uint64_t)(type == FXT_OBJ_PROCESS ? t->tgid : t->tid),
+				name, &args);
+	if (ret < 0)
+		return ret;
+	emit(w, p->rec, ret);
+	return 0;
+}
+
+/* Names T's thread and, when T is its process's main thread, the process. */
+static int announce_one(struct f2t_writer *w, struct f2t_task *t)
+{
+	int ret = 0;
+
+	if (t->tgid == t->tid)
+		ret = object_record(w, FXT_OBJ_PROCESS, t);
+	if (!ret)
+		ret = object_record(w, FXT_OBJ_THREAD, t);
+	if (!ret)
+		t->announced[w->slot] = t->gen;
+	return ret;
+}
+
+static int announce(struct f2t_writer *w, struct f2t_task *t)
+{
+	/* The idle tasks all share pid 0; viewers know them from their weight. */
+	if (t->tid <= 0) {
+		t->announced[w->slot] = t->gen;
+		return 0;
+	}
+	if (t->tgid != t->tid && t->tgid > 0) {
+		/*
+		 * The process is named after its main thread.  When that thread
+		 * is unknown the thread record's "process" koid still groups
+		 * the thread, and no made-up name is written.
+		 */
+		struct f2t_task *leader = f2t_tasks_find(w->tasks, t->tgid);
+
+		if (leader && leader->tgid == leader->tid &&
+		    leader->announced[w->slot] != leader->gen) {
+			int ret = announce_one(w, leader);
+
+			if (ret)
+				return ret;
+		}
+	}
+	return announce_one(w, t);
+}
+
+/* Makes sure the viewer knows TID's current name before a record uses it. */
+static inline int ensure_named(struct f2t_writer *w, int32_t tid, struct f2t_task **out)
+{
+	struct f2t_task *t;
+
+	t = f2t_tasks_get(w->tasks, tid);
+	if (!t)
+		return -ENOMEM;
+	if (out)
+		*out = t;
+	if (t->announced[w->slot] == t->gen)
+		return 0;
+	return announce(w, t);
+}
+
+static int announce_each(struct f2t_task *t, void *ctx)
+{
+	struct f2t_writer *w = ctx;
+
+	if (t->announced[w->slot] == t->gen)
+		return 0;
+	return announce(w, t);
+}
+
+static int fxt_begin(struct f2t_writer *w)
+{
+	struct fxt_priv *p = w->priv;
+	uint64_t *r = p->rec;
+	int n = 0;
+
+	n += fxt_magic(r + n);
+	n += fxt_provider_info(r + n, PROVIDER_ID, PROVIDER_NAME, strlen(PROVIDER_NAME));
+	n += fxt_provider_section(r + n, PROVIDER_ID);
+	n += fxt_init(r + n, 1000000000ull);
+	for (unsigned int i = 1; i < sizeof(constant_strings) / sizeof(constant_strings[0]); i++)
+		n += fxt_string(r + n, (uint16_t)i, constant_strings[i],
+				strlen(constant_strings[i]));
+	emit(w, r, n);
+	return f2t_tasks_each(w->tasks, announce_each, w);
+}
+
+static inline int32_t weight(int32_t pid, int32_t prio)
+{
+	/* Perfetto takes INT32_MIN as "this is the idle thread". */
+	return pid == 0 ? INT32_MIN : prio;
+}
+
+static int write_switch(struct f2t_writer *w, const struct f2t_event *ev)
+{
+	struct fxt_priv *p = w->priv;
+	char state[F2T_STATE_LEN + 1];
+	uint64_t argw[3];
+	struct fxt_args args = { .words = argw, .nwords = 2, .count = 2 };
+	bool canonical;
+	int fstate, ret;
+
+	memcpy(state, ev->sw.prev_state, F2T_STATE_LEN);
+	state[F2T_STATE_LEN] = '\0';
+	fstate = fxt_linux_state(state, &canonical);
+	ret = ensure_named(w, ev->sw.prev_pid, NULL);
+	if (!ret)
+		ret = ensure_named(w, ev->sw.next_pid, NULL);
+	if (ret)
+		return ret;
+	fxt_arg_int32(argw, fxt_str_index(S_OUTGOING_WEIGHT),
+		      weight(ev->sw.prev_pid, ev->sw.prev_prio));
+	fxt_arg_int32(argw + 1, fxt_str_index(S_INCOMING_WEIGHT),
+		      weight(ev->sw.next_pid, ev->sw.next_prio));
+	if (!canonical && state[0]) {
+		/* D, I, t, P...: FXT has no letter for these; keep Linux's. */
+		struct fxt_str v;
+
+		ret = string_ref(w, state, strlen(state), &v);
+		if (ret)
+			return ret;
+		args.nwords += (uint16_t)fxt_arg_string(argw + 2, fxt_str_index(S_LINUX_STATE), v);
+		args.count++;
+	}
+	ret = fxt_context_switch(p->rec, (uint16_t)ev->cpu, (uint8_t)fstate, ev->ts,
+				 (uint64_t)ev->sw.prev_pid, (uint64_t)ev->sw.next_pid, &args);
+	if (ret < 0)
+		return ret;
+	emit(w, p->rec, ret);
+	return 0;
+}
+
+static int write_wakeup(struct f2t_writer *w, const struct f2t_event *ev)
+{
+	struct fxt_priv *p = w->priv;
+	uint64_t argw[3];
+	struct fxt_args args = { .words = argw, .count = 2 };
+	int32_t cpu = ev->wake.target_cpu >= 0 ? ev->wake.target_cpu : (int32_t)ev->cpu;
+	int ret;
+
+	ret = ensure_named(w, ev->wake.pid, NULL);
+	if (!ret)
+		ret = ensure_named(w, ev->pid, NULL);
+	if (ret)
+		return ret;
+	args.nwords = (uint16_t)fxt_arg_int32(argw, fxt_str_index(S_WEIGHT),
+					      weight(ev->wake.pid, ev->wake.prio));
+	args.nwords += (uint16_t)fxt_arg_koid(argw + args.nwords, fxt_str_index(S_WAKER),
+					      (uint64_t)ev->pid);
+	ret = fxt_thread_wakeup(p->rec, (uint16_t)cpu, ev->ts, (uint64_t)ev->wake.pid, &args);
+	if (ret < 0)
+		return ret;
+	emit(w, p->rec, ret);
+	return 0;
+}
+
+/* Markers and other tracepoints: an instant event on the thread that hit them. */
+static int write_instant(struct f2t_writer *w, const struct f2t_event *ev)
+{
+	struct fxt_priv *p = w->priv;
+	struct fxt_event_head e = { .ts = ev->ts, .category = fxt_str_index(S_FTRACE) };
+	struct f2t_task *t;
+	char name[MAX_NAME_LEN];
+	int ret;
+
+	ret = ensure_named(w, ev->pid, &t);
+	if (ret)
+		return ret;
+	if (ev->kind == F2T_EV_PRINT) {
+		/* Marker text is mostly unique: inline, so it does not churn the table. */
+		size_t len = ev->print.len < MAX_NAME_LEN ? ev->print.len : MAX_NAME_LEN;
+
+		e.name = fxt_str_inline(ev->print.buf, len);
+	} else {
+		int n = snprintf(name, sizeof(name), "%s:%s",
+				 ev->other.system ? ev->other.system : "?",
+				 ev->other.name ? ev->other.name : "?");
+		size_t len = n < 0 ? 0 : (size_t)n < sizeof(name) ? (size_t)n : sizeof(name) - 1;
+
+		ret = string_ref(w, name, len, &e.name);
+		if (ret)
+			return ret;
+	}
+	ret = thread_ref(w, (uint64_t)(t->tgid > 0 ? t->tgid : t->tid), (uint64_t)t->tid,
+			 &e.thread);
+	if (ret)
+		return ret;
+	ret = fxt_instant(p->rec, &e);
+	if (ret < 0)
+		return ret;
+	emit(w, p->rec, ret);
+	return 0;
+}
+
+static int write_lost(struct f2t_writer *w)
+{
+	struct fxt_priv *p = w->priv;
+
+	p->lost_written = true;
+	emit(w, p->rec, fxt_provider_event(p->rec, PROVIDER_ID,
+					   FXT_PROVIDER_EVENT_BUFFER_FILLED));
+	return 0;
+}
+
+static int fxt_event(struct f2t_writer *w, const struct f2t_event *ev)
+{
+	switch (ev->kind) {
+	case F2T_EV_SWITCH:
+		return write_switch(w, ev);
+	case F2T_EV_WAKING:
+	case F2T_EV_WAKEUP_NEW:
+		return write_wakeup(w, ev);
+	case F2T_EV_PRINT:
+	case F2T_EV_OTHER:
+		return write_instant(w, ev);
+	case F2T_EV_LOST:
+		return write_lost(w);
+	default:
+		/*
+		 * sched_wakeup repeats what sched_waking said; fork, exec,
+		 * exit and rename reach the trace as names, via the task table.
+		 */
+		return 0;
+	}
+}
+
+static int fxt_end(struct f2t_writer *w, const struct f2t_stats *st)
+{
+	struct fxt_priv *p = w->priv;
+
+	/* Losses the kernel counted but no event reported still get a mark. */
+	if (!p->lost_written && (st->lost_events || st->kernel_overrun || st->kernel_dropped))
+		write_lost(w);
+	return w->out->err;
+}
+
+static void fxt_destroy(struct f2t_writer *w)
+{
+	struct fxt_priv *p = w->priv;
+
+	if (!p)
+		return;
+	fxt_strtab_free(p->strs);
+	fxt_thrtab_free(p->threads);
+	free(p);
+	w->priv = NULL;
+}
+
+static const struct f2t_writer_ops fxt_ops = {
+	.name = "fxt",
+	.begin = fxt_begin,
+	.event = fxt_event,
+	.end = fxt_end,
+	.destroy = fxt_destroy,
+};
+
+int f2t_fxt_writer_init(struct f2t_writer *w)
+{
+	struct fxt_priv *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	p->strs = fxt_strtab_new(S_FIRST_DYNAMIC, FXT_MAX_STRING_INDEX);
+	p->threads = fxt_thrtab_new(1, FXT_MAX_THREAD_INDEX);
+	if (!p->strs || !p->threads) {
+		fxt_strtab_free(p->strs);
+		fxt_thrtab_free(p->threads);
+		free(p);
+		return -ENOMEM;
+	}
+	w->ops = &fxt_ops;
+	w->priv = p;
+	return 0;
+}
