@@ -91,14 +91,21 @@ static bool recorder_alive(pid_t pid)
 
 int f2t_inst_remove_stale(void)
 {
-	char **names = tracefs_instances("^" F2T_INST_PREFIX "[0-9]+$");
+	/* All names, filtered here: no regex dialect to get wrong. */
+	char **names = tracefs_instances(NULL);
+	size_t plen = strlen(F2T_INST_PREFIX);
 	int removed = 0;
 
 	for (int i = 0; names && names[i]; i++) {
-		long pid = strtol(names[i] + strlen(F2T_INST_PREFIX), NULL, 10);
+		const char *digits = names[i] + plen;
 		struct tracefs_instance *ti;
+		char *end;
+		long pid;
 
-		if (pid <= 0 || recorder_alive((pid_t)pid))
+		if (strncmp(names[i], F2T_INST_PREFIX, plen) || !isdigit((unsigned char)*digits))
+			continue;
+		pid = strtol(digits, &end, 10);
+		if (*end || pid <= 0 || recorder_alive((pid_t)pid))
 			continue;
 		ti = tracefs_instance_alloc(NULL, names[i]);
 		if (!ti)
