@@ -89,7 +89,13 @@ int f2t_pump_open(struct f2t_pump *p, struct tracefs_instance *ti, int ncpus,
 
 		snprintf(path, sizeof(path), "per_cpu/cpu%d/trace_pipe_raw", cpu);
 		c->cpu = cpu;
-		c->fd = tracefs_instance_file_open(ti, path, O_RDONLY | O_NONBLOCK);
+		/*
+		 * Close-on-exec: a recorded command that inherited these fds would
+		 * pin the instance (rmdir fails with EBUSY while it runs).
+		 */
+		c->fd = tracefs_instance_file_open(ti, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (c->fd >= 0)
+			fcntl(c->fd, F_SETFD, FD_CLOEXEC);
 		if (c->fd < 0) {
 			f2t_info("CPU %d: cannot open %s (%s), skipped", cpu, path, strerror(errno));
 			continue;

@@ -186,16 +186,20 @@ static int setup(struct run *r)
 		f2t_err("writing the capture: %s", strerror(-err));
 		return err;
 	}
-	err = f2t_pump_open(&r->pump, r->inst.ti, r->inst.ncpus, (size_t)r->inst.subbuf_size,
-			    r->inst.buffer_kb, r->capw);
-	if (err)
-		return err;
+	/*
+	 * Fork before opening the readers: a child held at its gate has not
+	 * exec'd yet, so close-on-exec has not dropped inherited fds, and
+	 * trace_pipe_raw fds held there would keep the instance busy.
+	 */
 	if (o->command) {
 		err = f2t_child_spawn(&r->child, o->command);
-		if (err)
+		if (err) {
 			f2t_err("cannot start %s: %s", o->command[0], strerror(-err));
+			return err;
+		}
 	}
-	return err;
+	return f2t_pump_open(&r->pump, r->inst.ti, r->inst.ncpus, (size_t)r->inst.subbuf_size,
+			     r->inst.buffer_kb, r->capw);
 }
 
 static enum stop_reason stop_condition(struct run *r, uint64_t now, uint64_t deadline)
@@ -372,6 +376,12 @@ int f2t_record_run(const struct f2t_record_opts *o)
 	int err;
 
 	f2t_progress_init(&r.prog);
+	/* First, so that no signal can kill us between creating files and tracing. */
+	err = f2t_sig_install();
+	if (err) {
+		f2t_err("cannot install signal handlers: %s", strerror(-err));
+		goto out;
+	}
 	err = f2t_inst_check_access();
 	if (err)
 		goto out;
@@ -398,10 +408,13 @@ int f2t_record_run(const struct f2t_record_opts *o)
 	if (err)
 		goto out;
 
+	if (f2t_sig_count()) {
+		f2t_err("interrupted before recording started");
+		err = -EINTR;
+		goto out;
+	}
 	f2t_inst_remove_stale();
-	err = f2t_sig_install();
-	if (!err)
-		err = f2t_inst_create(&r.inst, o->buffer_kb);
+	err = f2t_inst_create(&r.inst, o->buffer_kb);
 	if (!err)
 		err = f2t_events_enable(&r.events, r.inst.ti);
 	if (err)
@@ -421,8 +434,8 @@ int f2t_record_run(const struct f2t_record_opts *o)
 out:
 	f2t_progress_clear(&r.prog);
 	f2t_pump_close(&r.pump);
-	f2t_inst_destroy(&r.inst);
 	f2t_child_finish(&r.child);
+	f2t_inst_destroy(&r.inst);
 	if (!r.recorded) {
 		/* Nothing usable was made: leave no file behind. */
 		f2t_capw_abort(r.capw);
