@@ -21,13 +21,14 @@
 
 enum { OPT_FORMAT = 256 };
 
+static const char synopsis[] =
+	"usage: ftrace2trace record [OPTIONS] [--] COMMAND [ARGS...]\n"
+	"       ftrace2trace record [OPTIONS] -a [-d SECONDS]\n"
+	"       ftrace2trace record [OPTIONS] -p PID[,PID...]\n";
+
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: ftrace2trace record [OPTIONS] [--] COMMAND [ARGS...]\n"
-		"       ftrace2trace record [OPTIONS] -a [-d SECONDS]\n"
-		"       ftrace2trace record [OPTIONS] -p PID[,PID...]\n"
-		"\n"
+	fprintf(f, "%s\n"
 		"Records the kernel's scheduling events (system-wide: every CPU, every task)\n"
 		"while COMMAND runs, until the -p processes exit, for -d seconds, or until\n"
 		"Ctrl-C; then writes the trace files.  Needs root.\n"
@@ -51,17 +52,17 @@ static void usage(FILE *f)
 		"\n"
 		"The exit status is COMMAND's when it ran, else 0, or 1 on error\n"
 		"(127: COMMAND not found).  See ftrace2trace-record(1).\n",
-		F2T_RECORD_DEFAULT_BUFFER_KB);
+		synopsis, F2T_RECORD_DEFAULT_BUFFER_KB);
 }
 
+/* One line saying what is wrong, the synopsis, and where the rest is. */
 static int usage_error(const char *fmt, const char *arg)
 {
 	char msg[512];
 
 	snprintf(msg, sizeof(msg), fmt, arg);
 	f2t_err("%s", msg);
-	fprintf(stderr, "\n");
-	usage(stderr);
+	fprintf(stderr, "%s'ftrace2trace record --help' lists the options.\n", synopsis);
 	return 2;
 }
 
