@@ -88,6 +88,12 @@ static int thread_ref(struct f2t_writer *w, uint64_t pid, uint64_t tid,
 	return 0;
 }
 
+/* A task whose process is not known yet is its own process, as /proc would say. */
+static inline uint64_t process_koid(const struct f2t_task *t)
+{
+	return (uint64_t)(t->tgid > 0 ? t->tgid : t->tid);
+}
+
 static int object_record(struct f2t_writer *w, uint8_t type, const struct f2t_task *t)
 {
 	struct fxt_priv *p = w->priv;
@@ -101,11 +107,11 @@ static int object_record(struct f2t_writer *w, uint8_t type, const struct f2t_ta
 		return ret;
 	if (type == FXT_OBJ_THREAD) {
 		args.nwords = (uint16_t)fxt_arg_koid(argw, fxt_str_index(S_PROCESS),
-						     (uint64_t)t->tgid);
+						     process_koid(t));
 		args.count = 1;
 	}
 	ret = fxt_kernel_object(p->rec, type,
-				(uint64_t)(type == FXT_OBJ_PROCESS ? t->tgid : t->tid),
+				type == FXT_OBJ_PROCESS ? process_koid(t) : (uint64_t)t->tid,
 				name, &args);
 	if (ret < 0)
 		return ret;
@@ -118,7 +124,7 @@ static int announce_one(struct f2t_writer *w, struct f2t_task *t)
 {
 	int ret = 0;
 
-	if (t->tgid == t->tid)
+	if (process_koid(t) == (uint64_t)t->tid)
 		ret = object_record(w, FXT_OBJ_PROCESS, t);
 	if (!ret)
 		ret = object_record(w, FXT_OBJ_THREAD, t);
@@ -290,8 +296,7 @@ static int write_instant(struct f2t_writer *w, const struct f2t_event *ev)
 		if (ret)
 			return ret;
 	}
-	ret = thread_ref(w, (uint64_t)(t->tgid > 0 ? t->tgid : t->tid), (uint64_t)t->tid,
-			 &e.thread);
+	ret = thread_ref(w, process_koid(t), (uint64_t)t->tid, &e.thread);
 	if (ret)
 		return ret;
 	ret = fxt_instant(p->rec, &e);
