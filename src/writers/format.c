@@ -7,6 +7,10 @@
 
 static const struct f2t_format_desc formats[] = {
 	{ F2T_FMT_FXT, "fxt", ".fxt", f2t_fxt_writer_init },
+	{ F2T_FMT_JSON, "json", ".json", f2t_json_writer_init },
+	{ F2T_FMT_SYSTRACE, "systrace", ".txt", f2t_systrace_writer_init },
+	/* Another name for the same format: the one its file extension suggests. */
+	{ F2T_FMT_SYSTRACE, "txt", ".txt", f2t_systrace_writer_init },
 };
 
 const struct f2t_format_desc *f2t_format_desc(enum f2t_format fmt)

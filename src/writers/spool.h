@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A spool: an anonymous temporary file that a writer streams one part of its
+ * output into while it writes another part directly, then copies in at the
+ * end.  Memory stays bounded whatever the size of that part.
+ */
+#ifndef F2T_SPOOL_H
+#define F2T_SPOOL_H
+
+#include "util/out.h"
+
+struct f2t_spool {
+	int fd;
+	struct f2t_out *out;	/* write the spooled part here */
+};
+
+/**
+ * f2t_spool_open() - create an unlinked temporary file
+ * @s: the spool
+ * @near: a path whose directory should hold it (the final output, so the
+ *	spooled bytes land on the same file system, not in a RAM-backed /tmp),
+ *	or NULL / "-" for $TMPDIR or /tmp
+ *
+ * Return: 0 or negative errno.
+ */
+int f2t_spool_open(struct f2t_spool *s, const char *near);
+
+/**
+ * f2t_spool_copy() - append everything spooled so far to DST
+ * @s: the spool
+ * @dst: where to copy it; read straight into its buffer, no bounce buffer
+ *
+ * Return: 0 or negative errno (a spool write error included).
+ */
+int f2t_spool_copy(struct f2t_spool *s, struct f2t_out *dst);
+
+/**
+ * f2t_spool_close() - free the spool; the file goes with its descriptor
+ * @s: the spool (may be all zeros)
+ */
+void f2t_spool_close(struct f2t_spool *s);
+
+#endif
