@@ -322,10 +322,52 @@ bad:
 	return 0;
 }
 
+/*
+ * The five latency columns ("d..2.", "dNs3.", "D..3.", "Ll.1."...) exactly
+ * as the kernel's trace_print_lat_fmt() prints them today.  libtraceevent's
+ * TEP_PRINT_LATENCY predates BH-disabled ('D', 'b'), NMI ('z', 'Z') and
+ * lazy rescheduling, and prints 'N' for every need-resched, so it would not
+ * match the kernel's text.  Flag bit 0x02 meant "irq flags unsupported" on
+ * old kernels of a few architectures; it is read as NEED_RESCHED_LAZY,
+ * which it has been since Linux 6.13.
+ */
+static void lat_flags(struct f2t_capsrc *s)
+{
+	enum { IRQS_OFF = 0x01, RESCHED_LAZY = 0x02, RESCHED = 0x04, HARDIRQ = 0x08,
+	       SOFTIRQ = 0x10, PREEMPT_RESCHED = 0x20, NMI = 0x40, BH_OFF = 0x80 };
+	static const char resched[8] = {
+		/* index: RESCHED | LAZY << 1 | PREEMPT_RESCHED << 2 */
+		'.', 'n', 'l', 'b', 'p', 'N', 'L', 'B',
+	};
+	int fl = tep_data_flags(s->tep, &s->rec);
+	int pc = tep_data_preempt_count(s->tep, &s->rec);
+	char irqs, hs;
+
+	if (fl < 0)
+		fl = 0;
+	if (pc < 0)
+		pc = 0;
+	irqs = (fl & IRQS_OFF) ? ((fl & BH_OFF) ? 'D' : 'd') : (fl & BH_OFF) ? 'b' : '.';
+	hs = (fl & NMI) ? ((fl & HARDIRQ) ? 'Z' : 'z') :
+	     (fl & HARDIRQ) ? ((fl & SOFTIRQ) ? 'H' : 'h') : (fl & SOFTIRQ) ? 's' : '.';
+	trace_seq_printf(&s->seq, "%c%c%c", irqs,
+			 resched[(fl & RESCHED ? 1 : 0) | (fl & RESCHED_LAZY ? 2 : 0) |
+				 (fl & PREEMPT_RESCHED ? 4 : 0)], hs);
+	if (pc & 0xf)
+		trace_seq_printf(&s->seq, "%x", pc & 0xf);
+	else
+		trace_seq_putc(&s->seq, '.');
+	if (pc & 0xf0)
+		trace_seq_printf(&s->seq, "%x", (pc >> 4) & 0xf);
+	else
+		trace_seq_putc(&s->seq, '.');
+}
+
 const char *f2t_event_text(const struct f2t_event *ev, size_t *len)
 {
 	struct f2t_capsrc *s = (struct f2t_capsrc *)ev->src;
 	const struct f2t_task *task;
+	uint64_t usecs;
 	char tgid[16];
 	const char *comm;
 
@@ -343,9 +385,11 @@ const char *f2t_event_text(const struct f2t_event *ev, size_t *len)
 	}
 	trace_seq_reset(&s->seq);
 	trace_seq_printf(&s->seq, "%16s-%-7d (%7s) [%03u] ", comm, ev->pid, tgid, ev->cpu);
-	tep_print_event(s->tep, &s->seq, &s->rec, "%s", TEP_PRINT_LATENCY);
-	trace_seq_printf(&s->seq, " %5llu.%06llu: ", (unsigned long long)(ev->ts / 1000000000ull),
-			 (unsigned long long)(ev->ts % 1000000000ull / 1000));
+	lat_flags(s);
+	/* The kernel rounds to the nearest microsecond (ns2usecs()), not down. */
+	usecs = (ev->ts + 500) / 1000;
+	trace_seq_printf(&s->seq, " %5llu.%06llu: ", (unsigned long long)(usecs / 1000000),
+			 (unsigned long long)(usecs % 1000000));
 	if (ev->kind == F2T_EV_PRINT)
 		/* What the kernel prints for a trace_marker write. */
 		trace_seq_printf(&s->seq, "tracing_mark_write: %.*s", (int)ev->print.len, ev->print.buf);

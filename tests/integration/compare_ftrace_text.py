@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Compares our ftrace text with the kernel's own for the same events.
+
+usage: compare_ftrace_text.py OURS.txt KERNEL.trace
+
+KERNEL.trace is the `trace` file of a second tracefs instance that recorded
+the same time window (tests/fixtures/make-kernel-text-fixture.sh).  Each
+instance's ring buffer reads the clock itself when it stores an event, so
+the same event carries timestamps a few hundred nanoseconds apart in the two
+buffers and may print one microsecond apart.  Lines are therefore matched by
+(cpu, event name, event fields) and the nearest timestamp, which must be
+within MAX_SKEW_US; everything else on the line must be byte-identical,
+except for the one normalisation documented in normalise().  Every line of
+ours must find its kernel line.  Exits 1 on any difference.
+"""
+import re
+import sys
+
+MAX_SKEW_US = 20
+
+LINE = re.compile(rb'^(?P<task>.{16})-(?P<pid>\d+)\s+\(\s*(?P<tgid>[\d-]+)\) '
+                  rb'\[(?P<cpu>\d+)\] (?P<flags>\S+)\s+(?P<ts>\d+\.\d+): '
+                  rb'(?P<event>[^:]+): (?P<rest>.*)$')
+
+
+def parse(path):
+    """Event lines of PATH as (match, raw line); comments and others skipped."""
+    out = []
+    with open(path, 'rb') as f:
+        for raw in f:
+            raw = raw.rstrip(b'\n')
+            if raw.startswith(b'#') or not raw.strip():
+                continue
+            m = LINE.match(raw)
+            if m:
+                out.append(m)
+    return out
+
+
+def usecs(m):
+    secs, frac = m['ts'].split(b'.')
+    return int(secs) * 1000000 + int(frac)
+
+
+def without_ts(m):
+    line = m.string
+    return line[:m.start('ts')] + line[m.end('ts'):]
+
+
+def normalise(m):
+    """The line from the pid on, timestamp removed.
+
+    The kernel fills in the task name at the start of a line when the trace
+    file is read, from its saved_cmdlines cache: a task that exec()ed or was
+    renamed later shows its later name there, and one that fell out of the
+    cache shows "<...>".  We print the name the task had when the event
+    happened.  Only that name is excused; pid, tgid, cpu, flags, event and
+    fields must match.
+    """
+    line = without_ts(m)
+    return line[m.end('pid'):] if m else line
+
+
+def main():
+    ours, kern = parse(sys.argv[1]), parse(sys.argv[2])
+    pool = {}
+    for m in kern:
+        pool.setdefault((m['cpu'], m['event'], m['rest']), []).append(m)
+    exact = renamed = 0
+    missing, diffs, skews = [], [], []
+    # Events with the same cpu, name and fields keep their order in both
+    # buffers: take the earliest unused kernel line within reach.
+    for m in ours:
+        cands = pool.get((m['cpu'], m['event'], m['rest']), [])
+        while cands and usecs(cands[0]) < usecs(m) - MAX_SKEW_US:
+            cands.pop(0)
+        if not cands or abs(usecs(cands[0]) - usecs(m)) > MAX_SKEW_US:
+            missing.append(m)
+            continue
+        best = cands.pop(0)
+        skews.append(usecs(m) - usecs(best))
+        if without_ts(m) == without_ts(best):
+            exact += 1
+        elif normalise(m) == normalise(best):
+            renamed += 1
+        else:
+            diffs.append((m, best))
+    print(f'ours {len(ours)} lines, kernel {len(kern)}: {exact} identical, '
+          f'{renamed} identical but for the task name the kernel fills in '
+          f'at read time, {len(diffs)} different, {len(missing)} not found; '
+          f'timestamp skew between the two buffers '
+          f'{min(skews, default=0)}..{max(skews, default=0)} us')
+    for a, b in diffs[:10]:
+        print('ours:   ' + a.string.decode('utf-8', 'replace'))
+        print('kernel: ' + b.string.decode('utf-8', 'replace'))
+    for a in missing[:10]:
+        print('not in the kernel text: ' + a.string.decode('utf-8', 'replace'))
+    if diffs or missing or len(ours) < 10:
+        return 1
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: MIT
+/*
+ * JSON building blocks and the JSON / systrace writers on synthetic events:
+ * timestamps, escaping (expected bytes worked out by hand), the clock link,
+ * the spool, CPU time ranking, and the shape of a whole file.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "writers/cputime.h"
+#include "writers/ftrace_text.h"
+#include "writers/json_fmt.h"
+#include "writers/spool.h"
+#include "writers/writer.h"
+
+/* An f2t_out over a memfd, and a way to read back what was written. */
+struct mem {
+	int fd;
+	struct f2t_out *out;
+	char *text;
+	size_t len;
+};
+
+static void mem_open(struct mem *m)
+{
+	m->fd = memfd_create("test_json", 0);
+	assert_true(m->fd >= 0);
+	m->out = f2t_out_fdopen(m->fd, "<mem>");
+	assert_non_null(m->out);
+	m->text = NULL;
+}
+
+/* Everything written so far, NUL-terminated, in m->text / m->len. */
+static const char *mem_text(struct mem *m)
+{
+	off_t size;
+
+	assert_int_equal(f2t_out_flush(m->out), 0);
+	size = lseek(m->fd, 0, SEEK_END);
+	free(m->text);
+	m->text = calloc(1, (size_t)size + 1);
+	assert_int_equal(pread(m->fd, m->text, (size_t)size, 0), size);
+	m->len = (size_t)size;
+	return m->text;
+}
+
+static void mem_close(struct mem *m)
+{
+	f2t_out_close(m->out);
+	close(m->fd);
+	free(m->text);
+}
+
+static const char *fmt_ts(uint64_t ns)
+{
+	static char buf[F2T_JSON_NUM_MAX + 1];
+
+	buf[f2t_json_ts(buf, ns)] = '\0';
+	return buf;
+}
+
+static void test_timestamps(void **state)
+{
+	assert_string_equal(fmt_ts(1234567), "1234.567");
+	assert_string_equal(fmt_ts(0), "0.000");
+	assert_string_equal(fmt_ts(999), "0.999");
+	assert_string_equal(fmt_ts(5000), "5.000");
+	assert_string_equal(fmt_ts(1000001), "1000.001");
+	assert_string_equal(fmt_ts(1698393087654321ull), "1698393087654.321");
+	assert_string_equal(fmt_ts(UINT64_MAX), "18446744073709551.615");
+}
+
+static void test_integers(void **state)
+{
+	char buf[F2T_JSON_NUM_MAX + 1];
+
+	buf[f2t_json_u64(buf, 0)] = '\0';
+	assert_string_equal(buf, "0");
+	buf[f2t_json_u64(buf, UINT64_MAX)] = '\0';
+	assert_string_equal(buf, "18446744073709551615");
+	buf[f2t_json_i64(buf, -42)] = '\0';
+	assert_string_equal(buf, "-42");
+	buf[f2t_json_i64(buf, INT64_MIN)] = '\0';
+	assert_string_equal(buf, "-9223372036854775808");
+}
+
+static const char *escaped(struct mem *m, const char *s, size_t len)
+{
+	assert_int_equal(ftruncate(m->fd, 0), 0);
+	lseek(m->fd, 0, SEEK_SET);
+	f2t_json_put_string(m->out, s, len);
+	return mem_text(m);
+}
+
+#define ESC(m, lit) escaped(m, lit, sizeof(lit) - 1)
+
+static void test_escaping(void **state)
+{
+	struct mem m;
+
+	mem_open(&m);
+	/* A task name with a quote, a backslash, a newline, a tab, 0x01, 0xff. */
+	assert_string_equal(ESC(&m, "a\"b\\c\nd\te\x01" "f\xff"),
+			    "\"a\\\"b\\\\c\\nd\\te\\u0001f\xef\xbf\xbd\"");
+	assert_string_equal(ESC(&m, "\r\b\f\x1f\x7f/"), "\"\\r\\b\\f\\u001f\x7f/\"");
+	assert_string_equal(ESC(&m, ""), "\"\"");
+	/* A NUL inside the given length is a control character like any other. */
+	assert_string_equal(escaped(&m, "x\0y", 3), "\"x\\u0000y\"");
+	/* Valid UTF-8 passes through: 2, 3 and 4 bytes. */
+	assert_string_equal(ESC(&m, "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"),
+			    "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"");
+	/* One U+FFFD per maximal ill-formed subpart, as Python's decoder does. */
+#define R "\xef\xbf\xbd"
+	assert_string_equal(ESC(&m, "\xc0\x80"), "\"" R R "\"");		/* overlong */
+	assert_string_equal(ESC(&m, "\xe0\x80\x80"), "\"" R R R "\"");	/* overlong */
+	assert_string_equal(ESC(&m, "\xed\xa0\x80"), "\"" R R R "\"");	/* surrogate */
+	assert_string_equal(ESC(&m, "\xf4\x90\x80\x80"), "\"" R R R R "\"");	/* > U+10FFFF */
+	assert_string_equal(ESC(&m, "\xe2\x82"), "\"" R "\"");		/* cut at the end */
+	assert_string_equal(ESC(&m, "\xe2\x82" "A"), "\"" R "A\"");	/* cut by ASCII */
+	assert_string_equal(ESC(&m, "\xf0\x9f\x98"), "\"" R "\"");
+	assert_string_equal(ESC(&m, "\xff\xfe\x80"), "\"" R R R "\"");
+#undef R
+	mem_close(&m);
+}
+
+static const struct f2t_trace_info mono_info = {
+	.host = "h", .kernel = "6.18", .cmdline = "true", .clock = "mono",
+	.start_ns = 5000001234ull, .stop_ns = 6000000000ull,
+	.realtime_ns = 1700000000123456789ull, .boottime_ns = 5000009999ull,
+	.ncpus = 2, .recorder = "ftrace2trace test",
+};
+
+static void test_clock_link(void **state)
+{
+	struct f2t_trace_info info = mono_info;
+	struct f2t_clock_link l;
+
+	f2t_clock_link_choose(&info, true, &l);
+	assert_int_equal(l.kind, F2T_LINK_MONO_COMMENT);
+	assert_int_equal(l.ts, 5000001000ull);	/* whole microseconds */
+	assert_string_equal(l.sync_id, "ftrace2trace-12a05f6d2-17979cfe3d85cd15");
+
+	/* boot: the CLOCK_BOOTTIME / CLOCK_MONOTONIC pair read at start. */
+	info.clock = "boot";
+	f2t_clock_link_choose(&info, false, &l);
+	assert_int_equal(l.kind, F2T_LINK_PARENT_TS);
+	assert_int_equal(l.ts, 5000009000ull);
+	assert_int_equal(l.parent_ns, 5000000235ull);	/* the same 999 ns earlier */
+	f2t_clock_link_choose(&info, true, &l);
+	assert_int_equal(l.kind, F2T_LINK_SYNC_ID);
+
+	/* Any other clock: nothing ties it to CLOCK_MONOTONIC. */
+	info.clock = "global";
+	f2t_clock_link_choose(&info, false, &l);
+	assert_int_equal(l.kind, F2T_LINK_PARENT_TS);
+	assert_int_equal(l.parent_ns, 0);
+}
+
+static void test_text_header_link_lines(void **state)
+{
+	struct f2t_trace_info info = mono_info;
+	struct f2t_clock_link l;
+	struct f2t_ftext t;
+	struct mem m;
+
+	mem_open(&m);
+	f2t_ftext_init(&t, m.out, false);
+	f2t_clock_link_choose(&info, false, &l);
+	f2t_ftext_header(&t, &info, &l);
+	assert_non_null(strstr(mem_text(&m), "# tracer: nop\n#\n# clock_type=LINUX_CLOCK_MONOTONIC\n"));
+	assert_null(strstr(m.text, "trace_event_clock_sync"));
+
+	info.clock = "boot";
+	f2t_clock_link_choose(&info, false, &l);
+	f2t_ftext_header(&t, &info, &l);
+	assert_non_null(strstr(mem_text(&m),
+		"           <...>-0       (-------) [000] .....     5.000009: tracing_mark_write: "
+		"trace_event_clock_sync: parent_ts=5.000000\n"));
+
+	/* The JSON flavour escapes: the header's line breaks become \n. */
+	f2t_ftext_init(&t, m.out, true);
+	f2t_clock_link_choose(&info, true, &l);
+	f2t_ftext_header(&t, &info, &l);
+	assert_non_null(strstr(mem_text(&m),
+		"# tracer: nop\\n#\\n# trace_clock: boot   #P:2\\n"));
+	assert_non_null(strstr(m.text, "trace_event_clock_sync: name=ftrace2trace-12a05f6d2-"
+				       "17979cfe3d85cd15\\n"));
+	mem_close(&m);
+}
+
+static void test_spool(void **state)
+{
+	struct f2t_spool s = { .fd = -1 };
+	struct mem m;
+
+	mem_open(&m);
+	assert_int_equal(f2t_spool_open(&s, NULL), 0);
+	f2t_out_puts(s.out, "spooled ");
+	for (int i = 0; i < 300000; i++)	/* past the 1 MiB output buffer */
+		f2t_out_puts(s.out, "0123456789");
+	f2t_out_puts(m.out, "head ");
+	assert_int_equal(f2t_spool_copy(&s, m.out), 0);
+	f2t_out_puts(m.out, " tail");
+	mem_text(&m);
+	assert_int_equal(m.len, 5 + 8 + 3000000 + 5);
+	assert_memory_equal(m.text, "head spooled 0123", 17);
+	assert_string_equal(m.text + m.len - 8, "789 tail");
+	f2t_spool_close(&s);
+	f2t_spool_close(&s);	/* twice is harmless */
+	mem_close(&m);
+}
+
+static struct f2t_event sw(uint64_t ts, uint32_t cpu, int32_t prev, int32_t next)
+{
+	struct f2t_event ev = { .ts = ts, .cpu = cpu, .pid = prev, .kind = F2T_EV_SWITCH };
+
+	ev.sw.prev_pid = prev;
+	ev.sw.next_pid = next;
+	ev.sw.prev_comm = ev.sw.next_comm = "x";
+	return ev;
+}
+
+static void test_cputime(void **state)
+{
+	struct f2t_cputime *c = f2t_cputime_new();
+	struct f2t_event ev;
+
+	ev = sw(100, 0, 0, 10);
+	assert_int_equal(f2t_cputime_event(c, &ev), 0);
+	ev = sw(150, 0, 10, 20);		/* 10 ran 50 */
+	f2t_cputime_event(c, &ev);
+	ev = sw(400, 0, 20, 0);			/* 20 ran 250 */
+	f2t_cputime_event(c, &ev);
+	ev = sw(1000, 1, 30, 10);		/* cpu 1: before its first switch, unknown */
+	f2t_cputime_event(c, &ev);
+	ev = (struct f2t_event){ .ts = 1100, .cpu = 1, .kind = F2T_EV_LOST };
+	f2t_cputime_event(c, &ev);
+	ev = sw(1200, 1, 10, 0);		/* after a loss: unknown too */
+	f2t_cputime_event(c, &ev);
+	assert_int_equal(f2t_cputime_get(c, 10), 50);
+	assert_int_equal(f2t_cputime_get(c, 20), 250);
+	assert_int_equal(f2t_cputime_get(c, 30), 0);
+	assert_int_equal(f2t_cputime_get(c, 0), 0);
+	/* Growth keeps every count. */
+	for (int32_t tid = 1; tid < 5000; tid++) {
+		ev = sw(2000 + (uint64_t)tid * 10, 0, tid - 1, tid);
+		assert_int_equal(f2t_cputime_event(c, &ev), 0);
+	}
+	assert_int_equal(f2t_cputime_get(c, 20), 250 + 10);
+	assert_int_equal(f2t_cputime_get(c, 4998), 10);
+	f2t_cputime_free(c);
+}
+
+/* A whole JSON file from synthetic events (no source: no kernel text). */
+static void test_json_writer_shape(void **state)
+{
+	struct f2t_tasks *tasks = f2t_tasks_new();
+	struct f2t_trace_info info = mono_info;
+	struct f2t_stats st = { .total_events = 3, .lost_events = 7, .sched_gaps = 2 };
+	struct f2t_writer w = { 0 };
+	struct f2t_event ev;
+	struct mem m;
+	const char *s;
+
+	mem_open(&m);
+	f2t_task_set(f2t_tasks_get(tasks, 42), "a\"b\\c\nd\te\x01" "f\xff", 42);
+	f2t_task_set(f2t_tasks_get(tasks, 43), "worker", 42);
+	f2t_tasks_get(tasks, 44);		/* name unknown: "<...>" */
+	f2t_task_set(f2t_tasks_get(tasks, 50), "busy", 50);
+	w.out = m.out;
+	w.info = &info;
+	w.tasks = tasks;
+	assert_int_equal(f2t_json_writer_init(&w), 0);
+	assert_int_equal(w.ops->begin(&w), 0);
+	ev = sw(1000, 0, 0, 50);
+	assert_int_equal(w.ops->event(&w, &ev), 0);
+	ev = sw(901000, 0, 50, 43);
+	assert_int_equal(w.ops->event(&w, &ev), 0);
+	ev = (struct f2t_event){ .ts = 1234567, .cpu = 0, .pid = 43, .kind = F2T_EV_PRINT };
+	ev.print.buf = "B|42|frame";
+	ev.print.len = 10;
+	assert_int_equal(w.ops->event(&w, &ev), 0);
+	ev = (struct f2t_event){ .ts = 1300000, .cpu = 1, .kind = F2T_EV_LOST };
+	assert_int_equal(w.ops->event(&w, &ev), 0);
+	assert_int_equal(w.ops->end(&w, &st), 0);
+	w.ops->destroy(&w);
+	s = mem_text(&m);
+
+	assert_memory_equal(s, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
+			       "{\"name\":\"clock_sync\",\"ph\":\"c\",\"ts\":5000001.000,", 87);
+	assert_non_null(strstr(s, "{\"name\":\"B|42|frame\",\"cat\":\"ftrace\",\"ph\":\"i\","
+				  "\"s\":\"t\",\"ts\":1234.567,\"pid\":42,\"tid\":43}"));
+	assert_non_null(strstr(s, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":42,\"tid\":42,"
+				  "\"args\":{\"name\":\"a\\\"b\\\\c\\nd\\te\\u0001f\xef\xbf\xbd\"}}"));
+	assert_non_null(strstr(s, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":42,\"tid\":42,"));
+	assert_non_null(strstr(s, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":42,\"tid\":43,"
+				  "\"args\":{\"name\":\"worker\"}}"));
+	assert_null(strstr(s, "<...>"));	/* an unknown name is not a name */
+	/* "busy" ran 900 us, process 42 only after: it comes first. */
+	assert_non_null(strstr(s, "{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":50,"
+				  "\"tid\":50,\"args\":{\"sort_index\":0}}"));
+	assert_non_null(strstr(s, "{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":42,"
+				  "\"tid\":42,\"args\":{\"sort_index\":1}}"));
+	assert_non_null(strstr(s, "\n],\n\"systemTraceEvents\":\"# tracer: nop\\n#\\n"
+				  "# clock_type=LINUX_CLOCK_MONOTONIC\\n"));
+	assert_non_null(strstr(s, "\"lost_events\":7,"));
+	assert_non_null(strstr(s, "\"lost_event_notes\":1,"));
+	assert_non_null(strstr(s, "\"sched_gaps\":2,"));
+	assert_non_null(strstr(s, "\"events_without_text\":3,"));
+	assert_non_null(strstr(s, "\"start_time\":\"2023-11-14T22:13:20.123456789Z\""));
+	assert_string_equal(s + m.len - 3, "}}\n");
+	mem_close(&m);
+	f2t_tasks_free(tasks);
+}
+
+static void test_systrace_writer_trailer(void **state)
+{
+	struct f2t_tasks *tasks = f2t_tasks_new();
+	struct f2t_stats st = { .lost_events = 5 };
+	struct f2t_writer w = { 0 };
+	struct mem m;
+
+	mem_open(&m);
+	w.out = m.out;
+	w.info = &mono_info;
+	w.tasks = tasks;
+	assert_int_equal(f2t_systrace_writer_init(&w), 0);
+	assert_int_equal(w.ops->begin(&w), 0);
+	assert_int_equal(w.ops->end(&w, &st), 0);
+	w.ops->destroy(&w);
+	assert_memory_equal(mem_text(&m), "# tracer: nop\n#\n# clock_type=LINUX_CLOCK_MONOTONIC\n", 51);
+	assert_non_null(strstr(m.text, "# ftrace2trace: lost_events=5 "));
+	mem_close(&m);
+	f2t_tasks_free(tasks);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_timestamps),
+		cmocka_unit_test(test_integers),
+		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_clock_link),
+		cmocka_unit_test(test_text_header_link_lines),
+		cmocka_unit_test(test_spool),
+		cmocka_unit_test(test_cputime),
+		cmocka_unit_test(test_json_writer_shape),
+		cmocka_unit_test(test_systrace_writer_trailer),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
