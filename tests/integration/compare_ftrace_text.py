@@ -11,7 +11,8 @@ buffers and may print one microsecond apart.  Lines are therefore matched by
 (cpu, event name, event fields) and the nearest timestamp, which must be
 within MAX_SKEW_US; everything else on the line must be byte-identical,
 except for the one normalisation documented in normalise().  Every line of
-ours must find its kernel line.  Exits 1 on any difference.
+ours must find its kernel line, and every kernel line inside our time span
+on its cpu must find ours.  Exits 1 on any difference.
 """
 import re
 import sys
@@ -85,17 +86,36 @@ def main():
             renamed += 1
         else:
             diffs.append((m, best))
+    # Kernel lines inside our time span on their cpu that found no line of
+    # ours: events we failed to record or to print.
+    span = {}
+    for m in ours:
+        lo, hi = span.get(m['cpu'], (usecs(m), usecs(m)))
+        span[m['cpu']] = (min(lo, usecs(m)), max(hi, usecs(m)))
+    # task_newtask is the one exception: the decoder reads it only for its
+    # clone flags (a new thread or a new process) and passes no event on.
+    extra = [k for cands in pool.values() for k in cands
+             if k['cpu'] in span and k['event'] != b'task_newtask'
+             and span[k['cpu']][0] + MAX_SKEW_US < usecs(k) < span[k['cpu']][1] - MAX_SKEW_US]
     print(f'ours {len(ours)} lines, kernel {len(kern)}: {exact} identical, '
           f'{renamed} identical but for the task name the kernel fills in '
-          f'at read time, {len(diffs)} different, {len(missing)} not found; '
+          f'at read time, {len(diffs)} different, {len(missing)} not found, '
+          f'{len(extra)} of the kernel\'s missing from ours; '
           f'timestamp skew between the two buffers '
           f'{min(skews, default=0)}..{max(skews, default=0)} us')
+    n_ours = sum(1 for m in ours if m['event'] == b'sched_switch')
+    n_matched = n_ours - sum(1 for m in missing if m['event'] == b'sched_switch')
+    n_extra = sum(1 for k in extra if k['event'] == b'sched_switch')
+    print(f'sched_switch: {n_ours} lines of ours, {n_matched + n_extra} in the '
+          f'kernel\'s text over the same span')
     for a, b in diffs[:10]:
         print('ours:   ' + a.string.decode('utf-8', 'replace'))
         print('kernel: ' + b.string.decode('utf-8', 'replace'))
     for a in missing[:10]:
         print('not in the kernel text: ' + a.string.decode('utf-8', 'replace'))
-    if diffs or missing or len(ours) < 10:
+    for k in sorted(extra, key=usecs)[:10]:
+        print('missing from ours: ' + k.string.decode('utf-8', 'replace'))
+    if diffs or missing or extra or len(ours) < 10:
         return 1
     return 0
 
