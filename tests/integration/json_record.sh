@@ -17,7 +17,7 @@ trap 'rm -rf "$out"' EXIT
 work=("$B/tests/helpers/pingpong" 3000)
 [ -x "${work[0]}" ] || work=(sh -c 'for i in 1 2 3 4 5; do ls / > /dev/null; sleep 0.01; done')
 
-"$here/with_ref_instance.sh" "$out/kernel.trace" -- \
+"$here/../helpers/with_ref_instance.sh" "$out/kernel.trace" -- \
 	"$F2T" record -q -o "$out/x.fxt" -o "$out/x.json" -- "${work[@]}" > /dev/null || exit 1
 python3 "$here/check_json_trace.py" "$out/x.json" || exit 1
 python3 - "$out/x.json" "$out/x.txt" <<'PY' || exit 1
