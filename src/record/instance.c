@@ -68,25 +68,38 @@ int f2t_inst_check_access(void)
 	return 0;
 }
 
-/* Is PID a live ftrace2trace other than us? */
+static void read_comm(pid_t pid, char *comm, size_t len)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	comm[0] = '\0';
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (!fgets(comm, (int)len, f))
+		comm[0] = '\0';
+	fclose(f);
+	comm[strcspn(comm, "\n")] = '\0';
+}
+
+/*
+ * Is PID a live recorder other than us?  A recorder is a process named
+ * ftrace2trace, or named like us (a renamed binary).  A pid reused by
+ * something else means the instance is stale.
+ */
 static bool recorder_alive(pid_t pid)
 {
-	char path[64], comm[32] = "";
-	FILE *f;
+	char comm[32], mine[32];
 
 	if (pid == getpid())
 		return false;	/* ours by name, yet we have not created it yet */
 	if (kill(pid, 0) < 0 && errno == ESRCH)
 		return false;
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	if (!fgets(comm, sizeof(comm), f))
-		comm[0] = '\0';
-	fclose(f);
-	/* The pid was reused by something else: the instance is stale. */
-	return !strncmp(comm, "ftrace2trace", 12);
+	read_comm(pid, comm, sizeof(comm));
+	read_comm(getpid(), mine, sizeof(mine));
+	return !strcmp(comm, "ftrace2trace") || (comm[0] && !strcmp(comm, mine));
 }
 
 int f2t_inst_remove_stale(void)
