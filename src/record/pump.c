@@ -15,7 +15,12 @@
 #include "record/pump.h"
 #include "util/log.h"
 
-#define BATCH_BYTES (256 * 1024)
+/*
+ * Bytes per CPU_DATA record: large enough that a capture write is cheap,
+ * small enough that many CPUs do not add up (at most 16 MB in all).
+ */
+#define BATCH_BYTES_MAX (256 * 1024)
+#define BATCH_BYTES_ALL (16 * 1024 * 1024)
 
 static int flush_batch(struct f2t_pump *p, struct f2t_pump_cpu *c)
 {
@@ -73,12 +78,16 @@ static int move(struct f2t_pump *p, struct f2t_pump_cpu *c, size_t max, bool dra
 int f2t_pump_open(struct f2t_pump *p, struct tracefs_instance *ti, int ncpus,
 		  size_t subbuf, unsigned long ring_kb, struct f2t_capw *w)
 {
+	size_t batch;
 	int err = 0;
 
 	memset(p, 0, sizeof(*p));
 	p->w = w;
 	p->subbuf = subbuf;
-	p->batch_cap = BATCH_BYTES / subbuf ? BATCH_BYTES / subbuf : 1;
+	batch = BATCH_BYTES_ALL / (size_t)(ncpus > 0 ? ncpus : 1);
+	if (batch > BATCH_BYTES_MAX)
+		batch = BATCH_BYTES_MAX;
+	p->batch_cap = batch / subbuf ? batch / subbuf : 1;
 	p->max_per_read = (size_t)ring_kb * 1024 / subbuf + 1;
 	p->c = calloc((size_t)ncpus, sizeof(*p->c));
 	if (!p->c)

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "capture/capture.h"
@@ -45,6 +46,8 @@ struct run {
 	int cap_fd;			/* keeps the unlinked temporary capture alive */
 	bool keep_created;
 	bool out_created[F2T_MAX_OUTPUTS];
+	dev_t out_dev[F2T_MAX_OUTPUTS];	/* to refuse two names for one file */
+	ino_t out_ino[F2T_MAX_OUTPUTS];
 	struct f2t_pump pump;
 	struct f2t_child child;
 	struct f2t_pidwatch watch;
@@ -57,6 +60,15 @@ struct run {
 	int exit_code;			/* when not 0/1 */
 };
 
+/* Is DEV/INO one of the first N outputs (regular files only)? */
+static bool same_as_output(const struct run *r, unsigned int n, dev_t dev, ino_t ino)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (r->out_ino[i] && r->out_dev[i] == dev && r->out_ino[i] == ino)
+			return true;
+	return false;
+}
+
 /*
  * Creates (or opens, without truncating) every output now, so a typo in a
  * path fails before anything is traced.  Remembers which ones we created,
@@ -65,9 +77,11 @@ struct run {
 static int check_outputs(struct run *r)
 {
 	const struct f2t_convert_opts *c = &r->o->conv;
+	struct stat st;
 
 	for (unsigned int i = 0; i < c->noutputs; i++) {
 		const char *path = c->outputs[i].path;
+		bool dup;
 		int fd;
 
 		if (!strcmp(path, "-"))
@@ -81,7 +95,16 @@ static int check_outputs(struct run *r)
 			f2t_err("cannot write %s: %s", path, strerror(errno));
 			return -errno;
 		}
+		if (fstat(fd, &st) < 0)
+			memset(&st, 0, sizeof(st));	/* unknown: no duplicate check */
+		dup = st.st_ino && same_as_output(r, i, st.st_dev, st.st_ino);
 		close(fd);
+		if (dup) {
+			f2t_err("%s is given twice as an output", path);
+			return -EINVAL;
+		}
+		r->out_dev[i] = st.st_dev;
+		r->out_ino[i] = st.st_ino;
 	}
 	return 0;
 }
@@ -108,6 +131,14 @@ static int open_capture(struct run *r)
 	int err;
 
 	if (r->o->keep_capture) {
+		struct stat st;
+
+		/* Converting a capture into itself would read what it overwrites. */
+		if (stat(r->o->keep_capture, &st) == 0 &&
+		    same_as_output(r, r->o->conv.noutputs, st.st_dev, st.st_ino)) {
+			f2t_err("-k %s is also an output", r->o->keep_capture);
+			return -EINVAL;
+		}
 		r->keep_created = access(r->o->keep_capture, F_OK) < 0;
 		r->capw = f2t_capw_open(r->o->keep_capture);
 		if (!r->capw) {
@@ -254,6 +285,10 @@ static int pump_loop(struct run *r)
 		for (size_t i = 0; i < r->pump.n && !err; i++)
 			if (pfd[cpu0 + i].revents || now >= next_sweep)
 				err = f2t_pump_read(&r->pump, i);
+		if (err)
+			f2t_err("writing the capture %s: %s",
+				r->o->keep_capture ? r->o->keep_capture : "(temporary)",
+				strerror(-err));
 		if (now >= next_sweep)
 			next_sweep = now + SWEEP_NS;
 		f2t_progress_update(&r->prog, now, (double)(now - r->meta.start_ns) / 1e9,
