@@ -284,11 +284,7 @@ static int pump_loop(struct run *r)
 		now = f2t_meta_now();
 		for (size_t i = 0; i < r->pump.n && !err; i++)
 			if (pfd[cpu0 + i].revents || now >= next_sweep)
-				err = f2t_pump_read(&r->pump, i);
-		if (err)
-			f2t_err("writing the capture %s: %s",
-				r->o->keep_capture ? r->o->keep_capture : "(temporary)",
-				strerror(-err));
+				err = f2t_pump_read(&r->pump, i);	/* prints its errors */
 		if (now >= next_sweep)
 			next_sweep = now + SWEEP_NS;
 		f2t_progress_update(&r->prog, now, (double)(now - r->meta.start_ns) / 1e9,
@@ -305,15 +301,14 @@ static int pump_loop(struct run *r)
 /* Tracing off, everything left in the rings, final facts, capture closed. */
 static int finish_capture(struct run *r)
 {
-	int err, e;
+	int err, e, drain_err;
 
 	r->meta.stop_ns = f2t_meta_now();
 	err = f2t_inst_tracing(&r->inst, false);
 	if (err)
 		f2t_warn("cannot turn tracing off: %s", strerror(-err));
-	err = f2t_pump_drain(&r->pump);
-	e = f2t_procsnap_write(r->capw, 1);
-	err = err ? err : e;
+	drain_err = f2t_pump_drain(&r->pump);	/* prints its errors */
+	err = f2t_procsnap_write(r->capw, 1);
 	e = f2t_meta_write_cpu_stats(r->capw, r->inst.ti, r->inst.ncpus, &r->lost);
 	err = err ? err : e;
 	e = f2t_meta_write(r->capw, &r->meta);
@@ -328,7 +323,7 @@ static int finish_capture(struct run *r)
 	if (err)
 		f2t_err("writing the capture %s: %s",
 			r->o->keep_capture ? r->o->keep_capture : "(temporary)", strerror(-err));
-	return err;
+	return drain_err ? drain_err : err;
 }
 
 static void summary(struct run *r)
