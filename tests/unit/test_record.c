@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The parts of record that need neither root nor tracefs: the command line
+ * written into META, command lookup, the /proc task snapshot, META keys.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "capture/capture.h"
+#include "record/child.h"
+#include "record/meta.h"
+#include "record/procsnap.h"
+
+static char path[64];
+
+static int setup(void **state)
+{
+	snprintf(path, sizeof(path), "/tmp/f2t-test-rec-%d", (int)getpid());
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	unlink(path);
+	return 0;
+}
+
+static void test_cmdline_quoting(void **state)
+{
+	char *plain[] = { "make", "-j4", NULL };
+	char *odd[] = { "sh", "-c", "echo it's $HOME", "", NULL };
+	char *nl[] = { "a\nb", NULL };
+	char *s;
+
+	s = f2t_meta_join_cmdline(plain);
+	assert_string_equal(s, "make -j4");
+	free(s);
+	s = f2t_meta_join_cmdline(odd);
+	assert_string_equal(s, "sh -c 'echo it'\\''s $HOME' ''");
+	free(s);
+	/* quoted; META turns the newline into a space when it writes the line */
+	s = f2t_meta_join_cmdline(nl);
+	assert_string_equal(s, "'a\nb'");
+	free(s);
+}
+
+static void test_lookup(void **state)
+{
+	assert_int_equal(f2t_child_lookup("sh"), 0);
+	assert_int_equal(f2t_child_lookup("/bin/sh"), 0);
+	assert_int_equal(f2t_child_lookup("no-such-command-f2t-test"), -ENOENT);
+	assert_int_equal(f2t_child_lookup("/nonexistent/dir/cmd"), -ENOENT);
+	assert_int_equal(f2t_child_lookup(""), -ENOENT);
+	/* a directory, and a file without x permission */
+	assert_int_equal(f2t_child_lookup("/tmp"), -EACCES);
+	{
+		FILE *f = fopen(path, "w");
+
+		assert_non_null(f);
+		fclose(f);
+		/* not even root may execute a file without any x bit */
+		chmod(path, 0644);
+		assert_int_equal(f2t_child_lookup(path), -EACCES);
+	}
+}
+
+/* The snapshot lists this very thread, with our tgid and name. */
+static void test_procsnap_has_us(void **state)
+{
+	struct f2t_capw *w = f2t_capw_open(path);
+	const struct f2t_cap_rec *rec;
+	struct f2t_capr *r;
+	char err[256], want[128], comm[32] = "";
+	FILE *f = fopen("/proc/self/comm", "r");
+	char *text;
+
+	assert_non_null(f);
+	assert_non_null(fgets(comm, sizeof(comm), f));
+	fclose(f);
+	comm[strcspn(comm, "\n")] = '\0';
+	snprintf(want, sizeof(want), "\n%ld %d %s\n", (long)syscall(SYS_gettid),
+		 (int)getpid(), comm);
+
+	assert_non_null(w);
+	assert_int_equal(f2t_procsnap_write(w, 1), 0);
+	assert_int_equal(f2t_capw_close(w), 0);
+	r = f2t_capr_open(path, err, sizeof(err));
+	assert_non_null(r);
+	rec = f2t_capr_find(r, F2T_CAP_TASKS, 1);
+	assert_non_null(rec);
+	text = calloc(1, rec->len + 2);
+	assert_non_null(text);
+	text[0] = '\n';
+	memcpy(text + 1, rec->data, rec->len);
+	assert_non_null(strstr(text, want));
+	/* every line is "TID TGID COMM" */
+	for (char *line = text + 1; *line; line = strchr(line, '\n') + 1) {
+		long tid, tgid;
+
+		assert_int_equal(sscanf(line, "%ld %ld", &tid, &tgid), 2);
+		assert_true(tid > 0 && tgid > 0);
+	}
+	free(text);
+	f2t_capr_close(r);
+}
+
+static void test_meta_keys(void **state)
+{
+	static const char *const keys[] = {
+		"host", "kernel", "cmdline", "clock", "page_size", "subbuf_size", "ncpus",
+		"long_size", "start_ns", "stop_ns", "start_realtime_ns", "start_boottime_ns",
+		"recorder",
+	};
+	struct f2t_meta m = {
+		.cmdline = "sh -c 'x\ny'", .clock = "mono", .subbuf_size = 4096, .ncpus = 2,
+	};
+	struct f2t_capw *w = f2t_capw_open(path);
+	struct f2t_capr *r;
+	char err[256], *v;
+
+	f2t_meta_mark_start(&m);
+	m.stop_ns = m.start_ns + 5;
+	assert_non_null(w);
+	assert_int_equal(f2t_meta_write(w, &m), 0);
+	assert_int_equal(f2t_capw_close(w), 0);
+	r = f2t_capr_open(path, err, sizeof(err));
+	assert_non_null(r);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		v = f2t_capr_meta(r, keys[i]);
+		assert_non_null(v);
+		free(v);
+	}
+	v = f2t_capr_meta(r, "cmdline");
+	assert_string_equal(v, "sh -c 'x y'");	/* one line, whatever the command */
+	free(v);
+	v = f2t_capr_meta(r, "stop_ns");
+	assert_int_equal(strtoull(v, NULL, 10), m.start_ns + 5);
+	free(v);
+	f2t_capr_close(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cmdline_quoting),
+		cmocka_unit_test_setup_teardown(test_lookup, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_procsnap_has_us, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_meta_keys, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
