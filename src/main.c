@@ -12,6 +12,7 @@ static const struct {
 	{ "record", f2t_cmd_record, "record scheduling (and more) into trace files" },
 	{ "convert", f2t_cmd_convert, "turn a capture into trace files" },
 	{ "dump", f2t_cmd_dump, "print every record of an FXT file" },
+	{ "merge", f2t_cmd_merge, "put JSON traces on one clock, through their clock_sync events" },
 };
 
 static void usage(FILE *f)
