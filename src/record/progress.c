@@ -10,6 +10,7 @@
 void f2t_progress_init(struct f2t_progress *p)
 {
 	p->on = !f2t_quiet && isatty(STDERR_FILENO);
+	p->hint = NULL;
 	p->last_ns = 0;
 	p->shown = false;
 }
@@ -37,8 +38,9 @@ void f2t_progress_update(struct f2t_progress *p, uint64_t now_ns, double elapsed
 		return;
 	p->last_ns = now_ns;
 	p->shown = true;
-	fprintf(stderr, "\rftrace2trace: recording %.1f s, %s captured\033[K",
-		elapsed_s, f2t_human_bytes(bytes, size, sizeof(size)));
+	fprintf(stderr, "\rftrace2trace: recording %.1f s, %s captured%s%s\033[K",
+		elapsed_s, f2t_human_bytes(bytes, size, sizeof(size)),
+		p->hint ? " " : "", p->hint ? p->hint : "");
 	fflush(stderr);
 }
 

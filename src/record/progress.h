@@ -11,6 +11,7 @@
 
 struct f2t_progress {
 	bool on;
+	const char *hint;	/* appended to the line, e.g. how to stop; or NULL */
 	uint64_t last_ns;
 	bool shown;
 };

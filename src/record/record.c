@@ -406,6 +406,8 @@ int f2t_record_run(const struct f2t_record_opts *o)
 	int err;
 
 	f2t_progress_init(&r.prog);
+	if (!o->command && !o->npids && o->duration <= 0)
+		r.prog.hint = "(Ctrl-C stops)";
 	/* First, so that no signal can kill us between creating files and tracing. */
 	err = f2t_sig_install();
 	if (err) {
