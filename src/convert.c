@@ -83,6 +83,7 @@ static void read_cpu_stats(const struct f2t_capr *cap, struct f2t_stats *st)
 			continue;
 		st->kernel_overrun += stat_value(r->data, r->len, "overrun: ");
 		st->kernel_dropped += stat_value(r->data, r->len, "dropped events: ");
+		st->kernel_read += stat_value(r->data, r->len, "read events: ");
 	}
 }
 
@@ -163,6 +164,12 @@ static void print_summary(const struct f2t_convert_opts *opts, const struct f2t_
 	fprintf(stderr, "ftrace2trace: lost events: %llu (ring buffer overrun %llu, dropped %llu, pages flagged %llu)\n",
 		(unsigned long long)st->lost_events, (unsigned long long)st->kernel_overrun,
 		(unsigned long long)st->kernel_dropped, (unsigned long long)st->lost_pages);
+	if (st->kernel_read && st->kernel_read != st->records)
+		f2t_warn("decoded %llu ring-buffer records but the kernel handed out %llu",
+			 (unsigned long long)st->records, (unsigned long long)st->kernel_read);
+	else if (st->kernel_read)
+		fprintf(stderr, "ftrace2trace: decoded %llu ring-buffer records, as many as the kernel handed out\n",
+			(unsigned long long)st->records);
 	if (st->sched_gaps)
 		fprintf(stderr, "ftrace2trace: %llu scheduling gaps: a task ran on a CPU with no sched_switch to it (the kernel did not record that switch; nothing was invented)\n",
 			(unsigned long long)st->sched_gaps);

@@ -336,6 +336,7 @@ void f2t_capsrc_stats(const struct f2t_capsrc *s, struct f2t_stats *st)
 {
 	st->lost_events += s->stats.lost_events;
 	st->lost_pages += s->stats.lost_pages;
+	st->records += s->stats.records;
 	st->unknown_events += s->stats.unknown_events;
 	st->bad_records += s->stats.bad_records;
 	if (s->ncursors > st->ncpus)

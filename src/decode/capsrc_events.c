@@ -215,6 +215,7 @@ int f2t_capsrc_decode(struct f2t_capsrc *s, void *data, int size,
 	s->scratch_len = 0;
 	ev->raw = &s->rec;
 
+	s->stats.records++;
 	id = (int)num(s->common_type, d);
 	if (id < 0 || id >= s->nhandlers || !s->handlers[id].event) {
 		s->stats.unknown_events++;

@@ -25,6 +25,12 @@ struct f2t_stats {
 	 * switch put Q there.  Counted once per gap, never papered over.
 	 */
 	uint64_t sched_gaps;
+	/*
+	 * Every ring-buffer record decoded (emitted or not), against the
+	 * kernel's own "read events" count for our instance: they must agree.
+	 */
+	uint64_t records;
+	uint64_t kernel_read;
 	uint64_t unknown_events;	/* records whose event id has no format */
 	uint64_t bad_records;		/* records we could not decode */
 	uint32_t ncpus;
