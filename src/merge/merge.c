@@ -345,6 +345,7 @@ int f2t_merge(const struct f2t_merge_opts *o)
 {
 	struct f2t_minput *ins = calloc(o->ninputs ? o->ninputs : 1, sizeof(*ins));
 	struct f2t_out *out = NULL;
+	struct stat st;
 	char *tmp = NULL;
 	int fd = -1, err = 0, cerr;
 	size_t n = o->ninputs;
@@ -370,6 +371,17 @@ int f2t_merge(const struct f2t_merge_opts *o)
 
 	if (!strcmp(o->output, "-")) {
 		out = f2t_out_fdopen(STDOUT_FILENO, "<stdout>");
+	} else if (lstat(o->output, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/*
+		 * A device, a FIFO, a symlink: renaming a file over it would
+		 * replace it (/dev/null with a file!), so write through it.
+		 */
+		out = f2t_out_open(o->output);
+		if (!out) {
+			err = -errno;
+			f2t_err("cannot write %s: %s", o->output, strerror(errno));
+			goto out;
+		}
 	} else {
 		err = open_temp(o->output, &tmp, &fd);
 		if (err)

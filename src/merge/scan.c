@@ -333,6 +333,11 @@ int f2t_minput_scan(struct f2t_minput *in)
 	}
 	if (!err && !in->cut_short)
 		err = f2t_jlex_expect(&lx, F2T_JT_EOF, "after the trace");
+	if (!err)
+		f2t_info("%s: %s form, %llu events, %zu usable clock_sync events%s%s", in->path,
+			 in->array_form ? "array" : "object", (unsigned long long)in->nevents,
+			 in->nsyncs, in->nsyncs ? ", the first with id " : "",
+			 in->nsyncs ? in->syncs[0].id : "");
 out:
 	if (err)
 		f2t_jlex_report(&lx, err);

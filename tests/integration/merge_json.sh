@@ -173,6 +173,18 @@ grep -q "torn.json: line 1 col 25: expected ',' or ']', found end of file" err.t
 grep -q "missing.json: No such file or directory" err.txt || fail "missing input: $(cat err.txt)"
 ok "torn and missing inputs refused"
 
+# An output that is not a regular file is written through, never replaced
+# by a renamed temporary file (think -o /dev/null as root).
+mkfifo out.fifo && ln -s real.json link.json || fail "cannot make a FIFO or a symlink"
+cat out.fifo >fifo-got.json &
+"$F2T" merge -q -o out.fifo trace.json app.json || fail "merge into a FIFO failed"
+wait
+[ -p out.fifo ] || fail "the FIFO was replaced"
+python3 -c 'import json; json.load(open("fifo-got.json"))' || fail "FIFO output is not JSON"
+"$F2T" merge -q -o link.json trace.json app.json || fail "merge through a symlink failed"
+[ -L link.json ] && [ -s real.json ] || fail "the symlink was replaced, not written through"
+ok "FIFO and symlink outputs written through"
+
 # The bare array form, cut short as a killed program leaves it: accepted.
 printf '[{"name":"a","ph":"i","ts":1000000700,"pid":9,"tid":9},\n{"name":"clock_sync","ph":"c","ts":1000002000.5,"pid":9,"tid":9,"args":{"sync_id":"sync-1"}},\n' >array.json
 "$F2T" merge -o arr.json trace.json array.json 2>err.txt || fail "array form: $(cat err.txt)"
