@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# A damaged capture never crashes convert: each of a few hundred seeded
+# corruptions of a real capture (bytes flipped in ring-buffer pages, the
+# file cut short) either converts, or fails with exit 1 and one error line
+# naming the file and the offset, leaving no output behind.  Needs no root.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+command -v python3 >/dev/null || { echo "SKIP: python3 is not installed"; exit 77; }
+exec python3 - "$F2T" "$here/../fixtures/sched-tcp.cap" <<'PY'
+import os, random, struct, subprocess, sys, tempfile
+
+f2t, fixture = sys.argv[1], sys.argv[2]
+src = open(fixture, 'rb').read()
+pages, off = [], 16
+while off < len(src):
+    rtype, _, length = struct.unpack_from('<IIQ', src, off)
+    if rtype == 0xffff:
+        break
+    if rtype == 5:   # CPU_DATA
+        pages.append((off + 16, length))
+    off += 16 + ((length + 7) & ~7)
+assert pages, 'fixture has no ring-buffer data'
+
+rng = random.Random(20261122)
+work = tempfile.mkdtemp()
+cap, out = os.path.join(work, 'd.cap'), os.path.join(work, 'd.fxt')
+converted = refused = 0
+for i in range(300):
+    d = bytearray(src)
+    if i % 5 == 0:
+        d = d[:rng.randrange(16, len(d))]
+    else:
+        start, length = rng.choice(pages)
+        for _ in range(rng.randint(1, 16)):
+            d[start + rng.randrange(length)] = rng.randrange(256)
+    open(cap, 'wb').write(d)
+    if os.path.exists(out):
+        os.unlink(out)
+    r = subprocess.run([f2t, 'convert', '-q', cap, '-o', out], capture_output=True, text=True,
+                       errors='replace')
+    if r.returncode == 0:
+        converted += 1
+        continue
+    err = r.stderr.strip().splitlines()
+    if r.returncode != 1 or not err or 'offset' not in err[-1] or cap not in err[-1]:
+        print(f'FAIL: case {i}: exit {r.returncode}, stderr {r.stderr[-400:]!r}')
+        sys.exit(1)
+    if os.path.exists(out):
+        print(f'FAIL: case {i}: refused but left {out} behind')
+        sys.exit(1)
+    refused += 1
+print(f'ok: 300 damaged captures: {converted} converted, {refused} refused with file and offset, no crash')
+PY
