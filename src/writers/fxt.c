@@ -45,6 +45,7 @@ struct fxt_priv {
 	struct fxt_strtab *strs;
 	struct fxt_thrtab *threads;
 	bool lost_written;
+	uint64_t last_ts;	/* of the last event, for records written at the end */
 	uint64_t rec[FXT_MAX_RECORD_WORDS];
 };
 
@@ -318,6 +319,7 @@ static int write_lost(struct f2t_writer *w)
 
 static int fxt_event(struct f2t_writer *w, const struct f2t_event *ev)
 {
+	((struct fxt_priv *)w->priv)->last_ts = ev->ts;
 	switch (ev->kind) {
 	case F2T_EV_SWITCH:
 		return write_switch(w, ev);
@@ -338,14 +340,65 @@ static int fxt_event(struct f2t_writer *w, const struct f2t_event *ev)
 	}
 }
 
+/*
+ * The run's counts, as one instant event "ftrace2trace_stats" on the idle
+ * thread at the end of the trace, so what was lost or inconsistent travels
+ * with the file (Perfetto shows it as a slice with these arguments).
+ */
+static int write_stats(struct f2t_writer *w, const struct f2t_stats *st)
+{
+	struct fxt_priv *p = w->priv;
+	const struct { const char *name; uint64_t value; } counts[] = {
+		{ "events", st->total_events },
+		{ "lost_events", st->lost_events },
+		{ "kernel_overrun", st->kernel_overrun },
+		{ "kernel_dropped", st->kernel_dropped },
+		{ "sched_gaps", st->sched_gaps },
+		{ "unknown_events", st->unknown_events },
+		{ "bad_records", st->bad_records },
+	};
+	uint64_t argw[2 * sizeof(counts) / sizeof(counts[0])];
+	struct fxt_args args = { .words = argw };
+	struct fxt_event_head e = {
+		.ts = w->info->stop_ns ? w->info->stop_ns : p->last_ts,
+		.thread = fxt_thread_inline(0, 0),
+		.args = &args,
+	};
+	int ret;
+
+	ret = string_ref(w, "ftrace2trace", strlen("ftrace2trace"), &e.category);
+	if (!ret)
+		ret = string_ref(w, "ftrace2trace_stats", strlen("ftrace2trace_stats"), &e.name);
+	for (size_t i = 0; !ret && i < sizeof(counts) / sizeof(counts[0]); i++) {
+		struct fxt_str name;
+
+		ret = string_ref(w, counts[i].name, strlen(counts[i].name), &name);
+		if (!ret)
+			ret = fxt_arg_uint64(argw + args.nwords, name, counts[i].value);
+		if (ret > 0) {
+			args.nwords = (uint16_t)(args.nwords + ret);
+			args.count++;
+			ret = 0;
+		}
+	}
+	if (!ret)
+		ret = fxt_instant(p->rec, &e);
+	if (ret < 0)
+		return ret;
+	emit(w, p->rec, ret);
+	return 0;
+}
+
 static int fxt_end(struct f2t_writer *w, const struct f2t_stats *st)
 {
 	struct fxt_priv *p = w->priv;
+	int ret;
 
 	/* Losses the kernel counted but no event reported still get a mark. */
 	if (!p->lost_written && (st->lost_events || st->kernel_overrun || st->kernel_dropped))
 		write_lost(w);
-	return w->out->err;
+	ret = write_stats(w, st);
+	return ret ? ret : w->out->err;
 }
 
 static void fxt_destroy(struct f2t_writer *w)
