@@ -19,7 +19,7 @@
 #define MAX_PIDS 256
 #define MAX_EVENTS 256
 
-enum { OPT_FORMAT = 256 };
+enum { OPT_FORMAT = 256, OPT_FUNCTION, OPT_FUNCTION_GRAPH, OPT_NOTRACE, OPT_MAX_DEPTH };
 
 static const char synopsis[] =
 	"usage: ftrace2trace record [OPTIONS] [--] COMMAND [ARGS...]\n"
@@ -46,6 +46,11 @@ static void usage(FILE *f)
 		"  -b, --buffer-size KB    ring buffer per CPU (default %lu, less on small\n"
 		"                          machines)\n"
 		"  -k, --keep-capture FILE keep the raw capture (for `ftrace2trace convert`)\n"
+		"      --function[=GLOBS]  kernel functions called (comma-separated globs,\n"
+		"                          e.g. 'vfs_*,tcp_*'), by the COMMAND or -p tasks\n"
+		"      --function-graph[=GLOBS]  kernel calls as nested slices with durations\n"
+		"      --notrace GLOBS     functions never to trace\n"
+		"      --max-graph-depth N depth limit for --function-graph\n"
 		"  -q, --quiet             no progress, summary or warnings\n"
 		"  -v, --verbose           say more\n"
 		"  -h, --help              this help\n"
@@ -109,6 +114,10 @@ int f2t_cmd_record(int argc, char **argv)
 		{ "event", required_argument, NULL, 'e' },
 		{ "buffer-size", required_argument, NULL, 'b' },
 		{ "keep-capture", required_argument, NULL, 'k' },
+		{ "function", optional_argument, NULL, OPT_FUNCTION },
+		{ "function-graph", optional_argument, NULL, OPT_FUNCTION_GRAPH },
+		{ "notrace", required_argument, NULL, OPT_NOTRACE },
+		{ "max-graph-depth", required_argument, NULL, OPT_MAX_DEPTH },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -168,6 +177,25 @@ int f2t_cmd_record(int argc, char **argv)
 		case 'k':
 			o.keep_capture = optarg;
 			break;
+		case OPT_FUNCTION:
+		case OPT_FUNCTION_GRAPH:
+			if (o.func.mode != F2T_FUNCTRACE_OFF)
+				return usage_error("give one of --function and --function-graph%s", "");
+			o.func.mode = c == OPT_FUNCTION ? F2T_FUNCTRACE_FUNCTION : F2T_FUNCTRACE_GRAPH;
+			o.func.filters = optarg && *optarg ? optarg : NULL;
+			break;
+		case OPT_NOTRACE:
+			o.func.notrace = optarg;
+			break;
+		case OPT_MAX_DEPTH: {
+			long depth = strtol(optarg, &end, 10);
+
+			if (*end || depth < 1 || depth > 1000)
+				return usage_error("--max-graph-depth: '%s' is not a depth from 1 to 1000",
+						   optarg);
+			o.func.max_depth = (int)depth;
+			break;
+		}
 		case 'q':
 			f2t_quiet = true;
 			break;
@@ -190,6 +218,8 @@ int f2t_cmd_record(int argc, char **argv)
 		return usage_error("nothing to record: give a COMMAND, -a or -p%s", "");
 	if ((o.command != NULL) + o.all + (o.npids > 0) > 1)
 		return usage_error("a COMMAND, -a and -p exclude each other%s", "");
+	if ((o.func.notrace || o.func.max_depth) && o.func.mode == F2T_FUNCTRACE_OFF)
+		return usage_error("--notrace and --max-graph-depth go with --function or --function-graph%s", "");
 	if (!o.conv.noutputs) {
 		const char *name = format ? default_output(format, defname, sizeof(defname))
 					  : "trace.fxt";

@@ -272,6 +272,8 @@ out:
 	return err;
 }
 
+static const char *const function_events[] = { "function", "funcgraph_entry", "funcgraph_exit" };
+
 struct fmtset {
 	char **names;		/* "system/event", to write each format once */
 	size_t n;
@@ -315,6 +317,10 @@ int f2t_events_write_formats(const struct f2t_evlist *l, struct f2t_capw *w)
 
 	/* trace_marker writes arrive as ftrace:print */
 	err = write_one(&done, w, "ftrace", "print");
+	/* What the function tracers write, for a --function(-graph) run. */
+	for (size_t i = 0; i < sizeof(function_events) / sizeof(function_events[0]) && !err; i++)
+		if (tracefs_event_file_exists(NULL, "ftrace", function_events[i], "format"))
+			err = write_one(&done, w, "ftrace", function_events[i]);
 	for (size_t i = 0; i < l->n && !err; i++) {
 		const struct f2t_evsel *s = &l->v[i];
 		char **evs;

@@ -228,6 +228,9 @@ static int setup(struct run *r)
 			f2t_err("cannot start %s: %s", o->command[0], strerror(-err));
 			return err;
 		}
+		err = f2t_functrace_follow(r->inst.ti, &o->func, &r->child.pid, 1);
+		if (err)
+			return err;
 	}
 	return f2t_pump_open(&r->pump, r->inst.ti, r->inst.ncpus, (size_t)r->inst.subbuf_size,
 			     r->inst.buffer_kb, r->capw);
@@ -447,6 +450,10 @@ int f2t_record_run(const struct f2t_record_opts *o)
 	}
 	f2t_inst_remove_stale();
 	err = f2t_inst_create(&r.inst, o->buffer_kb);
+	if (!err)
+		err = f2t_functrace_setup(r.inst.ti, &o->func);
+	if (!err)
+		err = f2t_functrace_follow(r.inst.ti, &o->func, o->pids, o->npids);
 	if (!err)
 		err = f2t_events_enable(&r.events, r.inst.ti);
 	if (err)

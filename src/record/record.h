@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "convert.h"
+#include "record/functrace.h"
 
 /* Default per-CPU ring-buffer size; see f2t_inst_pick_buffer_kb(). */
 #define F2T_RECORD_DEFAULT_BUFFER_KB 4096UL
@@ -27,6 +28,7 @@ struct f2t_record_opts {
 	size_t nevents;
 	unsigned long buffer_kb;	/* -b; 0 = default */
 	const char *keep_capture;	/* -k FILE, or NULL */
+	struct f2t_functrace_opts func;	/* --function, --function-graph */
 };
 
 /**
