@@ -34,8 +34,17 @@ echo "sched_switch: $in_text lines in systemTraceEvents, $in_fxt FXT context swi
 # Ctrl-C: the recorder drains the capture and the writer closes every bracket.
 "$F2T" record -q -a -o "$out/int.json" > /dev/null 2>&1 &
 pid=$!
-sleep 1
+# Signal only once it records (its tracefs instance exists): a background
+# job starts with SIGINT ignored until the recorder installs its handler.
+for _ in $(seq 50); do
+	ls -d /sys/kernel/tracing/instances/ftrace2trace-"$pid" \
+		/sys/kernel/debug/tracing/instances/ftrace2trace-"$pid" > /dev/null 2>&1 && break
+	sleep 0.1
+done
+sleep 0.5
 kill -INT "$pid"
+for _ in $(seq 300); do kill -0 "$pid" 2> /dev/null || break; sleep 0.1; done
+kill -0 "$pid" 2> /dev/null && { kill -TERM "$pid"; echo "FAIL SIGINT did not stop the recorder"; exit 1; }
 wait "$pid"
 python3 "$here/check_json_trace.py" "$out/int.json" > "$out/int.log" ||
 	{ cat "$out/int.log"; echo "FAIL the JSON of a recording stopped by SIGINT"; exit 1; }
