@@ -35,6 +35,17 @@ enum f2t_cap_type {
 	F2T_CAP_CPU_STATS = 6,
 	F2T_CAP_KALLSYMS = 7,		/* /proc/kallsyms, verbatim */
 	F2T_CAP_PRINTK_FORMATS = 8,	/* printk_formats, verbatim */
+	/* CPU sampling (perf_event_open); see src/perf/perf_rec.h */
+	F2T_CAP_PERF_INFO = 9,		/* "key=value\n": event, sample_type, ... */
+	/* arg = cpu; whole perf records, as the cpu's mmap ring held them */
+	F2T_CAP_PERF_DATA = 10,
+	/* arg = pid; the executable lines of /proc/PID/maps at start */
+	F2T_CAP_MAPS = 11,
+	/* "HEXBUILDID PATH\n" for files mapped at start (read at stop) */
+	F2T_CAP_BUILD_IDS = 12,
+	/* arg = pid; /tmp/perf-PID.map (JIT symbols), verbatim */
+	F2T_CAP_JIT_MAP = 13,
+	F2T_CAP_TYPE_MAX = F2T_CAP_JIT_MAP,
 	F2T_CAP_END = 0xffff,
 };
 

@@ -49,7 +49,7 @@ static int index_records(struct f2t_capr *r, char *err, size_t errlen)
 			}
 			break;
 		}
-		if (rec.type == 0 || rec.type > F2T_CAP_PRINTK_FORMATS) {
+		if (rec.type == 0 || rec.type > F2T_CAP_TYPE_MAX) {
 			snprintf(err, errlen, "%s: offset %llu: unknown record type %u",
 				 r->path, (unsigned long long)off, rec.type);
 			return -EINVAL;

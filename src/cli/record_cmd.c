@@ -19,7 +19,8 @@
 #define MAX_PIDS 256
 #define MAX_EVENTS 256
 
-enum { OPT_FORMAT = 256, OPT_FUNCTION, OPT_FUNCTION_GRAPH, OPT_NOTRACE, OPT_MAX_DEPTH };
+enum { OPT_FORMAT = 256, OPT_FUNCTION, OPT_FUNCTION_GRAPH, OPT_NOTRACE, OPT_MAX_DEPTH,
+       OPT_NO_SAMPLE, OPT_SAMPLE_ALL, OPT_CALL_GRAPH };
 
 static const char synopsis[] =
 	"usage: ftrace2trace record [OPTIONS] [--] COMMAND [ARGS...]\n"
@@ -46,6 +47,15 @@ static void usage(FILE *f)
 		"  -b, --buffer-size KB    ring buffer per CPU (default %lu, less on small\n"
 		"                          machines)\n"
 		"  -k, --keep-capture FILE keep the raw capture (for `ftrace2trace convert`)\n"
+		"  -F, --freq HZ           CPU samples per second per CPU, with kernel and\n"
+		"                          user call stacks (default %u; 0 turns them off)\n"
+		"      --no-sample         no CPU samples (same as -F 0)\n"
+		"      --sample-all        sample every task, not only COMMAND or the -p\n"
+		"                          processes (always so with -a)\n"
+		"      --call-graph MODE   fp (frame pointers, default) or dwarf[,BYTES]:\n"
+		"                          copy BYTES of user stack (default %u) and unwind\n"
+		"                          it when converting, for code built without\n"
+		"                          frame pointers\n"
 		"      --function[=GLOBS]  kernel functions called (comma-separated globs,\n"
 		"                          e.g. 'vfs_*,tcp_*'), by the COMMAND or -p tasks\n"
 		"      --function-graph[=GLOBS]  kernel calls as nested slices with durations\n"
@@ -57,7 +67,8 @@ static void usage(FILE *f)
 		"\n"
 		"The exit status is COMMAND's when it ran, else 0, or 1 on error\n"
 		"(127: COMMAND not found).  See ftrace2trace-record(1).\n",
-		synopsis, F2T_RECORD_DEFAULT_BUFFER_KB);
+		synopsis, F2T_RECORD_DEFAULT_BUFFER_KB, F2T_RECORD_DEFAULT_FREQ,
+		F2T_RECORD_DEFAULT_STACK);
 }
 
 /* One line saying what is wrong, the synopsis, and where the rest is. */
@@ -92,6 +103,28 @@ static int parse_pids(const char *arg, pid_t *pids, size_t *n)
 	return err;
 }
 
+/* "fp", "dwarf" or "dwarf,BYTES" (a multiple of 8 below 64 KB, as perf_event_open wants). */
+static int parse_call_graph(const char *arg, struct f2t_record_opts *o)
+{
+	char *end;
+	unsigned long bytes;
+
+	if (!strcmp(arg, "fp")) {
+		o->dwarf = false;
+		return 0;
+	}
+	if (strncmp(arg, "dwarf", 5) || (arg[5] && arg[5] != ','))
+		return -EINVAL;
+	o->dwarf = true;
+	if (!arg[5])
+		return 0;
+	bytes = strtoul(arg + 6, &end, 10);
+	if (*end || !arg[6] || bytes < 64 || bytes > 65528)
+		return -EINVAL;
+	o->stack_bytes = (unsigned int)(bytes & ~7ul);
+	return 0;
+}
+
 /* "trace" + the extension of format NAME. */
 static const char *default_output(const char *format, char *buf, size_t len)
 {
@@ -114,6 +147,10 @@ int f2t_cmd_record(int argc, char **argv)
 		{ "event", required_argument, NULL, 'e' },
 		{ "buffer-size", required_argument, NULL, 'b' },
 		{ "keep-capture", required_argument, NULL, 'k' },
+		{ "freq", required_argument, NULL, 'F' },
+		{ "no-sample", no_argument, NULL, OPT_NO_SAMPLE },
+		{ "sample-all", no_argument, NULL, OPT_SAMPLE_ALL },
+		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 		{ "function", optional_argument, NULL, OPT_FUNCTION },
 		{ "function-graph", optional_argument, NULL, OPT_FUNCTION_GRAPH },
 		{ "notrace", required_argument, NULL, OPT_NOTRACE },
@@ -131,11 +168,12 @@ int f2t_cmd_record(int argc, char **argv)
 	int c;
 
 	o.pids = pids;
+	o.sample_freq = F2T_RECORD_DEFAULT_FREQ;
 	o.events = events;
 	optind = 1;
 	opterr = 0;
 	/* '+': the first non-option starts COMMAND, so its options stay its own. */
-	while ((c = getopt_long(argc, argv, "+:o:ad:p:e:b:k:qvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:ad:p:e:b:k:F:qvh", longopts, NULL)) != -1) {
 		char *end;
 
 		switch (c) {
@@ -176,6 +214,28 @@ int f2t_cmd_record(int argc, char **argv)
 		}
 		case 'k':
 			o.keep_capture = optarg;
+			break;
+		case 'F': {
+			unsigned long hz = strtoul(optarg, &end, 10);
+
+			if (*end || optarg[0] == '-' || !optarg[0] || hz > 100000)
+				return usage_error("-F: '%s' is not a frequency in Hz (0 to 100000)",
+						   optarg);
+			o.sample_freq = (unsigned int)hz;
+			o.sample_freq_given = true;
+			break;
+		}
+		case OPT_NO_SAMPLE:
+			o.sample_freq = 0;
+			o.sample_freq_given = true;
+			break;
+		case OPT_SAMPLE_ALL:
+			o.sample_all = true;
+			break;
+		case OPT_CALL_GRAPH:
+			if (parse_call_graph(optarg, &o) < 0)
+				return usage_error("--call-graph: '%s' is not fp, dwarf or dwarf,BYTES",
+						   optarg);
 			break;
 		case OPT_FUNCTION:
 		case OPT_FUNCTION_GRAPH:

@@ -20,6 +20,8 @@
 #include <unistd.h>
 
 #include "capture/capture.h"
+#include "perf/sampler.h"
+#include "perf/symsnap.h"
 #include "record/child.h"
 #include "record/events.h"
 #include "record/instance.h"
@@ -49,12 +51,16 @@ struct run {
 	dev_t out_dev[F2T_MAX_OUTPUTS];	/* to refuse two names for one file */
 	ino_t out_ino[F2T_MAX_OUTPUTS];
 	struct f2t_pump pump;
+	struct f2t_sampler sampler;	/* nrings 0: not sampling */
+	struct f2t_symsnap symsnap;
 	struct f2t_child child;
 	struct f2t_pidwatch watch;
 	struct f2t_meta meta;
 	struct f2t_progress prog;
 	char *cmdline;
 	uint64_t lost;
+	uint64_t samples, samples_lost;	/* copied before the sampler closes */
+	char sample_event[32];
 	size_t ncpus_read;		/* CPUs whose ring we read */
 	bool recorded;			/* capture complete: convert it */
 	int exit_code;			/* when not 0/1 */
@@ -204,6 +210,42 @@ static int command_error(const char *cmd, int err)
 	return err == -ENOENT ? 127 : 126;
 }
 
+/*
+ * The sampling events, opened disabled once the child exists (the command
+ * scope follows it from its exec).  Sampling that was not asked for by name
+ * and cannot start is only a warning: the scheduling trace still works.
+ */
+static int open_sampler(struct run *r)
+{
+	const struct f2t_record_opts *o = r->o;
+	struct f2t_sampler_opts so = {
+		.freq = o->sample_freq,
+		.callgraph = o->dwarf ? F2T_CG_DWARF : F2T_CG_FP,
+		.stack_bytes = o->stack_bytes ? o->stack_bytes : F2T_RECORD_DEFAULT_STACK,
+		.scope = F2T_SCOPE_ALL,
+	};
+	int err;
+
+	if (!o->sample_freq)
+		return 0;
+	if (!o->sample_all && o->command) {
+		so.scope = F2T_SCOPE_COMMAND;
+		so.child = r->child.pid;
+	} else if (!o->sample_all && o->npids) {
+		so.scope = F2T_SCOPE_PIDS;
+		so.pids = o->pids;
+		so.npids = o->npids;
+	}
+	err = f2t_sampler_open(&r->sampler, &so, r->inst.ncpus, r->capw);
+	if (err && !o->sample_freq_given) {
+		f2t_warn("recording without CPU samples (--no-sample silences this)");
+		return 0;
+	}
+	if (!err)
+		err = f2t_symsnap_kallsyms(r->capw);
+	return err;
+}
+
 /* Everything up to (not including) tracing on. */
 static int setup(struct run *r)
 {
@@ -232,8 +274,11 @@ static int setup(struct run *r)
 		if (err)
 			return err;
 	}
-	return f2t_pump_open(&r->pump, r->inst.ti, r->inst.ncpus, (size_t)r->inst.subbuf_size,
-			     r->inst.buffer_kb, r->capw);
+	err = f2t_pump_open(&r->pump, r->inst.ti, r->inst.ncpus, (size_t)r->inst.subbuf_size,
+			    r->inst.buffer_kb, r->capw);
+	if (!err)
+		err = open_sampler(r);
+	return err;
 }
 
 static enum stop_reason stop_condition(struct run *r, uint64_t now, uint64_t deadline)
@@ -252,7 +297,7 @@ static enum stop_reason stop_condition(struct run *r, uint64_t now, uint64_t dea
 /* Moves data until a stop condition holds.  Returns 0 or negative errno. */
 static int pump_loop(struct run *r)
 {
-	size_t max = 2 + r->watch.n + r->pump.n;
+	size_t max = 2 + r->watch.n + r->pump.n + r->sampler.nrings;
 	struct pollfd *pfd = calloc(max, sizeof(*pfd));
 	uint64_t deadline = 0, next_sweep, now = f2t_meta_now();
 	enum stop_reason why = STOP_NONE;
@@ -264,7 +309,7 @@ static int pump_loop(struct run *r)
 		deadline = r->meta.start_ns + (uint64_t)llround(r->o->duration * 1e9);
 	next_sweep = now + SWEEP_NS;
 	while (!err && (why = stop_condition(r, now, deadline)) == STOP_NONE) {
-		size_t n = 0, cpu0;
+		size_t n = 0, cpu0, ring0;
 		int timeout = POLL_MS;
 
 		pfd[n++] = (struct pollfd){ .fd = f2t_sig_fd(), .events = POLLIN };
@@ -276,6 +321,12 @@ static int pump_loop(struct run *r)
 		cpu0 = n;
 		for (size_t i = 0; i < r->pump.n; i++)
 			pfd[n++] = (struct pollfd){ .fd = r->pump.c[i].fd, .events = POLLIN };
+		ring0 = n;
+		/* A ring whose task went away stays readable (HUP): sweep it only. */
+		for (size_t i = 0; i < r->sampler.nrings; i++)
+			pfd[n++] = (struct pollfd){
+				.fd = r->sampler.rings[i].hup ? -1 : r->sampler.rings[i].fd,
+				.events = POLLIN };
 		if (deadline && deadline - now < (uint64_t)POLL_MS * 1000000)
 			timeout = (int)((deadline - now + 999999) / 1000000);
 
@@ -288,6 +339,12 @@ static int pump_loop(struct run *r)
 		for (size_t i = 0; i < r->pump.n && !err; i++)
 			if (pfd[cpu0 + i].revents || now >= next_sweep)
 				err = f2t_pump_read(&r->pump, i);	/* prints its errors */
+		for (size_t i = 0; i < r->sampler.nrings && !err; i++) {
+			if (pfd[ring0 + i].revents & (POLLHUP | POLLERR))
+				r->sampler.rings[i].hup = true;
+			if (pfd[ring0 + i].revents || now >= next_sweep)
+				err = f2t_sampler_read(&r->sampler, i);
+		}
 		if (now >= next_sweep)
 			next_sweep = now + SWEEP_NS;
 		f2t_progress_update(&r->prog, now, (double)(now - r->meta.start_ns) / 1e9,
@@ -310,7 +367,17 @@ static int finish_capture(struct run *r)
 	err = f2t_inst_tracing(&r->inst, false);
 	if (err)
 		f2t_warn("cannot turn tracing off: %s", strerror(-err));
+	f2t_sampler_disable(&r->sampler);
 	drain_err = f2t_pump_drain(&r->pump);	/* prints its errors */
+	e = f2t_sampler_drain(&r->sampler);
+	drain_err = drain_err ? drain_err : e;
+	if (r->sampler.nrings) {
+		/* The workload is over: opening every mapped file costs it nothing now. */
+		e = f2t_symsnap_build_ids(&r->symsnap, r->capw);
+		if (!e)
+			e = f2t_symsnap_jit(r->capw);
+		drain_err = drain_err ? drain_err : e;
+	}
 	err = f2t_procsnap_write(r->capw, 1);
 	e = f2t_meta_write_cpu_stats(r->capw, r->inst.ti, r->inst.ncpus, &r->lost);
 	err = err ? err : e;
@@ -318,7 +385,12 @@ static int finish_capture(struct run *r)
 	err = err ? err : e;
 	/* The readers' fds pin the instance; close them so it can go. */
 	r->ncpus_read = r->pump.n;
+	r->samples = r->sampler.samples;
+	r->samples_lost = r->sampler.lost;
+	snprintf(r->sample_event, sizeof(r->sample_event), "%s",
+		 r->sampler.nrings ? r->sampler.event : "off");
 	f2t_pump_close(&r->pump);
+	f2t_sampler_close(&r->sampler);
 	f2t_inst_destroy(&r->inst);
 	e = f2t_capw_close(r->capw);
 	r->capw = NULL;
@@ -340,6 +412,13 @@ static void summary(struct run *r)
 			"%llu events lost\n", secs,
 			f2t_human_bytes(r->pump.bytes, size, sizeof(size)), r->ncpus_read,
 			(unsigned long long)r->lost);
+	if (!f2t_quiet && r->o->sample_freq)
+		fprintf(stderr, "ftrace2trace: %llu CPU samples (%s), %llu sample records lost\n",
+			(unsigned long long)r->samples, r->sample_event,
+			(unsigned long long)r->samples_lost);
+	if (r->samples_lost)
+		f2t_warn("the kernel lost %llu sample records: the sample rings filled faster "
+			 "than they were read; try a lower -F", (unsigned long long)r->samples_lost);
 	if (r->lost)
 		f2t_warn("the kernel lost %llu events: the ring buffer (%lu KB per CPU) filled "
 			 "faster than it was read; try a larger -b",
@@ -364,8 +443,24 @@ static int record(struct run *r)
 		f2t_err("cannot turn tracing on in %s: %s", r->inst.name, strerror(-err));
 		return err;
 	}
+	if (r->sampler.nrings) {
+		err = f2t_sampler_enable(&r->sampler);
+		if (err) {
+			f2t_err("cannot start sampling: %s", strerror(-err));
+			return err;
+		}
+	}
 	f2t_meta_mark_start(&r->meta);
 	err = f2t_procsnap_write(r->capw, 0);
+	/*
+	 * Mappings made from now on arrive as MMAP2 records; older ones are
+	 * read here, after sampling started, so none falls in between.  A
+	 * command is still held before its exec: its maps are ours.
+	 */
+	if (!err && r->sampler.nrings && !(r->o->command && !r->o->sample_all))
+		err = f2t_symsnap_maps(&r->symsnap, r->capw,
+				       r->o->sample_all || !r->o->npids ? NULL : r->o->pids,
+				       r->o->npids);
 	if (err) {
 		f2t_err("writing the capture: %s", strerror(-err));
 		return err;
@@ -473,6 +568,8 @@ int f2t_record_run(const struct f2t_record_opts *o)
 out:
 	f2t_progress_clear(&r.prog);
 	f2t_pump_close(&r.pump);
+	f2t_sampler_close(&r.sampler);
+	f2t_symsnap_free(&r.symsnap);
 	f2t_child_finish(&r.child);
 	f2t_inst_destroy(&r.inst);
 	if (!r.recorded) {

@@ -29,7 +29,18 @@ struct f2t_record_opts {
 	unsigned long buffer_kb;	/* -b; 0 = default */
 	const char *keep_capture;	/* -k FILE, or NULL */
 	struct f2t_functrace_opts func;	/* --function, --function-graph */
+	/* CPU sampling */
+	unsigned int sample_freq;	/* -F; 0 = off */
+	bool sample_freq_given;		/* -F or --no-sample: failure is an error */
+	bool sample_all;		/* --sample-all: every task, whatever COMMAND/-p */
+	bool dwarf;			/* --call-graph dwarf */
+	unsigned int stack_bytes;	/* --call-graph dwarf,SIZE */
 };
+
+/* Samples per second per CPU unless -F says otherwise. */
+#define F2T_RECORD_DEFAULT_FREQ 999u
+/* User stack bytes copied per sample with --call-graph dwarf. */
+#define F2T_RECORD_DEFAULT_STACK 8192u
 
 /**
  * f2t_record_run() - record, then convert into every output
