@@ -19,6 +19,12 @@ struct handler {
 	struct tep_format_field *f[H_MAX_FIELDS];
 	int min_size;		/* the record must hold every field we read */
 	bool newtask;		/* task:task_newtask: remembered, not emitted */
+	/*
+	 * The kernel's print format is the one we know by heart, so its text
+	 * can be written from the decoded fields without libtraceevent's
+	 * (slow) print-format interpreter.
+	 */
+	bool known_text;
 };
 
 struct state_memo {
@@ -58,6 +64,8 @@ struct f2t_capsrc {
 		int8_t clone_thread;
 	} newtask[NEWTASK_SLOTS];
 
+	char *line;		/* f2t_event_text()'s result */
+	size_t line_cap;
 	char *scratch;		/* NUL-terminated copies of unterminated strings */
 	size_t scratch_len, scratch_cap;
 

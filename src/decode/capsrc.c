@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <traceevent/event-parse.h>
 #include <traceevent/kbuffer.h>
@@ -164,6 +166,21 @@ static void heap_down(struct f2t_capsrc *s, size_t i)
 
 /* ---- walking one CPU's sub-buffers ---- */
 
+/*
+ * Drops a consumed record's pages from our mapping.  Only this cursor reads
+ * a CPU_DATA record, so once it moves on they are never needed again, and
+ * resident memory stays flat however large the capture.
+ */
+static void release(const struct f2t_cap_rec *r)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t start = ((uintptr_t)r->data + page - 1) & ~(page - 1);
+	uintptr_t end = ((uintptr_t)r->data + r->len) & ~(page - 1);
+
+	if (end > start)
+		madvise((void *)start, end - start, MADV_DONTNEED);
+}
+
 static int cursor_load_page(struct f2t_capsrc *s, struct cursor *c, char *err,
 			    size_t errlen)
 {
@@ -177,6 +194,7 @@ static int cursor_load_page(struct f2t_capsrc *s, struct cursor *c, char *err,
 		}
 		r = &s->cap->recs[c->recs[c->ri]];
 		if (c->pos >= r->len) {
+			release(r);
 			c->ri++;
 			c->pos = 0;
 			continue;
@@ -362,6 +380,7 @@ void f2t_capsrc_close(struct f2t_capsrc *s)
 	free(s->heap);
 	free(s->handlers);
 	free(s->scratch);
+	free(s->line);
 	trace_seq_destroy(&s->seq);
 	if (s->tep)
 		tep_free(s->tep);

@@ -11,6 +11,7 @@
 
 #include "decode/capsrc-local.h"
 #include "decode/source.h"
+#include "decode/textline.h"
 #include "util/log.h"
 
 #define CLONE_THREAD_FLAG 0x00010000ull
@@ -21,6 +22,9 @@ struct known {
 	bool newtask;
 	const char *fields[H_MAX_FIELDS];
 };
+
+#define SWITCH_FMT "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> next_comm=%s next_pid=%d next_prio=%d"
+#define WAKE_FMT "comm=%s pid=%d prio=%d target_cpu=%03d"
 
 /* Field order here is the order capsrc_decode() reads them in. */
 static const struct known known_events[] = {
@@ -57,6 +61,20 @@ static int bind_known(struct handler *h, const struct known *k)
 	h->kind = k->kind;
 	h->newtask = k->newtask;
 	h->min_size = min;
+	switch (k->kind) {
+	case F2T_EV_SWITCH:
+		h->known_text = h->event->print_fmt.format &&
+				!strcmp(h->event->print_fmt.format, SWITCH_FMT);
+		break;
+	case F2T_EV_WAKING:
+	case F2T_EV_WAKEUP:
+	case F2T_EV_WAKEUP_NEW:
+		h->known_text = h->event->print_fmt.format &&
+				!strcmp(h->event->print_fmt.format, WAKE_FMT);
+		break;
+	default:
+		break;
+	}
 	return 0;
 }
 
@@ -75,7 +93,10 @@ int f2t_capsrc_bind_events(struct f2t_capsrc *s, char *err, size_t errlen)
 	s->handlers = calloc((size_t)maxid + 1, sizeof(*s->handlers));
 	s->scratch_cap = 2 * (size_t)s->subbuf_size + 64;
 	s->scratch = malloc(s->scratch_cap);
-	if (!s->handlers || !s->scratch)
+	/* A line: header, then at most a page of fields or marker text. */
+	s->line_cap = 4 * (size_t)s->subbuf_size + 256;
+	s->line = malloc(s->line_cap);
+	if (!s->handlers || !s->scratch || !s->line)
 		return -ENOMEM;
 	s->nhandlers = maxid + 1;
 	s->common_type = tep_find_common_field(events[0], "common_type");
@@ -332,7 +353,11 @@ bad:
  * old kernels of a few architectures; it is read as NEED_RESCHED_LAZY,
  * which it has been since Linux 6.13.
  */
-static void lat_flags(struct f2t_capsrc *s)
+/*
+ * The five latency columns ("d..2."), as the kernel prints them today:
+ * libtraceevent 1.7 knows neither lazy resched nor BH-off.
+ */
+static void lat_flags(struct f2t_capsrc *s, struct textline *l)
 {
 	enum { IRQS_OFF = 0x01, RESCHED_LAZY = 0x02, RESCHED = 0x04, HARDIRQ = 0x08,
 	       SOFTIRQ = 0x10, PREEMPT_RESCHED = 0x20, NMI = 0x40, BH_OFF = 0x80 };
@@ -340,66 +365,113 @@ static void lat_flags(struct f2t_capsrc *s)
 		/* index: RESCHED | LAZY << 1 | PREEMPT_RESCHED << 2 */
 		'.', 'n', 'l', 'b', 'p', 'N', 'L', 'B',
 	};
+	static const char hex[] = "0123456789abcdef";
 	int fl = tep_data_flags(s->tep, &s->rec);
 	int pc = tep_data_preempt_count(s->tep, &s->rec);
-	char irqs, hs;
 
 	if (fl < 0)
 		fl = 0;
 	if (pc < 0)
 		pc = 0;
-	irqs = (fl & IRQS_OFF) ? ((fl & BH_OFF) ? 'D' : 'd') : (fl & BH_OFF) ? 'b' : '.';
-	hs = (fl & NMI) ? ((fl & HARDIRQ) ? 'Z' : 'z') :
-	     (fl & HARDIRQ) ? ((fl & SOFTIRQ) ? 'H' : 'h') : (fl & SOFTIRQ) ? 's' : '.';
-	trace_seq_printf(&s->seq, "%c%c%c", irqs,
-			 resched[(fl & RESCHED ? 1 : 0) | (fl & RESCHED_LAZY ? 2 : 0) |
-				 (fl & PREEMPT_RESCHED ? 4 : 0)], hs);
-	if (pc & 0xf)
-		trace_seq_printf(&s->seq, "%x", pc & 0xf);
-	else
-		trace_seq_putc(&s->seq, '.');
-	if (pc & 0xf0)
-		trace_seq_printf(&s->seq, "%x", (pc >> 4) & 0xf);
-	else
-		trace_seq_putc(&s->seq, '.');
+	tl_putc(l, (fl & IRQS_OFF) ? ((fl & BH_OFF) ? 'D' : 'd') : (fl & BH_OFF) ? 'b' : '.');
+	tl_putc(l, resched[(fl & RESCHED ? 1 : 0) | (fl & RESCHED_LAZY ? 2 : 0) |
+			   (fl & PREEMPT_RESCHED ? 4 : 0)]);
+	tl_putc(l, (fl & NMI) ? ((fl & HARDIRQ) ? 'Z' : 'z') :
+		   (fl & HARDIRQ) ? ((fl & SOFTIRQ) ? 'H' : 'h') : (fl & SOFTIRQ) ? 's' : '.');
+	tl_putc(l, (pc & 0xf) ? hex[pc & 0xf] : '.');
+	tl_putc(l, (pc & 0xf0) ? hex[(pc >> 4) & 0xf] : '.');
+}
+
+/* "prev_comm=... ==> next_pid=N next_prio=N", the kernel's sched_switch text. */
+static void switch_text(struct textline *l, const struct f2t_event *ev)
+{
+	tl_str(l, "prev_comm=");
+	tl_str(l, ev->sw.prev_comm);
+	tl_str(l, " prev_pid=");
+	tl_int(l, ev->sw.prev_pid, 0, TL_LEFT);
+	tl_str(l, " prev_prio=");
+	tl_int(l, ev->sw.prev_prio, 0, TL_LEFT);
+	tl_str(l, " prev_state=");
+	tl_str(l, ev->sw.prev_state);
+	tl_str(l, " ==> next_comm=");
+	tl_str(l, ev->sw.next_comm);
+	tl_str(l, " next_pid=");
+	tl_int(l, ev->sw.next_pid, 0, TL_LEFT);
+	tl_str(l, " next_prio=");
+	tl_int(l, ev->sw.next_prio, 0, TL_LEFT);
+}
+
+static void wake_text(struct textline *l, const struct f2t_event *ev)
+{
+	tl_str(l, "comm=");
+	tl_str(l, ev->wake.comm);
+	tl_str(l, " pid=");
+	tl_int(l, ev->wake.pid, 0, TL_LEFT);
+	tl_str(l, " prio=");
+	tl_int(l, ev->wake.prio, 0, TL_LEFT);
+	tl_str(l, " target_cpu=");
+	tl_int(l, ev->wake.target_cpu, 3, TL_ZERO);
 }
 
 const char *f2t_event_text(const struct f2t_event *ev, size_t *len)
 {
 	struct f2t_capsrc *s = (struct f2t_capsrc *)ev->src;
+	struct textline l;
 	const struct f2t_task *task;
+	const struct handler *h;
 	uint64_t usecs;
-	char tgid[16];
-	const char *comm;
 
 	if (!s || ev->kind == F2T_EV_LOST || ev->raw != &s->rec) {
 		errno = ENOENT;
 		return NULL;
 	}
+	l = (struct textline){ .buf = s->line };
 	task = ev->pid ? f2t_tasks_find(s->tasks, ev->pid) : NULL;
-	if (ev->pid == 0) {
-		comm = "<idle>";
-		snprintf(tgid, sizeof(tgid), "-------");
-	} else {
-		comm = task ? task->comm : "<...>";
-		snprintf(tgid, sizeof(tgid), "%d", task ? task->tgid : ev->pid);
-	}
-	trace_seq_reset(&s->seq);
-	trace_seq_printf(&s->seq, "%16s-%-7d (%7s) [%03u] ", comm, ev->pid, tgid, ev->cpu);
-	lat_flags(s);
-	/* The kernel rounds to the nearest microsecond (ns2usecs()), not down. */
-	usecs = (ev->ts + 500) / 1000;
-	trace_seq_printf(&s->seq, " %5llu.%06llu: ", (unsigned long long)(usecs / 1000000),
-			 (unsigned long long)(usecs % 1000000));
-	if (ev->kind == F2T_EV_PRINT)
-		/* What the kernel prints for a trace_marker write. */
-		trace_seq_printf(&s->seq, "tracing_mark_write: %.*s", (int)ev->print.len, ev->print.buf);
+	/* "%16s-%-7d (%7s) [%03d] " */
+	tl_str_right(&l, ev->pid == 0 ? "<idle>" : task ? task->comm : "<...>", 16);
+	tl_putc(&l, '-');
+	tl_int(&l, ev->pid, 7, TL_LEFT);
+	tl_str(&l, " (");
+	if (ev->pid == 0)
+		tl_str(&l, "-------");
 	else
+		tl_int(&l, task ? task->tgid : ev->pid, 7, TL_RIGHT);
+	tl_str(&l, ") [");
+	tl_int(&l, ev->cpu, 3, TL_ZERO);
+	tl_str(&l, "] ");
+	lat_flags(s, &l);
+	/* " %5lu.%06lu: "; the kernel rounds to the nearest microsecond (ns2usecs()). */
+	usecs = (ev->ts + 500) / 1000;
+	tl_putc(&l, ' ');
+	tl_int(&l, (int64_t)(usecs / 1000000), 5, TL_RIGHT);
+	tl_putc(&l, '.');
+	tl_int(&l, (int64_t)(usecs % 1000000), 6, TL_ZERO);
+	tl_str(&l, ": ");
+
+	h = &s->handlers[num(s->common_type, s->rec.data)];
+	if (ev->kind == F2T_EV_PRINT) {
+		/* What the kernel prints for a trace_marker write. */
+		tl_str(&l, "tracing_mark_write: ");
+		tl_mem(&l, ev->print.buf, ev->print.len);
+	} else if (h->known_text) {
+		tl_str(&l, h->event->name);
+		tl_str(&l, ": ");
+		if (ev->kind == F2T_EV_SWITCH)
+			switch_text(&l, ev);
+		else
+			wake_text(&l, ev);
+	} else {
+		trace_seq_reset(&s->seq);
 		tep_print_event(s->tep, &s->seq, &s->rec, "%s: %s", TEP_PRINT_NAME, TEP_PRINT_INFO);
-	trace_seq_terminate(&s->seq);
+		trace_seq_terminate(&s->seq);
+		/* Room was made for a whole page's worth of text after the header. */
+		tl_mem(&l, s->seq.buffer, s->seq.len < s->line_cap - l.len - 1 ?
+					      s->seq.len : s->line_cap - l.len - 1);
+	}
+	l.buf[l.len] = '\0';
 	if (len)
-		*len = s->seq.len;
-	return s->seq.buffer;
+		*len = l.len;
+	return l.buf;
 }
 
 int f2t_event_fields(const struct f2t_event *ev,
