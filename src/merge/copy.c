@@ -68,8 +68,11 @@ static int copy_frame_ref(struct f2t_jlex *lx, struct f2t_out *out, struct f2t_m
 	return 0;
 }
 
-/* args of a kept clock_sync event: issue_ts is on the input's clock too. */
-static int copy_sync_args(struct f2t_jlex *lx, struct f2t_out *out, struct f2t_minput *in)
+typedef int (*member_copier)(struct f2t_jlex *lx, struct f2t_out *out, struct f2t_minput *in);
+
+/* An object, its '{' peeked, copied with the value of member KEY through FN. */
+static int copy_rewriting(struct f2t_jlex *lx, struct f2t_out *out, struct f2t_minput *in,
+			  const char *key, member_copier fn)
 {
 	bool first = true;
 	int r = f2t_jlex_next(lx);	/* the '{' the caller peeked */
@@ -79,8 +82,8 @@ static int copy_sync_args(struct f2t_jlex *lx, struct f2t_out *out, struct f2t_m
 	f2t_out_putc(out, '{');
 	while ((r = f2t_jobj_next(lx, first, out, !first)) == 1) {
 		first = false;
-		if (f2t_jlex_text_is(lx, "issue_ts"))
-			r = copy_time(lx, out, in);
+		if (f2t_jlex_text_is(lx, key))
+			r = fn(lx, out, in);
 		else
 			r = f2t_jvalue_copy(lx, out);
 		if (r < 0)
@@ -109,7 +112,8 @@ static int copy_object(struct f2t_jlex *lx, struct f2t_out *out, struct f2t_minp
 			r = copy_frame_ref(lx, out, in);
 		else if (sync && in->offset_ns && f2t_jlex_text_is(lx, "args") &&
 			 f2t_jlex_peek(lx) == '{')
-			r = copy_sync_args(lx, out, in);
+			/* issue_ts is on the input's clock too. */
+			r = copy_rewriting(lx, out, in, "issue_ts", copy_time);
 		else
 			r = f2t_jvalue_copy(lx, out);
 		if (r < 0)
@@ -180,28 +184,6 @@ int f2t_mcopy_samples(struct f2t_out *out, struct f2t_minput *in, bool *first)
 	return copy_array(out, in, F2T_MS_SAMPLES, first);
 }
 
-/* One frame object, its '{' peeked: "parent" renamed. */
-static int copy_frame(struct f2t_jlex *lx, struct f2t_out *out, struct f2t_minput *in)
-{
-	bool first = true;
-	int r = f2t_jlex_next(lx);
-
-	if (r < 0)
-		return r;
-	f2t_out_putc(out, '{');
-	while ((r = f2t_jobj_next(lx, first, out, !first)) == 1) {
-		first = false;
-		if (f2t_jlex_text_is(lx, "parent"))
-			r = copy_frame_ref(lx, out, in);
-		else
-			r = f2t_jvalue_copy(lx, out);
-		if (r < 0)
-			return r;
-	}
-	f2t_out_putc(out, '}');
-	return r;
-}
-
 /* At a member name: fails for one too long to rename or compare. */
 static int check_name(struct f2t_jlex *lx)
 {
@@ -237,7 +219,8 @@ int f2t_mcopy_frames(struct f2t_out *out, struct f2t_minput *in, bool *first)
 		}
 		*first = false;
 		if (in->rename_frames && f2t_jlex_peek(&lx) == '{')
-			r = copy_frame(&lx, out, in);
+			/* A frame object: "parent" renamed. */
+			r = copy_rewriting(&lx, out, in, "parent", copy_frame_ref);
 		else
 			r = f2t_jvalue_copy(&lx, out);
 		if (r < 0)
