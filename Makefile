@@ -20,7 +20,7 @@ WARN     += -Werror
 endif
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -Isrc -Iinclude $(PKG_CFLAGS) $(CFLAGS)
-LDLIBS   := $(PKG_LIBS) -lpthread -lm
+LDLIBS   := $(PKG_LIBS) -lstdc++ -lpthread -lm
 
 B        := build
 SRCS     := $(shell find src -name '*.c' | sort)

@@ -14,6 +14,7 @@
 #include "convert.h"
 #include "decode/capsrc.h"
 #include "model/tracker.h"
+#include "perf/perfsrc.h"
 #include "util/log.h"
 #include "writers/format.h"
 
@@ -160,7 +161,7 @@ static void print_summary(const struct f2t_convert_opts *opts, const struct f2t_
 		(unsigned long long)st->events[F2T_EV_SWITCH],
 		(unsigned long long)st->events[F2T_EV_WAKING],
 		(unsigned long long)(st->total_events - st->events[F2T_EV_SWITCH] -
-				     st->events[F2T_EV_WAKING]));
+				     st->events[F2T_EV_WAKING] - st->events[F2T_EV_SAMPLE]));
 	fprintf(stderr, "ftrace2trace: lost events: %llu (ring buffer overrun %llu, dropped %llu, pages flagged %llu)\n",
 		(unsigned long long)st->lost_events, (unsigned long long)st->kernel_overrun,
 		(unsigned long long)st->kernel_dropped, (unsigned long long)st->lost_pages);
@@ -173,6 +174,13 @@ static void print_summary(const struct f2t_convert_opts *opts, const struct f2t_
 	if (st->sched_gaps)
 		fprintf(stderr, "ftrace2trace: %llu scheduling gaps: a task ran on a CPU with no sched_switch to it (the kernel did not record that switch; nothing was invented)\n",
 			(unsigned long long)st->sched_gaps);
+	if (st->events[F2T_EV_SAMPLE] || st->samples_lost || st->perf_records)
+		fprintf(stderr, "ftrace2trace: %llu CPU samples, %llu frames (%.1f%% named), %llu sample records lost, throttled %llu times\n",
+			(unsigned long long)st->events[F2T_EV_SAMPLE], (unsigned long long)st->frames,
+			st->frames ? 100.0 * (double)st->frames_named / (double)st->frames : 0.0,
+			(unsigned long long)st->samples_lost, (unsigned long long)st->sample_throttles);
+	if (st->perf_bad_records)
+		f2t_warn("skipped %llu malformed perf records", (unsigned long long)st->perf_bad_records);
 	if (st->unknown_events || st->bad_records)
 		fprintf(stderr, "ftrace2trace: skipped %llu records of unknown type and %llu malformed records\n",
 			(unsigned long long)st->unknown_events, (unsigned long long)st->bad_records);
@@ -194,6 +202,10 @@ int f2t_convert(const char *capture_path, const struct f2t_convert_opts *opts)
 	struct info_strings istr = { 0 };
 	struct f2t_tracker *tracker = NULL;
 	struct f2t_capsrc *src = NULL;
+	struct f2t_perfsrc *psrc = NULL;
+	struct f2t_event pev;		/* the next sample, when have_pev */
+	bool have_pev = false;
+	int rret;		/* the ring-buffer side: 1 ev pending, 0 over, < 0 error */
 	struct f2t_capr *cap = NULL;
 	struct f2t_stats st = { 0 };
 	struct f2t_event ev;
@@ -231,6 +243,21 @@ int f2t_convert(const char *capture_path, const struct f2t_convert_opts *opts)
 			f2t_err("%s", err);
 		goto out;
 	}
+	psrc = f2t_perfsrc_open(cap, NULL, err, sizeof(err));
+	if (!psrc && errno != ENOENT) {
+		ret = -errno;
+		if (err[0])
+			f2t_err("%s", err);
+		goto out;
+	}
+	if (psrc) {
+		ret = f2t_perfsrc_next(psrc, &pev, err, sizeof(err));
+		if (ret < 0) {
+			f2t_err("%s", err);
+			goto out;
+		}
+		have_pev = ret > 0;
+	}
 
 	for (nw = 0; nw < opts->noutputs; nw++) {
 		const struct f2t_output *o = &opts->outputs[nw];
@@ -256,19 +283,39 @@ int f2t_convert(const char *capture_path, const struct f2t_convert_opts *opts)
 		}
 	}
 
-	while ((ret = f2t_capsrc_next(src, &ev, err, sizeof(err))) > 0) {
-		ret = f2t_tracker_event(tracker, &ev, &st);
+	/*
+	 * Two sources, one time order: ring-buffer events and CPU samples.
+	 * Each source's pending event stays valid until that source is asked
+	 * for its next one, so the earlier of the two is handed out first.
+	 */
+	rret = f2t_capsrc_next(src, &ev, err, sizeof(err));
+	while (rret > 0 || (rret == 0 && have_pev)) {
+		bool sample = have_pev && (rret == 0 || pev.ts < ev.ts);
+		const struct f2t_event *e = sample ? &pev : &ev;
+
+		ret = f2t_tracker_event(tracker, e, &st);
 		for (unsigned int i = 0; !ret && i < nw; i++)
-			ret = writers[i].ops->event(&writers[i], &ev);
+			ret = writers[i].ops->event(&writers[i], e);
 		if (ret) {
 			f2t_err("%s: %s", opts->outputs[0].path, strerror(-ret));
 			goto out;
+		}
+		if (sample) {
+			ret = f2t_perfsrc_next(psrc, &pev, err, sizeof(err));
+			if (ret < 0) {
+				f2t_err("%s", err);
+				goto out;
+			}
+			have_pev = ret > 0;
+		} else {
+			rret = f2t_capsrc_next(src, &ev, err, sizeof(err));
 		}
 		if (opts->progress && !(st.total_events & 0xffff) && now_s() - last > 0.5) {
 			last = now_s();
 			show_progress(src, st.total_events, t0, false);
 		}
 	}
+	ret = rret < 0 ? rret : 0;
 	if (ret < 0) {
 		f2t_err("%s", err);
 		goto out;
@@ -276,6 +323,8 @@ int f2t_convert(const char *capture_path, const struct f2t_convert_opts *opts)
 	if (opts->progress && last != t0)
 		show_progress(src, st.total_events, t0, true);
 	f2t_capsrc_stats(src, &st);
+	if (psrc)
+		f2t_perfsrc_stats(psrc, &st);
 	for (unsigned int i = 0; i < nw && !ret; i++) {
 		ret = writers[i].ops->end(&writers[i], &st);
 		if (ret)
@@ -302,6 +351,7 @@ out:
 		print_summary(opts, &st, now_s() - t0);
 	}
 	f2t_capsrc_close(src);
+	f2t_perfsrc_close(psrc);
 	f2t_tracker_free(tracker);
 	f2t_tasks_free(tasks);
 	f2t_tasks_free(hints);

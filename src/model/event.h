@@ -9,6 +9,7 @@
 #ifndef F2T_EVENT_H
 #define F2T_EVENT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,7 +26,27 @@ enum f2t_event_kind {
 	F2T_EV_PRINT,		/* ftrace:print, i.e. a trace_marker write */
 	F2T_EV_OTHER,		/* any other tracepoint asked for with -e */
 	F2T_EV_LOST,		/* the ring buffer dropped events on this cpu */
+	F2T_EV_SAMPLE,		/* a CPU sample (perf_event_open) with its call stack */
 	F2T_EV_KIND_COUNT
+};
+
+struct f2t_module;
+
+/*
+ * One frame of a sample's call stack, resolved when converting.  An
+ * unknown function still has its module and offset: frames are never
+ * dropped.
+ */
+struct f2t_frame {
+	uint64_t ip;
+	const char *func;	/* function name, demangled; NULL: unknown */
+	const char *module;	/* file path, "[kernel.kallsyms]", "[MOD]", "[jit]",
+				 * "[unknown]" when nothing is mapped there */
+	uint64_t offset;	/* ip in the module's own addresses (ELF vaddr) */
+	/* For profiler records: the module and the mapping holding ip (NULL: none). */
+	const struct f2t_module *mod;
+	uint64_t map_start, map_len, map_vaddr;
+	bool kernel;
 };
 
 /* Linux task state letters as sched_switch prints them ("R", "R+", "D", ...). */
@@ -76,6 +97,13 @@ struct f2t_event {
 		struct {
 			uint64_t count;		/* 0 when the kernel could not count */
 		} lost;
+		struct {	/* SAMPLE; ev->pid is the sampled thread */
+			int32_t tgid;
+			uint64_t period;	/* events (or ns) this sample stands for */
+			const char *event;	/* what was sampled: "cpu-clock", "cycles" */
+			uint32_t nframes;
+			const struct f2t_frame *frames;	/* innermost first */
+		} sample;
 	};
 	/*
 	 * Where the event came from, so a writer can ask the source for the

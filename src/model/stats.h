@@ -33,6 +33,13 @@ struct f2t_stats {
 	uint64_t kernel_read;
 	uint64_t unknown_events;	/* records whose event id has no format */
 	uint64_t bad_records;		/* records we could not decode */
+	/* CPU sampling (perf_event_open rings), when recorded */
+	uint64_t samples_lost;		/* PERF_RECORD_LOST: records the kernel dropped */
+	uint64_t sample_throttles;	/* the kernel throttled sampling this often */
+	uint64_t perf_records;		/* perf records decoded, of every type */
+	uint64_t perf_bad_records;	/* perf records that did not parse, skipped */
+	uint64_t frames;		/* stack frames in samples */
+	uint64_t frames_named;		/* ... of which had a function name */
 	uint32_t ncpus;
 };
 

@@ -96,6 +96,17 @@ int f2t_tracker_event(struct f2t_tracker *t, const struct f2t_event *ev,
 			t->current[ev->cpu] = -1;
 		return 0;
 	}
+	if (ev->kind == F2T_EV_SAMPLE) {
+		/* Another source: says nothing about the ring's switches, but knows the process. */
+		if (ev->pid > 0) {
+			tk = task(t, ev->pid);
+			if (!tk)
+				return -ENOMEM;
+			if (ev->sample.tgid > 0 && tk->tgid != ev->sample.tgid)
+				f2t_task_set(tk, NULL, ev->sample.tgid);
+		}
+		return 0;
+	}
 	check_current(t, ev->cpu, ev->pid, st);
 	if (ev->pid > 0 && !task(t, ev->pid))
 		return -ENOMEM;

@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/maps.h"
 #include "writers/fxt_enc.h"
+#include "writers/fxt_prof.h"
 #include "writers/fxt_state.h"
 #include "writers/fxt_tables.h"
 #include "writers/writer.h"
@@ -44,6 +46,7 @@ static const char *const constant_strings[] = {
 struct fxt_priv {
 	struct fxt_strtab *strs;
 	struct fxt_thrtab *threads;
+	struct fxt_prof *prof;		/* modules and mappings already written */
 	bool lost_written;
 	uint64_t last_ts;	/* of the last event, for records written at the end */
 	uint64_t rec[FXT_MAX_RECORD_WORDS];
@@ -317,6 +320,73 @@ static int write_lost(struct f2t_writer *w)
 	return 0;
 }
 
+/*
+ * The module record for F's module and the mmap record for F's mapping in
+ * process PID, the first time a backtrace needs them.  Module records name
+ * the process that first mapped the module (thread koid 0, as the spec has it).
+ */
+static int describe_frame(struct f2t_writer *w, uint64_t ts, int32_t pid,
+			  const struct f2t_frame *f)
+{
+	struct fxt_priv *p = w->priv;
+	const struct f2t_module *m = f->mod;
+	struct fxt_thread proc = fxt_thread_inline((uint64_t)pid, 0);
+	int ret;
+
+	if (!m || m->id > UINT16_MAX)
+		return 0;	/* no module (or more than FXT can number): raw address only */
+	ret = fxt_prof_first_module(p->prof, m->id);
+	if (ret > 0) {
+		size_t len = strlen(m->name);
+		/* A name longer than FXT allows keeps its end: the file name. */
+		const char *name = len > 255 ? m->name + len - 255 : m->name;
+
+		ret = fxt_profiler_module(p->rec, ts, proc, (uint16_t)m->id, name,
+					  len > 255 ? 255 : len, m->build_id.b, m->build_id.len);
+		if (ret < 0)
+			return ret;
+		emit(w, p->rec, ret);
+	}
+	if (ret < 0)
+		return ret;
+	ret = fxt_prof_first_mmap(p->prof, pid, f->map_start, m->id);
+	if (ret > 0) {
+		/* Only executable mappings are tracked: r-x. */
+		ret = fxt_profiler_mmap(p->rec, ts, proc, (uint16_t)m->id, 5, f->map_start,
+					f->map_len, f->map_vaddr);
+		if (ret < 0)
+			return ret;
+		emit(w, p->rec, ret);
+	}
+	return ret < 0 ? ret : 0;
+}
+
+/* A CPU sample: what its frames need described, then one backtrace record. */
+static int write_sample(struct f2t_writer *w, const struct f2t_event *ev)
+{
+	struct fxt_priv *p = w->priv;
+	uint64_t ips[255];
+	size_t n = ev->sample.nframes < 255 ? ev->sample.nframes : 255;
+	int32_t pid = ev->sample.tgid > 0 ? ev->sample.tgid : ev->pid;
+	struct fxt_thread thread;
+	int ret;
+
+	ret = ensure_named(w, ev->pid, NULL);
+	for (size_t i = 0; !ret && i < n; i++) {
+		ips[i] = ev->sample.frames[i].ip;
+		ret = describe_frame(w, ev->ts, pid, &ev->sample.frames[i]);
+	}
+	if (!ret)
+		ret = thread_ref(w, (uint64_t)(pid > 0 ? pid : 0), (uint64_t)(ev->pid > 0 ? ev->pid : 0),
+				 &thread);
+	if (!ret)
+		ret = fxt_profiler_backtrace(p->rec, ev->ts, thread, ips, n);
+	if (ret < 0)
+		return ret;
+	emit(w, p->rec, ret);
+	return 0;
+}
+
 static int fxt_event(struct f2t_writer *w, const struct f2t_event *ev)
 {
 	((struct fxt_priv *)w->priv)->last_ts = ev->ts;
@@ -331,6 +401,8 @@ static int fxt_event(struct f2t_writer *w, const struct f2t_event *ev)
 		return write_instant(w, ev);
 	case F2T_EV_LOST:
 		return write_lost(w);
+	case F2T_EV_SAMPLE:
+		return write_sample(w, ev);
 	default:
 		/*
 		 * sched_wakeup repeats what sched_waking said; fork, exec,
@@ -356,6 +428,8 @@ static int write_stats(struct f2t_writer *w, const struct f2t_stats *st)
 		{ "sched_gaps", st->sched_gaps },
 		{ "unknown_events", st->unknown_events },
 		{ "bad_records", st->bad_records },
+		{ "samples", st->events[F2T_EV_SAMPLE] },
+		{ "samples_lost", st->samples_lost },
 	};
 	uint64_t argw[2 * sizeof(counts) / sizeof(counts[0])];
 	struct fxt_args args = { .words = argw };
@@ -409,6 +483,7 @@ static void fxt_destroy(struct f2t_writer *w)
 		return;
 	fxt_strtab_free(p->strs);
 	fxt_thrtab_free(p->threads);
+	fxt_prof_free(p->prof);
 	free(p);
 	w->priv = NULL;
 }
@@ -429,9 +504,11 @@ int f2t_fxt_writer_init(struct f2t_writer *w)
 		return -ENOMEM;
 	p->strs = fxt_strtab_new(S_FIRST_DYNAMIC, FXT_MAX_STRING_INDEX);
 	p->threads = fxt_thrtab_new(1, FXT_MAX_THREAD_INDEX);
-	if (!p->strs || !p->threads) {
+	p->prof = fxt_prof_new();
+	if (!p->strs || !p->threads || !p->prof) {
 		fxt_strtab_free(p->strs);
 		fxt_thrtab_free(p->threads);
+		fxt_prof_free(p->prof);
 		free(p);
 		return -ENOMEM;
 	}

@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The symbolizer: per-module symbol tables loaded on first use and kept for
+ * the whole conversion (a module is a file with a build-id, so its symbols
+ * never change); per-process JIT maps parsed on first use.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/utsname.h>
+
+#include <elf.h>
+
+#include "perf/perf_rec.h"
+#include "symbols/elfsyms.h"
+#include "symbols/jitmap.h"
+#include "symbols/kallsyms.h"
+#include "symbols/symbolizer.h"
+#include "util/log.h"
+
+struct bid_ent {
+	const char *path;	/* into the capture */
+	size_t len;
+	struct f2t_build_id id;
+};
+
+struct jit_ent {
+	int32_t pid;
+	const struct f2t_cap_rec *rec;
+	struct f2t_jitmap *map;	/* parsed on first use */
+	bool tried;
+};
+
+struct f2t_symbolizer {
+	struct f2t_maps *maps;
+	char *debug_root;
+	struct f2t_ksyms *ksyms;
+	struct f2t_module **kmods;	/* parallel to the kallsyms modules, by name */
+	size_t nkmods;
+	struct f2t_build_id kernel_bid;
+	bool same_kernel;		/* this machine runs the recorded kernel */
+	struct bid_ent *bids;
+	size_t nbids;
+	struct jit_ent *jits;
+	size_t njits;
+	struct f2t_sym_stats st;
+};
+
+static int by_path(const void *a, const void *b)
+{
+	const struct bid_ent *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->path, y->path, n);
+
+	return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+/* "HEX PATH\n" lines of the BUILD_IDS record. */
+static int load_build_ids(struct f2t_symbolizer *s, const struct f2t_cap_rec *r)
+{
+	const char *p = r->data, *end = p + r->len;
+	size_t cap = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *sp;
+
+		if (!nl)
+			nl = end;
+		sp = memchr(p, ' ', (size_t)(nl - p));
+		if (sp) {
+			struct bid_ent e = { .path = sp + 1, .len = (size_t)(nl - sp - 1) };
+
+			if (!f2t_build_id_parse(p, (size_t)(sp - p), &e.id)) {
+				if (s->nbids == cap) {
+					size_t ncap = cap ? cap * 2 : 64;
+					struct bid_ent *v = realloc(s->bids, ncap * sizeof(*v));
+
+					if (!v)
+						return -ENOMEM;
+					s->bids = v;
+					cap = ncap;
+				}
+				s->bids[s->nbids++] = e;
+			}
+		}
+		p = nl + 1;
+	}
+	qsort(s->bids, s->nbids, sizeof(*s->bids), by_path);
+	return 0;
+}
+
+static const struct f2t_build_id *recorded_build_id(const struct f2t_symbolizer *s,
+						    const char *path)
+{
+	struct bid_ent key = { .path = path, .len = strlen(path) };
+	const struct bid_ent *hit = bsearch(&key, s->bids, s->nbids, sizeof(*s->bids), by_path);
+
+	return hit ? &hit->id : NULL;
+}
+
+static char *info_value(const struct f2t_capr *cap, const char *key)
+{
+	const struct f2t_cap_rec *r = f2t_capr_find(cap, F2T_CAP_PERF_INFO, -1);
+	const char *p, *end;
+	size_t klen = strlen(key);
+
+	if (!r)
+		return NULL;
+	for (p = r->data, end = p + r->len; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if (!nl)
+			nl = end;
+		if ((size_t)(nl - p) > klen && p[klen] == '=' && !memcmp(p, key, klen))
+			return strndup(p + klen + 1, (size_t)(nl - p - klen - 1));
+		p = nl + 1;
+	}
+	return NULL;
+}
+
+/* Is the kernel we run the recorded one (so its vDSO is the recorded one)? */
+static bool same_kernel(const struct f2t_capr *cap)
+{
+	char *kernel = f2t_capr_meta(cap, "kernel");
+	struct utsname u;
+	bool same = kernel && uname(&u) == 0 && !strcmp(kernel, u.release);
+
+	free(kernel);
+	return same;
+}
+
+static int load_kernel(struct f2t_symbolizer *s, const struct f2t_capr *cap)
+{
+	const struct f2t_cap_rec *r = f2t_capr_find(cap, F2T_CAP_KALLSYMS, -1);
+	char *hex = info_value(cap, "kernel_build_id");
+
+	if (hex)
+		f2t_build_id_parse(hex, strlen(hex), &s->kernel_bid);
+	free(hex);
+	s->same_kernel = same_kernel(cap);
+	if (!r)
+		return 0;
+	s->ksyms = f2t_ksyms_parse(r->data, r->len);
+	return s->ksyms ? 0 : -ENOMEM;
+}
+
+static int load_jits(struct f2t_symbolizer *s, const struct f2t_capr *cap)
+{
+	for (size_t i = 0; i < cap->nrecs; i++) {
+		const struct f2t_cap_rec *r = &cap->recs[i];
+		struct jit_ent *v;
+
+		if (r->type != F2T_CAP_JIT_MAP)
+			continue;
+		v = realloc(s->jits, (s->njits + 1) * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		s->jits = v;
+		s->jits[s->njits++] = (struct jit_ent){ .pid = (int32_t)r->arg, .rec = r };
+	}
+	return 0;
+}
+
+struct f2t_symbolizer *f2t_symbolizer_new(const struct f2t_capr *cap, struct f2t_maps *maps,
+					  const char *debug_root)
+{
+	struct f2t_symbolizer *s = calloc(1, sizeof(*s));
+	const struct f2t_cap_rec *b;
+	int err;
+
+	if (!s)
+		return NULL;
+	s->maps = maps;
+	s->debug_root = strdup(debug_root ? debug_root : F2T_DEBUG_ROOT);
+	err = s->debug_root ? load_kernel(s, cap) : -ENOMEM;
+	b = f2t_capr_find(cap, F2T_CAP_BUILD_IDS, -1);
+	if (!err && b)
+		err = load_build_ids(s, b);
+	if (!err)
+		err = load_jits(s, cap);
+	if (err) {
+		f2t_symbolizer_free(s);
+		errno = -err;
+		return NULL;
+	}
+	return s;
+}
+
+void f2t_symbolizer_free(struct f2t_symbolizer *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->njits; i++)
+		f2t_jitmap_free(s->jits[i].map);
+	free(s->jits);
+	free(s->bids);
+	free(s->kmods);
+	f2t_ksyms_free(s->ksyms);
+	free(s->debug_root);
+	free(s);
+}
+
+void f2t_symbolizer_free_module_syms(void *syms)
+{
+	f2t_elfsyms_free(syms);
+}
+
+void f2t_symbolizer_stats(const struct f2t_symbolizer *s, struct f2t_sym_stats *st)
+{
+	*st = s->st;
+}
+
+/* The module standing for kernel module (or kernel) KM, made once. */
+static struct f2t_module *kernel_module(struct f2t_symbolizer *s, const struct f2t_kmod *km)
+{
+	bool kernel = !strcmp(km->name, "[kernel.kallsyms]");
+
+	return f2t_maps_module(s->maps, km->name, strlen(km->name),
+			       kernel ? &s->kernel_bid : NULL);
+}
+
+static void symbolize_kernel(struct f2t_symbolizer *s, uint64_t ip, bool call,
+			     struct f2t_frame *f)
+{
+	const struct f2t_kmod *km = NULL;
+	uint64_t off;
+	const char *name = f2t_ksyms_lookup(s->ksyms, ip - call, &km, &off);
+
+	f->kernel = true;
+	f->offset = ip;
+	if (!km)
+		km = f2t_ksyms_module(s->ksyms, ip);
+	if (km) {
+		f->module = km->name;
+		f->mod = kernel_module(s, km);
+		f->map_start = km->start;
+		f->map_len = km->end - km->start;
+		/* kallsyms addresses are run-time ones: the module maps 1:1. */
+		f->map_vaddr = km->start;
+	} else {
+		f->module = "[kernel.kallsyms]";
+	}
+	f->func = name;
+}
+
+static struct f2t_jitmap *jit_map(struct f2t_symbolizer *s, int32_t pid)
+{
+	for (size_t i = 0; i < s->njits; i++) {
+		struct jit_ent *j = &s->jits[i];
+
+		if (j->pid != pid)
+			continue;
+		if (!j->tried) {
+			j->tried = true;
+			j->map = f2t_jitmap_parse(j->rec->data, j->rec->len);
+		}
+		return j->map;
+	}
+	return NULL;
+}
+
+/* The vDSO of this process: the recorded one when the kernel is the same. */
+static int open_vdso(struct f2t_elfsyms **out)
+{
+	const unsigned char *img = (const void *)getauxval(AT_SYSINFO_EHDR);
+	Elf64_Ehdr eh;
+
+	if (!img)
+		return -ENOENT;
+	memcpy(&eh, img, sizeof(eh));
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64)
+		return -ENOEXEC;
+	return f2t_elfsyms_open_mem(img, eh.e_shoff + (size_t)eh.e_shnum * eh.e_shentsize, out);
+}
+
+static const char *strip_deleted(const char *name, char *buf, size_t len)
+{
+	size_t n = strlen(name);
+	static const char del[] = " (deleted)";
+
+	if (n > sizeof(del) - 1 && !strcmp(name + n - (sizeof(del) - 1), del) &&
+	    n - (sizeof(del) - 1) < len) {
+		memcpy(buf, name, n - (sizeof(del) - 1));
+		buf[n - (sizeof(del) - 1)] = '\0';
+		return buf;
+	}
+	return name;
+}
+
+static void load_module_syms(struct f2t_symbolizer *s, struct f2t_module *mod)
+{
+	struct f2t_elfsyms *e = NULL;
+	char buf[4096];
+	const char *path;
+	int err;
+
+	mod->syms_tried = true;
+	if (!strcmp(mod->name, "[vdso]")) {
+		err = s->same_kernel ? open_vdso(&e) : -ENOENT;
+	} else if (mod->name[0] == '/') {
+		path = strip_deleted(mod->name, buf, sizeof(buf));
+		if (!mod->build_id.len) {
+			const struct f2t_build_id *rec = recorded_build_id(s, path);
+
+			if (rec)
+				mod->build_id = *rec;
+		}
+		err = f2t_elfsyms_open(path, &mod->build_id, s->debug_root, &e);
+		if (err == -ESTALE) {
+			s->st.stale_files++;
+			f2t_warn("%s changed since it was recorded (build-id differs): its frames show as module+offset",
+				 path);
+		} else if (err == -ENOENT || err == -EACCES) {
+			s->st.missing_files++;
+			f2t_info("%s: %s; its frames show as module+offset", path, strerror(-err));
+		}
+		if (!err)
+			s->st.files++;
+	} else {
+		err = -ENOENT;
+	}
+	mod->syms = e;
+	mod->syms_err = err;
+}
+
+static bool anonymous(const char *name)
+{
+	return !name[0] || !strncmp(name, "//anon", 6) || !strncmp(name, "[anon", 5) ||
+	       !strcmp(name, "[heap]") || !strncmp(name, "[stack", 6) ||
+	       !strncmp(name, "/memfd:", 7);
+}
+
+static void symbolize_user(struct f2t_symbolizer *s, int32_t pid, uint64_t ip, bool call,
+			   struct f2t_frame *f)
+{
+	const struct f2t_mapping *m = f2t_maps_find(s->maps, pid, ip);
+	struct f2t_module *mod;
+	uint64_t vaddr, off;
+
+	if (!m || anonymous(m->mod->name)) {
+		struct f2t_jitmap *j = jit_map(s, pid);
+		const char *name = j ? f2t_jitmap_lookup(j, ip - call, &off) : NULL;
+
+		if (name) {
+			f->func = name;
+			f->module = "[jit]";
+			f->offset = ip;
+			return;
+		}
+		if (!m) {
+			f->module = "[unknown]";
+			f->offset = ip;
+			s->st.unmapped++;
+			return;
+		}
+	}
+	mod = m->mod;
+	if (!mod->syms_tried)
+		load_module_syms(s, mod);
+	f->mod = mod;
+	f->module = mod->name;
+	f->map_start = m->start;
+	f->map_len = m->end - m->start;
+	vaddr = ip - m->start + m->pgoff;
+	if (mod->syms)
+		f2t_elfsyms_vaddr(mod->syms, vaddr, &vaddr);
+	f->offset = vaddr;
+	f->map_vaddr = vaddr - (ip - m->start);
+	if (!f->func && mod->syms)
+		f->func = f2t_elfsyms_lookup(mod->syms, vaddr - call, &off);
+}
+
+void f2t_symbolize(struct f2t_symbolizer *s, int32_t pid, uint64_t ip, bool kernel, bool call,
+		   struct f2t_frame *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->ip = ip;
+	s->st.frames++;
+	if (kernel)
+		symbolize_kernel(s, ip, call, f);
+	else
+		symbolize_user(s, pid, ip, call, f);
+	if (f->func)
+		s->st.named++;
+}
