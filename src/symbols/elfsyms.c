@@ -106,6 +106,19 @@ static int read_symbols(struct f2t_elfsyms *e, Elf *elf, uint32_t type)
 				.start = sym.st_value, .size = sym.st_size,
 				.global = GELF_ST_BIND(sym.st_info) == STB_GLOBAL,
 			};
+			/*
+			 * A symbol without a size (_init, hand-written asm) ends
+			 * with its section at the latest: PLT stubs after .init
+			 * are not _init.
+			 */
+			if (!sym.st_size && sym.st_shndx < SHN_LORESERVE) {
+				GElf_Shdr ss;
+				Elf_Scn *in = elf_getscn(elf, sym.st_shndx);
+
+				if (in && gelf_getshdr(in, &ss) && sym.st_value >= ss.sh_addr &&
+				    sym.st_value < ss.sh_addr + ss.sh_size)
+					e->v[e->n].size = ss.sh_addr + ss.sh_size - sym.st_value;
+			}
 			err = add_name(e, name, &e->v[e->n].name);
 			if (!err)
 				e->n++;

@@ -22,6 +22,7 @@
 #include "writers/cputime.h"
 #include "writers/ftrace_text.h"
 #include "writers/json_fmt.h"
+#include "writers/json_samples.h"
 #include "writers/spool.h"
 #include "writers/writer.h"
 
@@ -31,6 +32,7 @@ struct json_priv {
 	struct f2t_clock_link link;
 	struct f2t_cputime *cpu;	/* to put the busiest processes first */
 	uint64_t markers;
+	struct f2t_jsamples *samples;	/* CPU samples: samples + stackFrames */
 };
 
 /* The unknown-name placeholder of the task table: no name, not a name. */
@@ -103,6 +105,11 @@ static int json_event(struct f2t_writer *w, const struct f2t_event *ev)
 		return -ENOMEM;
 	if (ev->kind == F2T_EV_PRINT)
 		write_marker(w, ev);
+	if (ev->kind == F2T_EV_SAMPLE) {
+		int ret = f2t_jsamples_event(p->samples, ev);
+
+		return ret ? ret : w->out->err;
+	}
 	f2t_ftext_event(&p->text, ev);
 	return w->out->err ? w->out->err : p->spool.out->err;
 }
@@ -304,6 +311,9 @@ static void write_other_data(struct f2t_writer *w, const struct f2t_stats *st)
 	kv_num(o, "bad_records", st->bad_records);
 	kv_num(o, "events_without_text", p->text.no_text);
 	kv_num(o, "lines_with_breaks_replaced", p->text.patched);
+	kv_num(o, "samples", f2t_jsamples_count(p->samples));
+	kv_num(o, "stack_frames", f2t_jsamples_frames(p->samples));
+	kv_num(o, "samples_lost", st->samples_lost);
 	f2t_out_puts(o, "}}\n");
 }
 
@@ -322,6 +332,8 @@ static int json_end(struct f2t_writer *w, const struct f2t_stats *st)
 	if (!ret)
 		ret = f2t_spool_copy(&p->spool, o);
 	f2t_out_putc(o, '"');
+	if (!ret)
+		ret = f2t_jsamples_write(p->samples, o);
 	write_other_data(w, st);
 	return ret ? ret : o->err;
 }
@@ -334,6 +346,7 @@ static void json_destroy(struct f2t_writer *w)
 		return;
 	f2t_spool_close(&p->spool);
 	f2t_cputime_free(p->cpu);
+	f2t_jsamples_free(p->samples);
 	free(p);
 	w->priv = NULL;
 }
@@ -363,7 +376,8 @@ int f2t_json_writer_init(struct f2t_writer *w)
 		return -ENOMEM;
 	p->spool.fd = -1;
 	p->cpu = f2t_cputime_new();
-	if (!p->cpu) {
+	p->samples = f2t_jsamples_new(w->out ? w->out->path : NULL);
+	if (!p->cpu || !p->samples) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -377,6 +391,7 @@ int f2t_json_writer_init(struct f2t_writer *w)
 out:
 	f2t_spool_close(&p->spool);
 	f2t_cputime_free(p->cpu);
+	f2t_jsamples_free(p->samples);
 	free(p);
 	return ret;
 }
