@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The FXT writer: scheduling as context switch and thread wakeup records,
- * names as kernel object records, markers and other tracepoints as instant
- * events.  What Perfetto makes of each is in shared/VIEWERS.md.
+ * names as kernel object records, other tracepoints as instant events,
+ * trace_marker writes as slices, counters and instants (fxt_marker.c).
+ * What Perfetto makes of each is in shared/VIEWERS.md.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -12,6 +13,7 @@
 
 #include "model/maps.h"
 #include "writers/fxt_enc.h"
+#include "writers/fxt_marker.h"
 #include "writers/fxt_prof.h"
 #include "writers/fxt_state.h"
 #include "writers/fxt_tables.h"
@@ -47,6 +49,7 @@ struct fxt_priv {
 	struct fxt_strtab *strs;
 	struct fxt_thrtab *threads;
 	struct fxt_prof *prof;		/* modules and mappings already written */
+	struct fxt_markers *markers;	/* trace_marker writes: fxt_marker.c */
 	bool lost_written;
 	uint64_t last_ts;	/* of the last event, for records written at the end */
 	uint64_t rec[FXT_MAX_RECORD_WORDS];
@@ -387,6 +390,14 @@ static int write_sample(struct f2t_writer *w, const struct f2t_event *ev)
 	return 0;
 }
 
+/* What fxt_marker.c borrows to write marker records into this file. */
+static const struct fxt_marker_io marker_io = {
+	.string_ref = string_ref,
+	.thread_ref = thread_ref,
+	.ensure_named = ensure_named,
+	.emit = emit,
+};
+
 static int fxt_event(struct f2t_writer *w, const struct f2t_event *ev)
 {
 	((struct fxt_priv *)w->priv)->last_ts = ev->ts;
@@ -397,6 +408,7 @@ static int fxt_event(struct f2t_writer *w, const struct f2t_event *ev)
 	case F2T_EV_WAKEUP_NEW:
 		return write_wakeup(w, ev);
 	case F2T_EV_PRINT:
+		return fxt_markers_event(((struct fxt_priv *)w->priv)->markers, w, ev);
 	case F2T_EV_OTHER:
 		return write_instant(w, ev);
 	case F2T_EV_LOST:
@@ -471,7 +483,9 @@ static int fxt_end(struct f2t_writer *w, const struct f2t_stats *st)
 	/* Losses the kernel counted but no event reported still get a mark. */
 	if (!p->lost_written && (st->lost_events || st->kernel_overrun || st->kernel_dropped))
 		write_lost(w);
-	ret = write_stats(w, st);
+	ret = fxt_markers_end(p->markers, w, w->info->stop_ns ? w->info->stop_ns : p->last_ts);
+	if (!ret)
+		ret = write_stats(w, st);
 	return ret ? ret : w->out->err;
 }
 
@@ -484,6 +498,7 @@ static void fxt_destroy(struct f2t_writer *w)
 	fxt_strtab_free(p->strs);
 	fxt_thrtab_free(p->threads);
 	fxt_prof_free(p->prof);
+	fxt_markers_free(p->markers);
 	free(p);
 	w->priv = NULL;
 }
@@ -505,10 +520,12 @@ int f2t_fxt_writer_init(struct f2t_writer *w)
 	p->strs = fxt_strtab_new(S_FIRST_DYNAMIC, FXT_MAX_STRING_INDEX);
 	p->threads = fxt_thrtab_new(1, FXT_MAX_THREAD_INDEX);
 	p->prof = fxt_prof_new();
-	if (!p->strs || !p->threads || !p->prof) {
+	p->markers = fxt_markers_new(&marker_io);
+	if (!p->strs || !p->threads || !p->prof || !p->markers) {
 		fxt_strtab_free(p->strs);
 		fxt_thrtab_free(p->threads);
 		fxt_prof_free(p->prof);
+		fxt_markers_free(p->markers);
 		free(p);
 		return -ENOMEM;
 	}

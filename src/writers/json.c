@@ -22,6 +22,7 @@
 #include "writers/cputime.h"
 #include "writers/ftrace_text.h"
 #include "writers/json_fmt.h"
+#include "writers/json_marker.h"
 #include "writers/json_samples.h"
 #include "writers/spool.h"
 #include "writers/writer.h"
@@ -32,6 +33,7 @@ struct json_priv {
 	struct f2t_clock_link link;
 	struct f2t_cputime *cpu;	/* to put the busiest processes first */
 	uint64_t markers;
+	struct json_markers *mk;	/* trace_marker writes: json_marker.c */
 	struct f2t_jsamples *samples;	/* CPU samples: samples + stackFrames */
 };
 
@@ -68,6 +70,10 @@ static int json_begin(struct f2t_writer *w)
 	struct f2t_out *o = w->out;
 
 	f2t_clock_link_choose(w->info, true, &p->link);
+	/* Knows our own clock_sync id, so no marker can repeat it. */
+	p->mk = json_markers_new(p->link.sync_id);
+	if (!p->mk)
+		return -ENOMEM;
 	f2t_out_puts(o, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
 			"{\"name\":\"clock_sync\",\"ph\":\"c\",\"ts\":");
 	put_ts(o, p->link.ts);
@@ -78,33 +84,17 @@ static int json_begin(struct f2t_writer *w)
 	return o->err ? o->err : p->spool.out->err;
 }
 
-/* A trace_marker write: an instant on the thread that wrote it. */
-static void write_marker(struct f2t_writer *w, const struct f2t_event *ev)
-{
-	const struct f2t_task *t = ev->pid > 0 ? f2t_tasks_find(w->tasks, ev->pid) : NULL;
-	struct json_priv *p = w->priv;
-	struct f2t_out *o = w->out;
-
-	f2t_out_puts(o, ",\n{\"name\":");
-	f2t_json_put_string(o, ev->print.buf, ev->print.len);
-	f2t_out_puts(o, ",\"cat\":\"ftrace\",\"ph\":\"i\",\"s\":\"t\",\"ts\":");
-	put_ts(o, ev->ts);
-	f2t_out_puts(o, ",\"pid\":");
-	put_int(o, t && t->tgid > 0 ? t->tgid : ev->pid);
-	f2t_out_puts(o, ",\"tid\":");
-	put_int(o, ev->pid);
-	f2t_out_putc(o, '}');
-	p->markers++;
-}
-
 static int json_event(struct f2t_writer *w, const struct f2t_event *ev)
 {
 	struct json_priv *p = w->priv;
 
 	if (f2t_cputime_event(p->cpu, ev))
 		return -ENOMEM;
-	if (ev->kind == F2T_EV_PRINT)
-		write_marker(w, ev);
+	if (ev->kind == F2T_EV_PRINT) {
+		/* In traceEvents, not in the text: json_marker.h says why. */
+		p->markers++;
+		return json_markers_event(p->mk, w, ev);
+	}
 	if (ev->kind == F2T_EV_SAMPLE) {
 		int ret = f2t_jsamples_event(p->samples, ev);
 
@@ -300,6 +290,8 @@ static void write_other_data(struct f2t_writer *w, const struct f2t_stats *st)
 	kv_num(o, "sched_waking", st->events[F2T_EV_WAKING]);
 	kv_num(o, "sched_wakeup", st->events[F2T_EV_WAKEUP]);
 	kv_num(o, "markers", p->markers);
+	if (p->mk)
+		json_markers_other_data(p->mk, w);
 	kv_num(o, "ftrace_lines", p->text.lines);
 	kv_num(o, "lost_events", st->lost_events);
 	kv_num(o, "lost_event_notes", p->text.lost);
@@ -347,6 +339,7 @@ static void json_destroy(struct f2t_writer *w)
 	f2t_spool_close(&p->spool);
 	f2t_cputime_free(p->cpu);
 	f2t_jsamples_free(p->samples);
+	json_markers_free(p->mk);
 	free(p);
 	w->priv = NULL;
 }

@@ -23,6 +23,17 @@ enum f2t_format {
 	F2T_FMT_PERFETTO,
 };
 
+/*
+ * A clock sync marker the recorder wrote itself (at start, at stop), with
+ * CLOCK_MONOTONIC, CLOCK_REALTIME and CLOCK_BOOTTIME read back to back just
+ * before the write: the marker's kernel timestamp pairs the trace clock
+ * with the other two.
+ */
+struct f2t_sync_point {
+	const char *id;		/* "trace_event_clock_sync: name=ID"; NULL or "" if none */
+	uint64_t mono_ns, realtime_ns, boottime_ns;
+};
+
 /* Facts about the recording, from the capture's metadata. */
 struct f2t_trace_info {
 	const char *host;
@@ -35,6 +46,7 @@ struct f2t_trace_info {
 	uint64_t boottime_ns;	/* CLOCK_BOOTTIME at start_ns, 0 if unknown */
 	uint32_t ncpus;
 	const char *recorder;	/* "ftrace2trace VERSION" */
+	struct f2t_sync_point sync_start, sync_end;
 };
 
 struct f2t_writer;

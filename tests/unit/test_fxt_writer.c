@@ -360,7 +360,7 @@ static void test_markers_and_lost(void **state)
 	assert_int_not_equal(rec.event.thread.ref, 0);
 	assert_int_equal(rec.event.thread.pid, 100);
 	assert_int_equal(rec.event.thread.tid, 101);
-	assert_true(sv_is(&rec.event.category, "ftrace"));
+	assert_true(sv_is(&rec.event.category, "marker"));
 	assert_true(sv_is(&rec.event.name, "hello marker"));
 	ref = rec.event.thread.ref;
 	/* The same thread reuses its index: no second thread record. */
@@ -373,6 +373,10 @@ static void test_markers_and_lost(void **state)
 	next_of(&t, &rec, FXT_K_PROVIDER_EVENT);
 	assert_int_equal(rec.meta.provider_id, 1);
 	assert_int_equal(rec.meta.event_id, 0);
+	/* The marker counts come before the run's. */
+	next_of(&t, &rec, FXT_K_INSTANT);
+	assert_true(sv_is(&rec.event.name, "ftrace2trace_markers"));
+	assert_int_equal(arg(&rec, "markers")->u64, 1);
 	/* Losses were already marked: end() adds no second record. */
 	expect_stats_then_end(&t, 0);
 	rt_free(&t);

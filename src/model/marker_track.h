@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a trace_marker write becomes in a trace, decided once for every
+ * writer so that FXT and JSON agree record for record.
+ *
+ * A writer hands each F2T_EV_PRINT event to f2t_mtrack_event() and gets back
+ * one record to write (or none): which kind, on which thread and process,
+ * under which name, with which async or counter id.  The table behind it
+ * keeps what pairing needs across events: open B slices per thread
+ * (model/slices.h), open async slices (S/F, G/H) with their names, and the
+ * clock sync ids already written.  Every writer owns one table, fed the same
+ * events in the same order, so each reaches the same decisions.
+ *
+ * The mapping, and why:
+ *  - B -> duration begin on the writing thread; E -> duration end when that
+ *    thread has a slice open, otherwise nothing (counted).  An E whose B came
+ *    before the recording started is normal at the start of a trace, not
+ *    noise worth an event.
+ *  - C -> a counter of the writing process, value int64 or double.
+ *  - S/F and G/H -> async begin/end.  atrace pairs S with F by process,
+ *    name and cookie, G with H by process, track and cookie; both viewers
+ *    pair async events by an id that is not scoped to a process, so the id
+ *    is a hash of those keys, and the cookie is kept as an argument.  An end
+ *    with no open begin is dropped (counted), like E.  H may leave out the
+ *    name: the end takes its begin's name, which the viewers match on.
+ *  - I -> instant on the writing thread; N -> the same, with its track as
+ *    an argument (a named track of its own would hold one instant each).
+ *  - trace_event_clock_sync: name=ID -> a clock sync, once per id: a second
+ *    sync with one id in a file makes Trace Viewer refuse the whole file, so
+ *    repeats become instants (counted).  parent_ts=SECONDS has no id; it
+ *    gets one, "parent_ts-" and the kernel timestamp in ns, which is unique
+ *    in a recording and the same in two recordings of that one marker on
+ *    one clock (and only then): what a merge may align on.
+ *  - Anything else -> an instant carrying the text; text that looked like a
+ *    marker but was not one also carries why (counted as malformed).
+ *
+ * The thread is the print event's pid; the process is the task table's tgid
+ * for it.  The pid inside the text is not trusted: a program can write any.
+ */
+#ifndef F2T_MARKER_TRACK_H
+#define F2T_MARKER_TRACK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/event.h"
+#include "model/marker.h"
+
+/* What to write for one marker. */
+enum f2t_mrec {
+	F2T_MREC_NONE = 0,	/* nothing: an end with nothing open (counted) */
+	F2T_MREC_BEGIN,		/* duration begin on the thread */
+	F2T_MREC_END,		/* duration end on the thread */
+	F2T_MREC_COUNTER,	/* counter sample of the process */
+	F2T_MREC_ASYNC_BEGIN,	/* async slice begin, .async_id */
+	F2T_MREC_ASYNC_END,	/* async slice end, .async_id */
+	F2T_MREC_INSTANT,	/* instant on the thread */
+	F2T_MREC_CLOCK_SYNC,	/* clock sync point, .sync_id, first of its id */
+};
+
+/* Room for a made-up sync id: "parent_ts-" and a uint64. */
+#define F2T_MREC_SYNC_ID_MAX 32
+
+struct f2t_mrecord {
+	enum f2t_mrec rec;
+	struct f2t_marker m;		/* the parse; views into the event's text */
+	int32_t tid;			/* the writing thread */
+	int32_t tgid;			/* its process, from the task table */
+	/* The record's name: the marker's; an async end's is its begin's. */
+	struct f2t_marker_str name;
+	/* The category: "marker", or a counter's own (C|pid|name|value|cat). */
+	struct f2t_marker_str category;
+	/* ASYNC_*: pairs begin and end; stable across writers and runs. */
+	uint64_t async_id;
+	/* CLOCK_SYNC: the id (the marker's, or made up for parent_ts). */
+	struct f2t_marker_str sync_id;
+	/* INSTANT from malformed text: why it is malformed (static), else NULL. */
+	const char *malformed;
+	/* INSTANT from a clock sync whose id the file already has. */
+	bool repeated_sync;
+	char sync_buf[F2T_MREC_SYNC_ID_MAX];
+};
+
+/* What a table has seen, for the trace's own statistics. */
+struct f2t_mcounts {
+	uint64_t markers;			/* print events seen */
+	uint64_t kinds[F2T_MARKER_KIND_COUNT];	/* by parsed kind (TEXT includes malformed) */
+	uint64_t malformed;			/* looked like a marker, did not parse */
+	uint64_t unmatched_ends;		/* E with no open B on its thread: dropped */
+	uint64_t unmatched_async_ends;		/* F/H with no open S/G: dropped */
+	uint64_t repeated_sync_ids;		/* clock syncs whose id was already written */
+	uint64_t open_slices;			/* B never ended (so far) */
+	uint64_t open_async;			/* S/G never ended (so far) */
+};
+
+struct f2t_mtrack;
+
+/**
+ * f2t_mtrack_new() - an empty table
+ *
+ * Return: the table, or NULL with errno set (ENOMEM).
+ */
+struct f2t_mtrack *f2t_mtrack_new(void);
+
+/** f2t_mtrack_free() - free @t; NULL is fine */
+void f2t_mtrack_free(struct f2t_mtrack *t);
+
+/**
+ * f2t_mtrack_reserve_sync_id() - an id the file already uses for itself
+ * @t:   the table
+ * @id:  the id, NUL-terminated
+ *
+ * A marker with this id then becomes an instant, not a second clock sync.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int f2t_mtrack_reserve_sync_id(struct f2t_mtrack *t, const char *id);
+
+/**
+ * f2t_mtrack_event() - decide what a print event becomes
+ * @t:    the table
+ * @ev:   an F2T_EV_PRINT event
+ * @tgid: the process of @ev->pid from the task table, or <= 0 if unknown
+ *	  (then the thread is taken as its own process)
+ * @out:  filled in; its string views point into @ev's text and into @out
+ *	  itself, and into the table for an async end's name (valid until the
+ *	  next call)
+ *
+ * Return: 0, or -ENOMEM (nothing was recorded in the table then).
+ */
+int f2t_mtrack_event(struct f2t_mtrack *t, const struct f2t_event *ev, int32_t tgid,
+		     struct f2t_mrecord *out);
+
+/** f2t_mtrack_counts() - the counts so far, open slices included */
+void f2t_mtrack_counts(const struct f2t_mtrack *t, struct f2t_mcounts *c);
+
+/**
+ * f2t_mtrack_report() - tell the user on stderr what went wrong with markers
+ * @t:   the table
+ * @key: identifies the conversion (the writers' shared trace info): every
+ *	 writer of one conversion has the same counts, so only the first to
+ *	 call this for a key prints
+ *
+ * One warning line when markers were malformed, ends were unmatched or sync
+ * ids repeated; nothing otherwise.
+ */
+void f2t_mtrack_report(const struct f2t_mtrack *t, const void *key);
+
+/**
+ * f2t_mtrack_hash() - the id async events are paired by
+ * @tgid:   the process
+ * @space:  'S' for S/F (keyed by name), 'G' for G/H (keyed by track)
+ * @key:    the name or track
+ * @cookie: the marker's cookie
+ *
+ * Exposed for tests.  Return: a 64-bit hash of all four.
+ */
+uint64_t f2t_mtrack_hash(int32_t tgid, char space, struct f2t_marker_str key, int64_t cookie);
+
+#endif
