@@ -20,6 +20,7 @@
 
 struct info_strings {
 	char *host, *kernel, *cmdline, *clock, *recorder;
+	char *sync_start_id, *sync_end_id;
 };
 
 static uint64_t meta_u64(const struct f2t_capr *cap, const char *key)
@@ -49,6 +50,21 @@ static void read_info(const struct f2t_capr *cap, struct f2t_trace_info *info,
 	info->realtime_ns = meta_u64(cap, "start_realtime_ns");
 	info->boottime_ns = meta_u64(cap, "start_boottime_ns");
 	info->ncpus = (uint32_t)meta_u64(cap, "ncpus");
+	/* The recorder's clock sync markers (record/syncmark.h); none in older captures. */
+	s->sync_start_id = f2t_capr_meta(cap, "sync_start_id");
+	s->sync_end_id = f2t_capr_meta(cap, "sync_end_id");
+	info->sync_start = (struct f2t_sync_point){
+		.id = s->sync_start_id,
+		.mono_ns = meta_u64(cap, "sync_start_mono_ns"),
+		.realtime_ns = meta_u64(cap, "sync_start_realtime_ns"),
+		.boottime_ns = meta_u64(cap, "sync_start_boottime_ns"),
+	};
+	info->sync_end = (struct f2t_sync_point){
+		.id = s->sync_end_id,
+		.mono_ns = meta_u64(cap, "sync_end_mono_ns"),
+		.realtime_ns = meta_u64(cap, "sync_end_realtime_ns"),
+		.boottime_ns = meta_u64(cap, "sync_end_boottime_ns"),
+	};
 }
 
 static void free_info(struct info_strings *s)
@@ -58,6 +74,8 @@ static void free_info(struct info_strings *s)
 	free(s->cmdline);
 	free(s->clock);
 	free(s->recorder);
+	free(s->sync_start_id);
+	free(s->sync_end_id);
 }
 
 static uint64_t stat_value(const char *text, size_t len, const char *key)

@@ -44,6 +44,17 @@ static void put_value(FILE *f, const char *key, const char *v)
 	fputc('\n', f);
 }
 
+/* sync_WHICH_id, _mono_ns, _realtime_ns, _boottime_ns: only for a marker written. */
+static void put_sync(FILE *f, const char *which, const struct f2t_meta_sync *s)
+{
+	if (!s->id[0])
+		return;
+	fprintf(f, "sync_%s_id=%s\n", which, s->id);
+	fprintf(f, "sync_%s_mono_ns=%llu\n", which, (unsigned long long)s->mono_ns);
+	fprintf(f, "sync_%s_realtime_ns=%llu\n", which, (unsigned long long)s->realtime_ns);
+	fprintf(f, "sync_%s_boottime_ns=%llu\n", which, (unsigned long long)s->boottime_ns);
+}
+
 int f2t_meta_write(struct f2t_capw *w, const struct f2t_meta *m)
 {
 	char host[256] = "", recorder[64];
@@ -74,6 +85,8 @@ int f2t_meta_write(struct f2t_capw *w, const struct f2t_meta *m)
 	fprintf(f, "start_realtime_ns=%llu\n", (unsigned long long)m->start_realtime_ns);
 	fprintf(f, "start_boottime_ns=%llu\n", (unsigned long long)m->start_boottime_ns);
 	put_value(f, "recorder", recorder);
+	put_sync(f, "start", &m->sync_start);
+	put_sync(f, "end", &m->sync_end);
 	if (fclose(f) != 0) {
 		free(text);
 		return -ENOMEM;

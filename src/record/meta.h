@@ -12,6 +12,12 @@
 
 #include "capture/capture.h"
 
+/* A clock sync marker the recorder wrote, and the clocks read just before it. */
+struct f2t_meta_sync {
+	char id[64];		/* its sync id; "" when none was written */
+	uint64_t mono_ns, realtime_ns, boottime_ns;
+};
+
 struct f2t_meta {
 	const char *cmdline;	/* the recorded command, or "-a" */
 	const char *clock;
@@ -21,6 +27,7 @@ struct f2t_meta {
 	uint64_t start_realtime_ns;
 	uint64_t start_boottime_ns;
 	uint64_t stop_ns;	/* CLOCK_MONOTONIC right before tracing off */
+	struct f2t_meta_sync sync_start, sync_end;	/* record/syncmark.c */
 };
 
 /* The three clocks, read back to back right after tracing went on. */

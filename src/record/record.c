@@ -32,6 +32,7 @@
 #include "record/pump.h"
 #include "record/record.h"
 #include "record/signals.h"
+#include "record/syncmark.h"
 #include "util/log.h"
 
 #define POLL_MS 100
@@ -363,6 +364,8 @@ static int finish_capture(struct run *r)
 {
 	int err, e, drain_err;
 
+	/* While tracing is still on, so the kernel records it. */
+	f2t_syncmark_write(r->inst.ti, "end", &r->meta.sync_end);
 	r->meta.stop_ns = f2t_meta_now();
 	err = f2t_inst_tracing(&r->inst, false);
 	if (err)
@@ -451,6 +454,7 @@ static int record(struct run *r)
 		}
 	}
 	f2t_meta_mark_start(&r->meta);
+	f2t_syncmark_write(r->inst.ti, "start", &r->meta.sync_start);
 	err = f2t_procsnap_write(r->capw, 0);
 	/*
 	 * Mappings made from now on arrive as MMAP2 records; older ones are
