@@ -160,8 +160,19 @@ def main():
         raw = f.read()
     doc = json.loads(raw)	# strict: raw control characters are errors
     keys = list(doc)
-    check(keys[:4] == ['displayTimeUnit', 'traceEvents', 'systemTraceEvents', 'otherData'],
+    # CPU samples, when recorded, sit between the kernel text and otherData.
+    base = [k for k in keys if k not in ('samples', 'stackFrames')]
+    check(base[:4] == ['displayTimeUnit', 'traceEvents', 'systemTraceEvents', 'otherData'] and
+          (('samples' in keys) == ('stackFrames' in keys)) and
+          ('samples' not in keys or
+           keys.index('systemTraceEvents') < keys.index('samples') < keys.index('stackFrames') <
+           keys.index('otherData')),
           f'top-level keys in order: {keys}')
+    if 'samples' in doc:
+        frames = doc['stackFrames']
+        check(all(str(s.get('sf')) in frames for s in doc['samples']) and
+              all(str(f['parent']) in frames for f in frames.values() if 'parent' in f),
+              f"{len(doc['samples'])} samples and {len(frames)} stack frames: every sf and parent is in stackFrames (catapult throws otherwise)")
     check(doc.get('displayTimeUnit') == 'ns', 'displayTimeUnit is "ns"')
     events, text, other = doc['traceEvents'], doc['systemTraceEvents'], doc['otherData']
     check(text.startswith('# tracer: nop\n#\n'), 'systemTraceEvents starts with "# tracer: nop"')
