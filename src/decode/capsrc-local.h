@@ -37,6 +37,7 @@ struct state_memo {
 #define STATE_MEMO_SLOTS 64
 
 struct cursor;
+struct f2t_ksyms;
 
 struct f2t_capsrc {
 	const struct f2t_capr *cap;
@@ -71,6 +72,12 @@ struct f2t_capsrc {
 
 	uint64_t done_bytes, total_bytes;
 	struct f2t_stats stats;
+
+	/* Kernel symbols for function events (capsrc_ksyms.c), read on first need. */
+	struct f2t_ksyms *ksyms;
+	bool ksyms_tried;
+	/* Softirq names by vec, as the kernel's print format has them; "" until seen. */
+	char softirq_names[16][16];
 };
 
 int f2t_capsrc_bind_events(struct f2t_capsrc *s, char *err, size_t errlen);
@@ -80,5 +87,14 @@ int f2t_capsrc_bind_events(struct f2t_capsrc *s, char *err, size_t errlen);
  */
 int f2t_capsrc_decode(struct f2t_capsrc *s, void *data, int size,
 		      unsigned long long ts, uint32_t cpu, struct f2t_event *ev);
+
+/*
+ * The kernel symbol holding ADDR, from the capture's KALLSYMS record, with
+ * its module ("[MOD]", NULL for the kernel proper) in *MODULE; without a
+ * symbol, ADDR as "0x..." text in the record's scratch space.  Never NULL.
+ */
+const char *f2t_capsrc_ksym(struct f2t_capsrc *s, uint64_t addr, const char **module);
+/* Frees what f2t_capsrc_ksym() read. */
+void f2t_capsrc_ksyms_free(struct f2t_capsrc *s);
 
 #endif

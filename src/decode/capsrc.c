@@ -381,6 +381,7 @@ void f2t_capsrc_close(struct f2t_capsrc *s)
 	free(s->handlers);
 	free(s->scratch);
 	free(s->line);
+	f2t_capsrc_ksyms_free(s);
 	trace_seq_destroy(&s->seq);
 	if (s->tep)
 		tep_free(s->tep);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "decode/capsrc-local.h"
+#include "decode/functext.h"
 #include "decode/source.h"
 #include "decode/textline.h"
 #include "util/log.h"
@@ -41,6 +42,16 @@ static const struct known known_events[] = {
 	{ "task", "task_rename", F2T_EV_RENAME, false, { "pid", "oldcomm", "newcomm" } },
 	{ "task", "task_newtask", F2T_EV_OTHER, true, { "pid", "comm", "clone_flags" } },
 	{ "ftrace", "print", F2T_EV_PRINT, false, { "ip", "buf" } },
+	{ "ftrace", "function", F2T_EV_FUNCTION, false, { "ip", "parent_ip" } },
+	{ "ftrace", "funcgraph_entry", F2T_EV_FUNCGRAPH_ENTRY, false, { "func", "depth" } },
+	{ "ftrace", "funcgraph_exit", F2T_EV_FUNCGRAPH_EXIT, false,
+	  { "func", "depth", "overrun", "calltime", "rettime" } },
+	{ "irq", "irq_handler_entry", F2T_EV_IRQ_ENTRY, false, { "irq", "name" } },
+	{ "irq", "irq_handler_exit", F2T_EV_IRQ_EXIT, false, { "irq", "ret" } },
+	{ "irq", "softirq_entry", F2T_EV_SOFTIRQ_ENTRY, false, { "vec" } },
+	{ "irq", "softirq_exit", F2T_EV_SOFTIRQ_EXIT, false, { "vec" } },
+	{ "power", "cpu_idle", F2T_EV_CPU_IDLE, false, { "state", "cpu_id" } },
+	{ "power", "cpu_frequency", F2T_EV_CPU_FREQ, false, { "state", "cpu_id" } },
 };
 
 static int bind_known(struct handler *h, const struct known *k)
@@ -220,6 +231,34 @@ static void state_letters(struct f2t_capsrc *s, long long value, char *out)
 	memcpy(m->letters, out, F2T_STATE_LEN);
 }
 
+/*
+ * A softirq's name ("TIMER", "NET_RX"...) from the kernel's own print
+ * format, which maps vec to name, asked once per vec: the table is the
+ * kernel's to change.
+ */
+static const char *softirq_name(struct f2t_capsrc *s, uint32_t vec)
+{
+	char *memo;
+	const char *p;
+	size_t n;
+
+	if (vec >= sizeof(s->softirq_names) / sizeof(s->softirq_names[0]))
+		return "softirq";
+	memo = s->softirq_names[vec];
+	if (memo[0])
+		return memo;
+	trace_seq_reset(&s->seq);
+	tep_print_event(s->tep, &s->seq, &s->rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&s->seq);
+	p = strstr(s->seq.buffer, "action=");
+	n = p ? strcspn(p + strlen("action="), "] ") : 0;
+	if (n && n < sizeof(s->softirq_names[0]))
+		memcpy(memo, p + strlen("action="), n);
+	else
+		snprintf(memo, sizeof(s->softirq_names[0]), "softirq %u", vec);
+	return memo;
+}
+
 int f2t_capsrc_decode(struct f2t_capsrc *s, void *data, int size,
 		      unsigned long long ts, uint32_t cpu, struct f2t_event *ev)
 {
@@ -333,6 +372,42 @@ int f2t_capsrc_decode(struct f2t_capsrc *s, void *data, int size,
 		ev->print.len = len;
 		break;
 	}
+	case F2T_EV_FUNCTION:
+		ev->func.ip = (uint64_t)num(f[0], d);
+		ev->func.parent_ip = (uint64_t)num(f[1], d);
+		ev->func.name = f2t_capsrc_ksym(s, ev->func.ip, &ev->func.module);
+		ev->func.parent = f2t_capsrc_ksym(s, ev->func.parent_ip, &ev->func.parent_module);
+		break;
+	case F2T_EV_FUNCGRAPH_EXIT:
+		ev->graph.overrun = (uint32_t)num(f[2], d);
+		ev->graph.calltime = (uint64_t)num(f[3], d);
+		ev->graph.rettime = (uint64_t)num(f[4], d);
+		/* fall through */
+	case F2T_EV_FUNCGRAPH_ENTRY:
+		ev->graph.func = (uint64_t)num(f[0], d);
+		ev->graph.depth = (uint32_t)num(f[1], d);
+		ev->graph.name = f2t_capsrc_ksym(s, ev->graph.func, &ev->graph.module);
+		break;
+	case F2T_EV_IRQ_ENTRY:
+		ev->irq.irq = (int32_t)num(f[0], d);
+		ev->irq.name = str(s, f[1], d, size, NULL);
+		if (!ev->irq.name)
+			goto bad;
+		break;
+	case F2T_EV_IRQ_EXIT:
+		ev->irq.irq = (int32_t)num(f[0], d);
+		ev->irq.ret = (int32_t)num(f[1], d);
+		break;
+	case F2T_EV_SOFTIRQ_ENTRY:
+	case F2T_EV_SOFTIRQ_EXIT:
+		ev->softirq.vec = (uint32_t)num(f[0], d);
+		ev->softirq.name = softirq_name(s, ev->softirq.vec);
+		break;
+	case F2T_EV_CPU_IDLE:
+	case F2T_EV_CPU_FREQ:
+		ev->power.state = (uint32_t)num(f[0], d);
+		ev->power.cpu_id = (uint32_t)num(f[1], d);
+		break;
 	default:
 		ev->other.system = h->event->system;
 		ev->other.name = h->event->name;
@@ -453,6 +528,8 @@ const char *f2t_event_text(const struct f2t_event *ev, size_t *len)
 		/* What the kernel prints for a trace_marker write. */
 		tl_str(&l, "tracing_mark_write: ");
 		tl_mem(&l, ev->print.buf, ev->print.len);
+	} else if (f2t_functext(&l, ev)) {
+		/* Function tracer records: the tracer's own text (functext.h). */
 	} else if (h->known_text) {
 		tl_str(&l, h->event->name);
 		tl_str(&l, ": ");

@@ -27,6 +27,15 @@ enum f2t_event_kind {
 	F2T_EV_OTHER,		/* any other tracepoint asked for with -e */
 	F2T_EV_LOST,		/* the ring buffer dropped events on this cpu */
 	F2T_EV_SAMPLE,		/* a CPU sample (perf_event_open) with its call stack */
+	F2T_EV_FUNCTION,	/* ftrace:function, the function tracer */
+	F2T_EV_FUNCGRAPH_ENTRY,	/* ftrace:funcgraph_entry, the function_graph tracer */
+	F2T_EV_FUNCGRAPH_EXIT,	/* ftrace:funcgraph_exit */
+	F2T_EV_IRQ_ENTRY,	/* irq:irq_handler_entry */
+	F2T_EV_IRQ_EXIT,	/* irq:irq_handler_exit */
+	F2T_EV_SOFTIRQ_ENTRY,	/* irq:softirq_entry */
+	F2T_EV_SOFTIRQ_EXIT,	/* irq:softirq_exit */
+	F2T_EV_CPU_IDLE,	/* power:cpu_idle */
+	F2T_EV_CPU_FREQ,	/* power:cpu_frequency */
 	F2T_EV_KIND_COUNT
 };
 
@@ -48,6 +57,9 @@ struct f2t_frame {
 	uint64_t map_start, map_len, map_vaddr;
 	bool kernel;
 };
+
+/* power:cpu_idle's state when a CPU leaves idle ((u32)-1, PWR_EVENT_EXIT). */
+#define F2T_IDLE_EXIT 4294967295u
 
 /* Linux task state letters as sched_switch prints them ("R", "R+", "D", ...). */
 #define F2T_STATE_LEN 8
@@ -104,6 +116,39 @@ struct f2t_event {
 			uint32_t nframes;
 			const struct f2t_frame *frames;	/* innermost first */
 		} sample;
+		/*
+		 * Kernel addresses come with their symbol from the kallsyms
+		 * saved at record time, or as "0x..." text when it has none;
+		 * module is "[MOD]" for a loadable module's, else NULL.
+		 */
+		struct {	/* FUNCTION */
+			uint64_t ip, parent_ip;
+			const char *name, *module;
+			const char *parent, *parent_module;
+		} func;
+		struct {	/* FUNCGRAPH_ENTRY, FUNCGRAPH_EXIT */
+			uint64_t func;
+			const char *name, *module;
+			uint32_t depth;
+			/* EXIT only.  calltime/rettime are on the kernel's local
+			 * clock, not the trace clock: their difference is the
+			 * call's duration, they are not points on ts's timeline. */
+			uint32_t overrun;
+			uint64_t calltime, rettime;
+		} graph;
+		struct {	/* IRQ_ENTRY (name), IRQ_EXIT (ret) */
+			int32_t irq;
+			int32_t ret;		/* 0: unhandled */
+			const char *name;
+		} irq;
+		struct {	/* SOFTIRQ_ENTRY, SOFTIRQ_EXIT */
+			uint32_t vec;
+			const char *name;	/* "TIMER", "NET_RX"..., as the kernel prints it */
+		} softirq;
+		struct {	/* CPU_IDLE, CPU_FREQ */
+			uint32_t state;		/* idle: F2T_IDLE_EXIT leaving idle; freq: kHz */
+			uint32_t cpu_id;	/* the CPU it is about, not always ev->cpu */
+		} power;
 	};
 	/*
 	 * Where the event came from, so a writer can ask the source for the

@@ -8,10 +8,12 @@
 
 #include <stdint.h>
 
+#include "model/event.h"
+
 #define F2T_MAX_CPUS 1024
 
 struct f2t_stats {
-	uint64_t events[/* enum f2t_event_kind */ 16];
+	uint64_t events[F2T_EV_KIND_COUNT];
 	uint64_t total_events;
 	/* Ring buffer: events the kernel says it dropped (page "missed events"
 	 * flags while decoding, plus per_cpu stats "overrun" at stop). */
