@@ -5,6 +5,8 @@
  *   burn [SECONDS]           three quarters of the time in burn_three(),
  *                            one quarter in burn_one() (by the clock)
  *   burn --syscalls SECONDS  a write(2) loop to /dev/null: kernel frames
+ *   burn --work MROUNDS      a fixed amount of work (3:1 again, by rounds)
+ *                            timed by itself, for overhead benchmarks
  * Built with frame pointers, so the kernel can walk the user stack.
  */
 #include <fcntl.h>
@@ -65,6 +67,32 @@ static int syscalls(double secs)
 	return 0;
 }
 
+static __attribute__((noinline)) void work_three(uint64_t n)
+{
+	for (uint64_t i = 0; i < 3 * n; i++)
+		sink = sink * 6364136223846793005ull + 1442695040888963407ull;
+}
+
+static __attribute__((noinline)) void work_one(uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++)
+		sink = sink * 6364136223846793005ull + 1442695040888963407ull;
+}
+
+/* MROUNDS million rounds of work; prints the time the work itself took. */
+static int work(double mrounds)
+{
+	uint64_t t0 = now_ns(), rounds = (uint64_t)(mrounds * 1e6 / 4096);
+
+	for (uint64_t r = 0; r < rounds; r++) {
+		work_three(1024);
+		work_one(1024);
+	}
+	printf("burn: work %.0f M rounds in %llu us\n", mrounds,
+	       (unsigned long long)((now_ns() - t0) / 1000));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	double secs = 2.0;
@@ -72,6 +100,8 @@ int main(int argc, char **argv)
 
 	if (argc > 2 && !strcmp(argv[1], "--syscalls"))
 		return syscalls(atof(argv[2]));
+	if (argc > 2 && !strcmp(argv[1], "--work"))
+		return work(atof(argv[2]));
 	if (argc > 1)
 		secs = atof(argv[1]);
 	end = now_ns() + (uint64_t)(secs * 1e9);
