@@ -138,6 +138,7 @@ static void record_args(struct argv_ *a, const struct f2t_mrecord *r)
 			arg_i64(a, "value", mk->ivalue);
 		return;
 	case F2T_MREC_ASYNC_BEGIN:
+	case F2T_MREC_ASYNC_END:
 		arg_i64(a, "cookie", mk->cookie);
 		if (mk->track.len)
 			arg_text(a, "track", mk->track.s, mk->track.len);

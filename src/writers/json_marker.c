@@ -105,6 +105,7 @@ static void put_args(struct f2t_out *o, const struct f2t_mrecord *r)
 			put_i64(o, mk->ivalue);
 		break;
 	case F2T_MREC_ASYNC_BEGIN:
+	case F2T_MREC_ASYNC_END:
 		key(o, &first, "cookie");
 		put_i64(o, mk->cookie);
 		if (mk->track.len) {

@@ -3,9 +3,11 @@
  * marker_demo [-t THREADS] [-n ROUNDS] [-j APP.json]: exercises every
  * function of <ftrace2trace/marker.h> from several threads at once.
  *
- * Each thread, ROUNDS times: begin "round", counter "progress", instant
- * "tick", async begin/end "request" (cookie unique per thread and round),
- * end.  Before and after every call it reads CLOCK_MONOTONIC and prints
+ * Each thread, ROUNDS times: begin "round", counter "progress" (the round's
+ * number), begin "step" (nested in "round"), instant "tick", end (of
+ * "step"), async begin/end "request" (cookie unique per thread and round),
+ * end (of "round").  Before and after every call it reads CLOCK_MONOTONIC
+ * and prints
  *
  *   marker_demo: CALL tid=TID before=NS after=NS rc=RC
  *
@@ -99,7 +101,9 @@ static void *worker(void *arg)
 		TIMED("begin", f2t_trace_begin("round"));
 		round_begin = last;
 		TIMED("counter", f2t_trace_counter("progress", r));
+		TIMED("begin", f2t_trace_begin("step"));
 		TIMED("instant", f2t_trace_instant("tick"));
+		TIMED("end", f2t_trace_end());
 		TIMED("async_begin", f2t_trace_async_begin("request", cookie));
 		TIMED("async_end", f2t_trace_async_end("request", cookie));
 		TIMED("end", f2t_trace_end());

@@ -25,7 +25,7 @@ m = re.match(r"marker_demo: tgid=(\d+) threads=(\d+) rounds=(\d+) failures=0$", 
 assert m, "bad summary: " + last
 tgid, threads, rounds = map(int, m.groups())
 forms = {
-    "B": rf"B\|{tgid}\|round", "E": rf"E\|{tgid}", "C": rf"C\|{tgid}\|progress\|\d+",
+    "B": rf"B\|{tgid}\|(round|step)", "E": rf"E\|{tgid}", "C": rf"C\|{tgid}\|progress\|\d+",
     "I": rf"I\|{tgid}\|tick", "S": rf"S\|{tgid}\|request\|\d+", "F": rf"F\|{tgid}\|request\|\d+",
     "sync": r"trace_event_clock_sync: name=demo-sync",
 }
@@ -39,8 +39,10 @@ for line in data.splitlines():
     counts[kind] += 1
 want = threads * rounds
 for k in "BECISF":
-    if counts[k] != want:
-        sys.exit("FAIL: %d %s markers, want %d" % (counts[k], k, want))
+    # Two slices a round, one nested in the other.
+    n = want * (2 if k in "BE" else 1)
+    if counts[k] != n:
+        sys.exit("FAIL: %d %s markers, want %d" % (counts[k], k, n))
 if counts["sync"] != 1:
     sys.exit("FAIL: %d clock sync markers, want 1" % counts["sync"])
 # Async cookies pair up.
