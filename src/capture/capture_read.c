@@ -14,13 +14,18 @@
 
 #include "capture/capture.h"
 
-static int index_records(struct f2t_capr *r, char *err, size_t errlen)
+/*
+ * Headers are read with pread(), not through the mapping: touching them
+ * there would fault in nearly every page of a capture of small records.
+ */
+static int index_records(struct f2t_capr *r, int fd, char *err, size_t errlen)
 {
 	size_t cap = 0;
 	uint64_t off = 16;
 
 	while (off < r->size) {
 		struct f2t_cap_rec rec;
+		unsigned char hdr[16];
 		uint64_t padded;
 
 		if (r->size - off < 16) {
@@ -28,9 +33,14 @@ static int index_records(struct f2t_capr *r, char *err, size_t errlen)
 				 r->path, (unsigned long long)off);
 			return -EINVAL;
 		}
-		memcpy(&rec.type, r->map + off, 4);
-		memcpy(&rec.arg, r->map + off + 4, 4);
-		memcpy(&rec.len, r->map + off + 8, 8);
+		if (pread(fd, hdr, sizeof(hdr), (off_t)off) != (ssize_t)sizeof(hdr)) {
+			snprintf(err, errlen, "%s: offset %llu: cannot read a record header",
+				 r->path, (unsigned long long)off);
+			return -EIO;
+		}
+		memcpy(&rec.type, hdr, 4);
+		memcpy(&rec.arg, hdr + 4, 4);
+		memcpy(&rec.len, hdr + 8, 8);
 		padded = (rec.len + 7) & ~7ull;
 		if (rec.len > r->size || padded > r->size - off - 16) {
 			/* A recorder killed mid-write leaves a partial last record. */
@@ -113,7 +123,7 @@ struct f2t_capr *f2t_capr_open(const char *path, char *err, size_t errlen)
 			 path, version, F2T_CAP_VERSION);
 		goto out;
 	}
-	ret = index_records(r, err, errlen);
+	ret = index_records(r, fd, err, errlen);
 out:
 	if (fd >= 0)
 		close(fd);

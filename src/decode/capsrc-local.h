@@ -71,6 +71,7 @@ struct f2t_capsrc {
 	size_t scratch_len, scratch_cap;
 
 	uint64_t done_bytes, total_bytes;
+	uint64_t released;	/* the capture's bytes before this are unmapped */
 	struct f2t_stats stats;
 
 	/* Kernel symbols for function events (capsrc_ksyms.c), read on first need. */

@@ -167,18 +167,30 @@ static void heap_down(struct f2t_capsrc *s, size_t i)
 /* ---- walking one CPU's sub-buffers ---- */
 
 /*
- * Drops a consumed record's pages from our mapping.  Only this cursor reads
- * a CPU_DATA record, so once it moves on they are never needed again, and
- * resident memory stays flat however large the capture.
+ * Drops what every cursor has consumed from our mapping, so resident memory
+ * stays flat however large the capture.  Each cursor reads its own CPU's
+ * records in file order, so everything before the earliest record still in
+ * use by any cursor is done with.  Records are often a single sub-buffer and
+ * not page-aligned, hence the low-water mark rather than record by record.
  */
-static void release(const struct f2t_cap_rec *r)
+static void release_consumed(struct f2t_capsrc *s)
 {
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t start = ((uintptr_t)r->data + page - 1) & ~(page - 1);
-	uintptr_t end = ((uintptr_t)r->data + r->len) & ~(page - 1);
+	uint64_t low = s->cap->size;
+	uintptr_t from, to;
 
-	if (end > start)
-		madvise((void *)start, end - start, MADV_DONTNEED);
+	for (uint32_t i = 0; i < s->ncursors; i++) {
+		const struct cursor *c = &s->cursors[i];
+
+		if (c->ri < c->nrecs && s->cap->recs[c->recs[c->ri]].offset < low)
+			low = s->cap->recs[c->recs[c->ri]].offset;
+	}
+	from = ((uintptr_t)s->cap->map + s->released + page - 1) & ~(page - 1);
+	to = ((uintptr_t)s->cap->map + low) & ~(page - 1);
+	if (to > from + (1u << 20)) {	/* in steps of a megabyte or more */
+		madvise((void *)from, to - from, MADV_DONTNEED);
+		s->released = to - (uintptr_t)s->cap->map;
+	}
 }
 
 static int cursor_load_page(struct f2t_capsrc *s, struct cursor *c, char *err,
@@ -194,9 +206,9 @@ static int cursor_load_page(struct f2t_capsrc *s, struct cursor *c, char *err,
 		}
 		r = &s->cap->recs[c->recs[c->ri]];
 		if (c->pos >= r->len) {
-			release(r);
 			c->ri++;
 			c->pos = 0;
+			release_consumed(s);
 			continue;
 		}
 		c->page = (const unsigned char *)r->data + c->pos;
