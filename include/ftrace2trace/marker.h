@@ -15,8 +15,14 @@
  * with ONE write() to the tracefs trace_marker file, so lines from several
  * threads never interleave and no lock is taken.  The kernel stamps each
  * line with the time and the writing thread; `ftrace2trace record` turns
- * them into slices, counters and instants on that thread.  The header is
- * async-signal-safe apart from the first call, which opens the file.
+ * them into slices, counters and instants on that thread, in the process
+ * the kernel knows it by (the pid in the line is only informative): FXT
+ * duration, counter, async and instant records; JSON B/E, C, b/e and i
+ * events.  Slices must nest per thread: an end with nothing open on its
+ * thread is dropped and counted, as is an async end with no begin; a line
+ * that does not parse becomes an instant that says why.  See MARKERS in
+ * ftrace2trace(1).  The header is async-signal-safe apart from the first
+ * call, which opens the file.
  *
  * Where the lines go: /sys/kernel/tracing/trace_marker (or the older
  * /sys/kernel/debug/tracing/trace_marker), i.e. the top-level ring buffer.
@@ -37,7 +43,9 @@
  * calls f2t_trace_clock_sync("ID") between two reads of its own clock and
  * puts, in its own Chrome JSON trace,
  *	{"name":"clock_sync","ph":"c","ts":AFTER,"args":{"sync_id":"ID","issue_ts":BEFORE}}
- * `ftrace2trace merge` then puts both traces on one time axis.  Programs
+ * The kernel trace's JSON holds the other side: a clock_sync event with the
+ * same id at the kernel's time for the marker (one per id: use each id
+ * once).  `ftrace2trace merge` then puts both traces on one time axis.  Programs
  * that can use CLOCK_MONOTONIC for their own trace need no sync at all:
  * ftrace2trace records on that clock (f2t_trace_now_ns() reads it).
  *
