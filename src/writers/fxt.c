@@ -2,8 +2,9 @@
 /*
  * The FXT writer: scheduling as context switch and thread wakeup records,
  * names as kernel object records, other tracepoints as instant events,
- * trace_marker writes as slices, counters and instants (fxt_marker.c).
- * What Perfetto makes of each is in shared/VIEWERS.md.
+ * trace_marker writes as slices, counters and instants (fxt_marker.c),
+ * function calls, irq handlers, idle and frequency as slices, instants and
+ * counters (fxt_kernel.c).  What Perfetto makes of each is in shared/VIEWERS.md.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -13,6 +14,7 @@
 
 #include "model/maps.h"
 #include "writers/fxt_enc.h"
+#include "writers/fxt_kernel.h"
 #include "writers/fxt_marker.h"
 #include "writers/fxt_prof.h"
 #include "writers/fxt_state.h"
@@ -50,6 +52,7 @@ struct fxt_priv {
 	struct fxt_thrtab *threads;
 	struct fxt_prof *prof;		/* modules and mappings already written */
 	struct fxt_markers *markers;	/* trace_marker writes: fxt_marker.c */
+	struct fxt_kernel *kern;	/* functions, irqs, idle, frequency: fxt_kernel.c */
 	bool lost_written;
 	uint64_t last_ts;	/* of the last event, for records written at the end */
 	uint64_t rec[FXT_MAX_RECORD_WORDS];
@@ -281,6 +284,7 @@ static int write_instant(struct f2t_writer *w, const struct f2t_event *ev)
 {
 	struct fxt_priv *p = w->priv;
 	struct fxt_event_head e = { .ts = ev->ts, .category = fxt_str_index(S_FTRACE) };
+	struct fxt_args fields;
 	struct f2t_task *t;
 	char name[MAX_NAME_LEN];
 	int ret;
@@ -300,8 +304,11 @@ static int write_instant(struct f2t_writer *w, const struct f2t_event *ev)
 		size_t len = n < 0 ? 0 : (size_t)n < sizeof(name) ? (size_t)n : sizeof(name) - 1;
 
 		ret = string_ref(w, name, len, &e.name);
+		if (!ret)
+			ret = fxt_kernel_fields(p->kern, w, ev, &fields);
 		if (ret)
 			return ret;
+		e.args = &fields;
 	}
 	ret = thread_ref(w, process_koid(t), (uint64_t)t->tid, &e.thread);
 	if (ret)
@@ -398,6 +405,14 @@ static const struct fxt_marker_io marker_io = {
 	.emit = emit,
 };
 
+/* What fxt_kernel.c borrows, likewise. */
+static const struct fxt_kernel_io kernel_io = {
+	.string_ref = string_ref,
+	.thread_ref = thread_ref,
+	.ensure_named = ensure_named,
+	.emit = emit,
+};
+
 static int fxt_event(struct f2t_writer *w, const struct f2t_event *ev)
 {
 	((struct fxt_priv *)w->priv)->last_ts = ev->ts;
@@ -411,8 +426,21 @@ static int fxt_event(struct f2t_writer *w, const struct f2t_event *ev)
 		return fxt_markers_event(((struct fxt_priv *)w->priv)->markers, w, ev);
 	case F2T_EV_OTHER:
 		return write_instant(w, ev);
-	case F2T_EV_LOST:
-		return write_lost(w);
+	case F2T_EV_LOST: {
+		int ret = fxt_kernel_event(((struct fxt_priv *)w->priv)->kern, w, ev);
+
+		return ret ? ret : write_lost(w);
+	}
+	case F2T_EV_FUNCTION:
+	case F2T_EV_FUNCGRAPH_ENTRY:
+	case F2T_EV_FUNCGRAPH_EXIT:
+	case F2T_EV_IRQ_ENTRY:
+	case F2T_EV_IRQ_EXIT:
+	case F2T_EV_SOFTIRQ_ENTRY:
+	case F2T_EV_SOFTIRQ_EXIT:
+	case F2T_EV_CPU_IDLE:
+	case F2T_EV_CPU_FREQ:
+		return fxt_kernel_event(((struct fxt_priv *)w->priv)->kern, w, ev);
 	case F2T_EV_SAMPLE:
 		return write_sample(w, ev);
 	default:
@@ -499,6 +527,7 @@ static void fxt_destroy(struct f2t_writer *w)
 	fxt_thrtab_free(p->threads);
 	fxt_prof_free(p->prof);
 	fxt_markers_free(p->markers);
+	fxt_kernel_free(p->kern);
 	free(p);
 	w->priv = NULL;
 }
@@ -521,11 +550,13 @@ int f2t_fxt_writer_init(struct f2t_writer *w)
 	p->threads = fxt_thrtab_new(1, FXT_MAX_THREAD_INDEX);
 	p->prof = fxt_prof_new();
 	p->markers = fxt_markers_new(&marker_io);
-	if (!p->strs || !p->threads || !p->prof || !p->markers) {
+	p->kern = fxt_kernel_new(&kernel_io);
+	if (!p->strs || !p->threads || !p->prof || !p->markers || !p->kern) {
 		fxt_strtab_free(p->strs);
 		fxt_thrtab_free(p->threads);
 		fxt_prof_free(p->prof);
 		fxt_markers_free(p->markers);
+		fxt_kernel_free(p->kern);
 		free(p);
 		return -ENOMEM;
 	}

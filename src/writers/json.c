@@ -2,7 +2,8 @@
 /*
  * The JSON writer: Chrome Trace Event Format, object form.
  *
- *   {"displayTimeUnit":"ns","traceEvents":[clock_sync, markers..., names...],
+ *   {"displayTimeUnit":"ns","traceEvents":[clock_sync, markers..., kernel
+ *    activity (json_kernel.h)..., names...],
  *    "systemTraceEvents":"# tracer: nop\n...kernel text...",
  *    "otherData":{recording facts and every loss count}}
  *
@@ -22,6 +23,7 @@
 #include "writers/cputime.h"
 #include "writers/ftrace_text.h"
 #include "writers/json_fmt.h"
+#include "writers/json_kernel.h"
 #include "writers/json_marker.h"
 #include "writers/json_samples.h"
 #include "writers/spool.h"
@@ -35,6 +37,7 @@ struct json_priv {
 	uint64_t markers;
 	struct json_markers *mk;	/* trace_marker writes: json_marker.c */
 	struct f2t_jsamples *samples;	/* CPU samples: samples + stackFrames */
+	struct json_kernel *kern;	/* functions, irqs, power, tracepoints: json_kernel.c */
 };
 
 /* The unknown-name placeholder of the task table: no name, not a name. */
@@ -99,6 +102,15 @@ static int json_event(struct f2t_writer *w, const struct f2t_event *ev)
 		int ret = f2t_jsamples_event(p->samples, ev);
 
 		return ret ? ret : w->out->err;
+	}
+	{
+		/* Some of these stay out of the text: json_kernel.h says why. */
+		int ret = json_kernel_event(p->kern, w, ev);
+
+		if (ret < 0)
+			return ret;
+		if (ret)
+			return w->out->err;
 	}
 	f2t_ftext_event(&p->text, ev);
 	return w->out->err ? w->out->err : p->spool.out->err;
@@ -292,6 +304,7 @@ static void write_other_data(struct f2t_writer *w, const struct f2t_stats *st)
 	kv_num(o, "markers", p->markers);
 	if (p->mk)
 		json_markers_other_data(p->mk, w);
+	json_kernel_other_data(p->kern, w);
 	kv_num(o, "ftrace_lines", p->text.lines);
 	kv_num(o, "lost_events", st->lost_events);
 	kv_num(o, "lost_event_notes", p->text.lost);
@@ -340,6 +353,7 @@ static void json_destroy(struct f2t_writer *w)
 	f2t_cputime_free(p->cpu);
 	f2t_jsamples_free(p->samples);
 	json_markers_free(p->mk);
+	json_kernel_free(p->kern);
 	free(p);
 	w->priv = NULL;
 }
@@ -370,7 +384,8 @@ int f2t_json_writer_init(struct f2t_writer *w)
 	p->spool.fd = -1;
 	p->cpu = f2t_cputime_new();
 	p->samples = f2t_jsamples_new(w->out ? w->out->path : NULL);
-	if (!p->cpu || !p->samples) {
+	p->kern = json_kernel_new();
+	if (!p->cpu || !p->samples || !p->kern) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -385,6 +400,7 @@ out:
 	f2t_spool_close(&p->spool);
 	f2t_cputime_free(p->cpu);
 	f2t_jsamples_free(p->samples);
+	json_kernel_free(p->kern);
 	free(p);
 	return ret;
 }
