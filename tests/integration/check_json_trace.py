@@ -88,8 +88,11 @@ def check_metadata(events):
 def check_clock_link(events, text, other):
     syncs = [e for e in events if e.get('ph') == 'c']
     ids = [e.get('args', {}).get('sync_id') for e in syncs]
-    check(len(syncs) == 1 and ids[0] and isinstance(syncs[0].get('ts'), (int, float)),
-          f'one clock_sync event (sync_id {ids})')
+    # The writer's own, plus one per clock sync marker (the recorder writes
+    # two); Trace Viewer refuses a file with an id twice.
+    check(ids.count(other.get('clock_sync_id')) == 1 and len(set(ids)) == len(ids) and
+          all(i and isinstance(e.get('ts'), (int, float)) for i, e in zip(ids, syncs)),
+          f'clock_sync events with unique ids, the writer\'s own among them (sync_id {ids})')
     comment = '\n# clock_type=LINUX_CLOCK_MONOTONIC\n' in text
     by_id = any(f'trace_event_clock_sync: name={i}' in text for i in ids if i)
     parent = 'trace_event_clock_sync: parent_ts=' in text
@@ -193,6 +196,9 @@ def main():
         # The stand-alone text ends with a comment of loss counts, which
         # the JSON keeps in otherData instead.
         txt = re.sub(r'# ftrace2trace: [^\n]*\n$', '', txt)
+        # Markers are traceEvents in the JSON, not lines of its text (the
+        # viewers would show them twice).
+        txt = ''.join(ln for ln in txt.splitlines(True) if ': tracing_mark_write: ' not in ln)
         check(text == txt, 'systemTraceEvents equals the systrace output')
     if failures:
         print(f'{len(failures)} checks failed')
