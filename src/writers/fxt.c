@@ -279,7 +279,7 @@ static int write_wakeup(struct f2t_writer *w, const struct f2t_event *ev)
 	return 0;
 }
 
-/* Markers and other tracepoints: an instant event on the thread that hit them. */
+/* Other tracepoints: an instant event on the thread that hit them (markers: fxt_marker.c). */
 static int write_instant(struct f2t_writer *w, const struct f2t_event *ev)
 {
 	struct fxt_priv *p = w->priv;
@@ -287,29 +287,21 @@ static int write_instant(struct f2t_writer *w, const struct f2t_event *ev)
 	struct fxt_args fields;
 	struct f2t_task *t;
 	char name[MAX_NAME_LEN];
-	int ret;
+	int ret, n;
+	size_t len;
 
 	ret = ensure_named(w, ev->pid, &t);
 	if (ret)
 		return ret;
-	if (ev->kind == F2T_EV_PRINT) {
-		/* Marker text is mostly unique: inline, so it does not churn the table. */
-		size_t len = ev->print.len < MAX_NAME_LEN ? ev->print.len : MAX_NAME_LEN;
-
-		e.name = fxt_str_inline(ev->print.buf, len);
-	} else {
-		int n = snprintf(name, sizeof(name), "%s:%s",
-				 ev->other.system ? ev->other.system : "?",
-				 ev->other.name ? ev->other.name : "?");
-		size_t len = n < 0 ? 0 : (size_t)n < sizeof(name) ? (size_t)n : sizeof(name) - 1;
-
-		ret = string_ref(w, name, len, &e.name);
-		if (!ret)
-			ret = fxt_kernel_fields(p->kern, w, ev, &fields);
-		if (ret)
-			return ret;
-		e.args = &fields;
-	}
+	n = snprintf(name, sizeof(name), "%s:%s", ev->other.system ? ev->other.system : "?",
+		     ev->other.name ? ev->other.name : "?");
+	len = n < 0 ? 0 : (size_t)n < sizeof(name) ? (size_t)n : sizeof(name) - 1;
+	ret = string_ref(w, name, len, &e.name);
+	if (!ret)
+		ret = fxt_kernel_fields(p->kern, w, ev, &fields);
+	if (ret)
+		return ret;
+	e.args = &fields;
 	ret = thread_ref(w, process_koid(t), (uint64_t)t->tid, &e.thread);
 	if (ret)
 		return ret;
