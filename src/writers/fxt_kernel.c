@@ -139,7 +139,7 @@ static int caller_thread(struct fxt_kernel *k, struct f2t_writer *w, const struc
 
 static int write_function(struct fxt_kernel *k, struct f2t_writer *w, const struct f2t_event *ev)
 {
-	struct fxt_args args = { .words = k->argw, .count = 1 };
+	struct fxt_args args = { .words = k->argw };
 	struct fxt_event_head e = { .ts = ev->ts, .args = &args };
 	struct fxt_str key, caller;
 	int ret;
@@ -149,14 +149,17 @@ static int write_function(struct fxt_kernel *k, struct f2t_writer *w, const stru
 		ret = str(k, w, "function", &e.category);
 	if (!ret)
 		ret = str(k, w, ev->func.name, &e.name);
-	if (!ret)
+	/* No caller when the kernel recorded none (it prints none either). */
+	if (!ret && ev->func.parent_ip) {
 		ret = str(k, w, "caller", &key);
-	if (!ret)
-		ret = str(k, w, ev->func.parent, &caller);
-	if (ret)
-		return ret;
-	args.nwords = (uint16_t)fxt_arg_string(k->argw, key, caller);
-	return put(k, w, fxt_instant(k->rec, &e));
+		if (!ret)
+			ret = str(k, w, ev->func.parent, &caller);
+		if (!ret) {
+			args.nwords = (uint16_t)fxt_arg_string(k->argw, key, caller);
+			args.count = 1;
+		}
+	}
+	return ret ? ret : put(k, w, fxt_instant(k->rec, &e));
 }
 
 /* N duration end records on THREAD; the last one named NAME (NULL: none). */

@@ -161,9 +161,13 @@ static void write_function(struct json_kernel *k, struct f2t_writer *w, const st
 	head(o, ev->func.name, "function", "i");
 	f2t_out_puts(o, ",\"s\":\"t\"");
 	where(o, ev->ts, pid, tid);
-	f2t_out_puts(o, ",\"args\":{\"caller\":");
-	put_str(o, ev->func.parent);
-	f2t_out_puts(o, "}}");
+	/* No caller when the kernel recorded none (it prints none either). */
+	if (ev->func.parent_ip) {
+		f2t_out_puts(o, ",\"args\":{\"caller\":");
+		put_str(o, ev->func.parent);
+		f2t_out_putc(o, '}');
+	}
+	f2t_out_putc(o, '}');
 }
 
 /* N "E" entries; the last named NAME (NULL: none) with ARGS (a JSON object, or NULL). */

@@ -22,7 +22,9 @@ in a string is an error) and checks:
   both a sched_waking line (what Perfetto reads) and a sched_wakeup line
   (what catapult reads) for it since it last ran;
 - with --systrace, the text equals that file's (same text, other sink),
-  but for the loss-count comment that ends the stand-alone text.
+  but for the loss-count comment that ends the stand-alone text and the
+  lines the JSON shows as traceEvents instead (markers, irq handlers, idle
+  and frequency changes).
 
 Prints one summary line per check; exits 1 if any check fails.
 """
@@ -199,6 +201,10 @@ def main():
         # Markers are traceEvents in the JSON, not lines of its text (the
         # viewers would show them twice).
         txt = ''.join(ln for ln in txt.splitlines(True) if ': tracing_mark_write: ' not in ln)
+        # So are irq handlers and idle/frequency changes (json_kernel.h).
+        txt = ''.join(ln for ln in txt.splitlines(True)
+                      if not re.search(r': (irq_handler_entry|irq_handler_exit|softirq_entry|'
+                                       r'softirq_exit|cpu_idle|cpu_frequency): ', ln))
         check(text == txt, 'systemTraceEvents equals the systrace output')
     if failures:
         print(f'{len(failures)} checks failed')
