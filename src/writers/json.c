@@ -229,9 +229,11 @@ static int write_names(struct f2t_writer *w)
 	ret = f2t_tasks_each(w->tasks, collect_leader, &l);
 	if (ret)
 		goto out;
-	qsort(l.v, l.n, sizeof(*l.v), by_pid);
-	f2t_tasks_each(w->tasks, sum_thread, &l);
-	qsort(l.v, l.n, sizeof(*l.v), by_cpu_then_pid);
+	if (l.n) {	/* qsort() must not be handed the NULL of an empty list */
+		qsort(l.v, l.n, sizeof(*l.v), by_pid);
+		f2t_tasks_each(w->tasks, sum_thread, &l);
+		qsort(l.v, l.n, sizeof(*l.v), by_cpu_then_pid);
+	}
 	for (size_t i = 0; i < l.n; i++) {
 		const struct f2t_task *t = l.v[i].leader;
 
