@@ -1,7 +1,13 @@
 #!/usr/bin/env python3
 """Compares our ftrace text with the kernel's own for the same events.
 
-usage: compare_ftrace_text.py OURS.txt KERNEL.trace
+usage: compare_ftrace_text.py [--live] OURS.txt KERNEL.trace
+
+--live: KERNEL.trace was recorded by another instance during the same run
+(not saved with a fixture).  The kernel computes the latency flags for each
+instance's copy of an event separately, so the need-resched column can
+differ when a reschedule is requested between the two writes; with --live
+that column alone is excused, and counted.
 
 KERNEL.trace is the `trace` file of a second tracefs instance that recorded
 the same time window (tests/fixtures/make-kernel-text-fixture.sh).  Each
@@ -62,12 +68,23 @@ def normalise(m):
     return line[m.end('pid'):] if m else line
 
 
+def without_resched(m):
+    """The line without its timestamp and the flags' need-resched column."""
+    line = normalise(m)
+    flags = m.start('flags') - m.end('pid')
+    return line[:flags + 1] + line[flags + 2:]
+
+
 def main():
-    ours, kern = parse(sys.argv[1]), parse(sys.argv[2])
+    args = sys.argv[1:]
+    live = args[:1] == ['--live']
+    if live:
+        args = args[1:]
+    ours, kern = parse(args[0]), parse(args[1])
     pool = {}
     for m in kern:
         pool.setdefault((m['cpu'], m['event'], m['rest']), []).append(m)
-    exact = renamed = 0
+    exact = renamed = resched = 0
     missing, diffs, skews = [], [], []
     # Events with the same cpu, name and fields keep their order in both
     # buffers: take the earliest unused kernel line within reach.
@@ -84,6 +101,8 @@ def main():
             exact += 1
         elif normalise(m) == normalise(best):
             renamed += 1
+        elif live and without_resched(m) == without_resched(best):
+            resched += 1
         else:
             diffs.append((m, best))
     # Kernel lines inside our time span on their cpu that found no line of
@@ -99,7 +118,8 @@ def main():
              and span[k['cpu']][0] + MAX_SKEW_US < usecs(k) < span[k['cpu']][1] - MAX_SKEW_US]
     print(f'ours {len(ours)} lines, kernel {len(kern)}: {exact} identical, '
           f'{renamed} identical but for the task name the kernel fills in '
-          f'at read time, {len(diffs)} different, {len(missing)} not found, '
+          f'at read time, {resched} but for need-resched (--live), '
+          f'{len(diffs)} different, {len(missing)} not found, '
           f'{len(extra)} of the kernel\'s missing from ours; '
           f'timestamp skew between the two buffers '
           f'{min(skews, default=0)}..{max(skews, default=0)} us')

@@ -24,7 +24,7 @@ python3 - "$out/x.json" "$out/x.txt" <<'PY' || exit 1
 import json, sys
 open(sys.argv[2], 'w', encoding='utf-8').write(json.load(open(sys.argv[1]))['systemTraceEvents'])
 PY
-python3 "$here/compare_ftrace_text.py" "$out/x.txt" "$out/kernel.trace" || exit 1
+python3 "$here/compare_ftrace_text.py" --live "$out/x.txt" "$out/kernel.trace" || exit 1
 in_text=$(grep -c ' sched_switch: ' "$out/x.txt")
 in_fxt=$("$F2T" dump --stats "$out/x.fxt" | awk '$1 == "context_switch" { print $2 }')
 in_json=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["otherData"]["sched_switch"])' "$out/x.json")
