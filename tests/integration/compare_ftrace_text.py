@@ -7,7 +7,9 @@ usage: compare_ftrace_text.py [--live] OURS.txt KERNEL.trace
 (not saved with a fixture).  The kernel computes the latency flags for each
 instance's copy of an event separately, so the need-resched column can
 differ when a reschedule is requested between the two writes; with --live
-that column alone is excused, and counted.
+that column alone is excused, and counted.  An interrupt between the two
+writes can also put tens of microseconds between the copies' timestamps, so
+--live allows MAX_SKEW_LIVE_US.
 
 KERNEL.trace is the `trace` file of a second tracefs instance that recorded
 the same time window (tests/fixtures/make-kernel-text-fixture.sh).  Each
@@ -24,6 +26,7 @@ import re
 import sys
 
 MAX_SKEW_US = 20
+MAX_SKEW_LIVE_US = 200
 
 LINE = re.compile(rb'^(?P<task>.{16})-(?P<pid>\d+)\s+\(\s*(?P<tgid>[\d-]+)\) '
                   rb'\[(?P<cpu>\d+)\] (?P<flags>\S+)\s+(?P<ts>\d+\.\d+): '
@@ -80,6 +83,8 @@ def main():
     live = args[:1] == ['--live']
     if live:
         args = args[1:]
+        global MAX_SKEW_US
+        MAX_SKEW_US = MAX_SKEW_LIVE_US
     ours, kern = parse(args[0]), parse(args[1])
     pool = {}
     for m in kern:
