@@ -181,9 +181,13 @@ static uint64_t orphan_start(const struct thr *t, const struct f2t_event *ev)
 	uint64_t start = d < ev->ts ? ev->ts - d : 0;
 	uint32_t depth = ev->graph.depth;
 
-	/* Hold every call already shown as running inside it... */
-	if (depth < MAX_LO && t->lo[depth] < start)
-		start = t->lo[depth];
+	/*
+	 * Hold every call already shown as running inside it, beginning
+	 * strictly before the first: at one timestamp, a viewer could put
+	 * either slice inside the other.
+	 */
+	if (depth < MAX_LO && t->lo[depth] <= start && t->lo[depth])
+		start = t->lo[depth] - 1;
 	/* ...and stay inside the call that encloses it. */
 	if (t->n && t->stack[t->n - 1].start > start)
 		start = t->stack[t->n - 1].start;
