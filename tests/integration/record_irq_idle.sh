@@ -66,4 +66,11 @@ need(other['kernel_lines_not_in_text'] >= len(b) + len(c), 'otherData counts the
 sys.exit(0 if ok else 1)
 PY
 ok "JSON has B/E on the irq pseudo threads and C events for idle"
+
+# Trace Viewer too, when there is one to ask (see catapult_import.sh).
+if [ -n "${CATAPULT:-}" ] && [ -e "$CATAPULT/tracing/bin/trace2html" ]; then
+	"$here/../../scripts/catapult-check" "$TMP/x.json" > "$TMP/catapult" ||
+		fail "Trace Viewer cannot import the JSON: $(cat "$TMP/catapult")"
+	ok "Trace Viewer imports it: $(cat "$TMP/catapult")"
+fi
 exit 0
