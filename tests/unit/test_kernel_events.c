@@ -8,7 +8,7 @@
  * and timestamps of the function_graph slices (also when the trace starts
  * inside a call, or an exit was lost), symbol names (kernel, module,
  * unknown), irq slices and idle counters on the per-CPU pseudo threads,
- * and the text lines.
+ * cpu_frequency, and the text lines.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -154,7 +154,7 @@ static void put64(struct rec *r, int off, uint64_t v)
 }
 
 struct ids {
-	uint16_t function, entry, exit, irq_entry, irq_exit, soft_entry, soft_exit, idle;
+	uint16_t function, entry, exit, irq_entry, irq_exit, soft_entry, soft_exit, idle, freq;
 };
 
 static void function(struct page *p, const struct ids *id, uint64_t at, int32_t pid,
@@ -255,6 +255,7 @@ static void write_capture(const char *path)
 	id.soft_entry = add_format(w, "irq", "softirq_entry");
 	id.soft_exit = add_format(w, "irq", "softirq_exit");
 	id.idle = add_format(w, "power", "cpu_idle");
+	id.freq = add_format(w, "power", "cpu_frequency");
 	assert_int_equal(f2t_capw_add(w, F2T_CAP_TASKS, 0, tasks, strlen(tasks)), 0);
 	assert_int_equal(f2t_capw_add(w, F2T_CAP_KALLSYMS, 0, kallsyms, strlen(kallsyms)), 0);
 
@@ -295,6 +296,8 @@ static void write_capture(const char *path)
 	entry(&cpu1, &id, 12000, 102, DO_SYS_OPENAT2, 0);
 	entry(&cpu1, &id, 12100, 102, GETNAME, 1);
 	exit_(&cpu1, &id, 12500, 102, DO_SYS_OPENAT2, 0, 1, 501);
+	/* CPU 1 reports CPU 0's new frequency (cpu_id is what counts), in kHz. */
+	small(&cpu1, id.freq, 13200, 0, 2400000, 0, 16);
 	page_close(&cpu1);
 
 	assert_int_equal(f2t_capw_add(w, F2T_CAP_CPU_DATA, 0, cpu0.b, PAGE), 0);
@@ -353,6 +356,10 @@ static void render_arg(char *buf, size_t len, const struct fxt_arg *a)
 		break;
 	case FXT_ARG_UINT32:
 		snprintf(buf + n, len - n, " %.*s=%u", (int)a->name.len, a->name.s, a->u32);
+		break;
+	case FXT_ARG_UINT64:
+		snprintf(buf + n, len - n, " %.*s=%llu", (int)a->name.len, a->name.s,
+			 (unsigned long long)a->u64);
 		break;
 	case FXT_ARG_INT64:
 		snprintf(buf + n, len - n, " %.*s=%lld", (int)a->name.len, a->name.s,
@@ -488,6 +495,7 @@ static void test_idle_counter(void **state)
 {
 	EXPECT(F2T_PSEUDO_PID, F2T_PSEUDO_PID,
 	       "C cpu_idle#0 +13000 cpu0=1",
+	       "C cpu_frequency#0 +13200 cpu0=2400000",
 	       "C cpu_idle#0 +13500 cpu0=-1");
 }
 
@@ -538,6 +546,7 @@ static void test_text(void **state)
 	expect_in(t, "text", "irq_handler_entry: irq=24 name=virtio0\n");
 	expect_in(t, "text", "softirq_entry: vec=1 [action=TIMER]\n");
 	expect_in(t, "text", "cpu_idle: state=1 cpu_id=0\n");
+	expect_in(t, "text", "[001] .....  1000.000013: cpu_frequency: state=2400000 cpu_id=0\n");
 	expect_in(t, "text", "worker-100     (    100) [000] .....  1000.000011: function: getname");
 	free(t);
 }
@@ -567,7 +576,11 @@ static void test_json(void **state)
 	expect_in(j, "JSON", "funcgraph_exit:   0.200 us    |    } /* getname */\\n");
 	assert_null(strstr(j, "irq_handler_entry"));
 	assert_null(strstr(j, "cpu_idle: "));
-	expect_in(j, "JSON", "\"kernel_lines_not_in_text\":7,\"funcgraph_exits_without_entry\":1");
+	expect_in(j, "JSON", "{\"name\":\"cpu_frequency\",\"cat\":\"power\",\"ph\":\"C\","
+			     "\"ts\":1000000013.200,\"pid\":2147418112,\"tid\":2147418112,"
+			     "\"args\":{\"cpu0\":2400000}}");
+	assert_null(strstr(j, "cpu_frequency: "));
+	expect_in(j, "JSON", "\"kernel_lines_not_in_text\":8,\"funcgraph_exits_without_entry\":1");
 	free(j);
 }
 
