@@ -19,6 +19,7 @@
 #include "decode/capsrc.h"
 #include "decode/capsrc-local.h"
 #include "decode/source.h"
+#include "util/minheap.h"
 
 struct cursor {
 	uint32_t cpu;
@@ -140,28 +141,16 @@ static int setup_cursors(struct f2t_capsrc *s, char *err, size_t errlen)
 
 /* ---- the heap of cursors, ordered by the timestamp of their next event ---- */
 
-static bool before(const struct cursor *a, const struct cursor *b)
+static bool before(const void *pa, const void *pb)
 {
+	const struct cursor *a = pa, *b = pb;
+
 	return a->ts < b->ts || (a->ts == b->ts && a->cpu < b->cpu);
 }
 
 static void heap_down(struct f2t_capsrc *s, size_t i)
 {
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		struct cursor *t;
-
-		if (l < s->nheap && before(s->heap[l], s->heap[m]))
-			m = l;
-		if (r < s->nheap && before(s->heap[r], s->heap[m]))
-			m = r;
-		if (m == i)
-			return;
-		t = s->heap[i];
-		s->heap[i] = s->heap[m];
-		s->heap[m] = t;
-		i = m;
-	}
+	f2t_minheap_down((void **)s->heap, s->nheap, i, before);
 }
 
 /* ---- walking one CPU's sub-buffers ---- */

@@ -16,6 +16,7 @@
 #include "perf/perfsrc.h"
 #include "perf/unwind.h"
 #include "symbols/symbolizer.h"
+#include "util/minheap.h"
 
 #define MAX_FRAMES 512
 
@@ -170,28 +171,16 @@ static int cursor_load(struct f2t_perfsrc *s, struct cursor *c, char *err, size_
 	}
 }
 
-static bool before(const struct cursor *a, const struct cursor *b)
+static bool before(const void *pa, const void *pb)
 {
+	const struct cursor *a = pa, *b = pb;
+
 	return a->ts < b->ts || (a->ts == b->ts && a->cpu < b->cpu);
 }
 
 static void heap_down(struct f2t_perfsrc *s, size_t i)
 {
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		struct cursor *t;
-
-		if (l < s->nheap && before(s->heap[l], s->heap[m]))
-			m = l;
-		if (r < s->nheap && before(s->heap[r], s->heap[m]))
-			m = r;
-		if (m == i)
-			return;
-		t = s->heap[i];
-		s->heap[i] = s->heap[m];
-		s->heap[m] = t;
-		i = m;
-	}
+	f2t_minheap_down((void **)s->heap, s->nheap, i, before);
 }
 
 static int setup_cursors(struct f2t_perfsrc *s, char *err, size_t errlen)
