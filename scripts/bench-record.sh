@@ -41,7 +41,9 @@ median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {
 	if (NR == 0) exit; if (NR % 2) print v[(NR+1)/2]; else printf "%d\n", (v[NR/2]+v[NR/2+1])/2 }'; }
 
 declare -A rates failed lost
-variants=(untraced ftrace2trace perf trace-cmd)
+# ftrace2trace samples CPUs at 999 Hz by default; perf sched and trace-cmd
+# record scheduling only, so "sched-only" is the like-for-like comparison.
+variants=(untraced ftrace2trace sched-only perf trace-cmd)
 
 # run_variant NAME WORKLOAD...: one run, appends its rate or a failure reason
 run_variant() {
@@ -50,6 +52,7 @@ run_variant() {
 	case $v in
 	untraced) "$@" >"$out" 2>"$err" ;;
 	ftrace2trace) "$F2T" record -o "$TMP/x.fxt" -- "$@" >"$out" 2>"$err" ;;
+	sched-only) "$F2T" record --no-sample -o "$TMP/x.fxt" -- "$@" >"$out" 2>"$err" ;;
 	perf)
 		command -v perf >/dev/null || { failed[$v]="not installed"; return; }
 		perf sched record -o "$TMP/perf.data" -- "$@" >"$out" 2>"$err" ;;
@@ -73,7 +76,7 @@ run_variant() {
 		return
 	fi
 	rates[$v]+="$r "
-	if [ "$v" = ftrace2trace ]; then
+	if [ "$v" = ftrace2trace ] || [ "$v" = sched-only ]; then
 		local l
 		l=$(sed -n 's/.*captured from .* CPUs, \([0-9]*\) events lost.*/\1/p' "$err")
 		lost[$v]+="${l:-?} "
@@ -109,6 +112,7 @@ for mode in $MODES; do
 		printf '%-14s %12s %12s  %s\n' "$v" "$m" "$ratio" "${rates[$v]}"
 	done
 	echo "ftrace2trace lost events per run: ${lost[ftrace2trace]:-none recorded}"
+	echo "ftrace2trace --no-sample lost events per run: ${lost[sched-only]:-none recorded}"
 	spread=$(printf '%s\n' ${rates[untraced]:-} | sort -n |
 		 awk 'NR == 1 {lo = $1} {hi = $1} END { if (lo > 0) printf "%.1f", hi / lo }')
 	if awk -v s="${spread:-0}" 'BEGIN { exit !(s > 2) }'; then
