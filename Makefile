@@ -52,6 +52,11 @@ $(B)/tests/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer -Iinclude $(WARN) -o $@ $< -lpthread -lm
 
+# *_nofp.c: the same workloads without frame pointers (CFI unwinding tests).
+$(B)/tests/helpers/%_nofp: tests/helpers/%_nofp.c tests/helpers/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 -fomit-frame-pointer -Iinclude $(WARN) -o $@ $< -lpthread -lm
+
 tests: $(UNIT_BINS) $(TEST_HELPERS)
 
 check: ftrace2trace tests

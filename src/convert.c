@@ -197,6 +197,10 @@ static void print_summary(const struct f2t_convert_opts *opts, const struct f2t_
 			(unsigned long long)st->events[F2T_EV_SAMPLE], (unsigned long long)st->frames,
 			st->frames ? 100.0 * (double)st->frames_named / (double)st->frames : 0.0,
 			(unsigned long long)st->samples_lost, (unsigned long long)st->sample_throttles);
+	if (st->unwind_samples)
+		fprintf(stderr, "ftrace2trace: %llu user stacks unwound with DWARF CFI, %llu of them (%.1f%%) to their sampled function only\n",
+			(unsigned long long)st->unwind_samples, (unsigned long long)st->unwind_leaf_only,
+			100.0 * (double)st->unwind_leaf_only / (double)st->unwind_samples);
 	if (st->perf_bad_records)
 		f2t_warn("skipped %llu malformed perf records", (unsigned long long)st->perf_bad_records);
 	if (st->unknown_events || st->bad_records)

@@ -18,6 +18,7 @@ struct proc {
 	int32_t pid;		/* 0: empty slot (pid 0 has no user mappings) */
 	struct f2t_mapping *v;
 	size_t n, cap;
+	uint64_t gen;		/* f2t_maps.gen when the mappings last changed */
 };
 
 struct modent {
@@ -31,6 +32,11 @@ struct f2t_maps {
 	struct modent *buckets[MOD_BUCKETS];
 	struct f2t_module **mods;	/* by id - 1 */
 	size_t nmods, mcap;
+	/*
+	 * Bumped by every change to any process: a process's gen is unique,
+	 * so a cache keyed on it never mistakes a reused pid for the old one.
+	 */
+	uint64_t gen;
 };
 
 static uint32_t hash_pid(int32_t pid)
@@ -229,6 +235,7 @@ int f2t_maps_add(struct f2t_maps *m, int32_t pid, uint64_t start, uint64_t len,
 		return -ENOMEM;
 	if (!len || end < start)
 		return 0;
+	p->gen = ++m->gen;
 	i = first_after(p, start);
 	/* A mapping straddling START keeps its head; one straddling END its tail. */
 	if (i < p->n && p->v[i].start < start) {
@@ -270,6 +277,7 @@ int f2t_maps_fork(struct f2t_maps *m, int32_t parent, int32_t child)
 	if (!c)
 		return -ENOMEM;
 	c->n = 0;
+	c->gen = ++m->gen;
 	if (!p || !p->n)
 		return 0;
 	if (reserve(c, p->n))
@@ -283,8 +291,10 @@ void f2t_maps_exec(struct f2t_maps *m, int32_t pid)
 {
 	struct proc *p = find_proc(m, pid);
 
-	if (p)
+	if (p) {
 		p->n = 0;
+		p->gen = ++m->gen;
+	}
 }
 
 const struct f2t_mapping *f2t_maps_find(const struct f2t_maps *m, int32_t pid, uint64_t addr)
@@ -296,6 +306,16 @@ const struct f2t_mapping *f2t_maps_find(const struct f2t_maps *m, int32_t pid, u
 		return NULL;
 	i = first_after(p, addr);
 	return i < p->n && p->v[i].start <= addr ? &p->v[i] : NULL;
+}
+
+const struct f2t_mapping *f2t_maps_list(const struct f2t_maps *m, int32_t pid, size_t *n,
+				       uint64_t *gen)
+{
+	const struct proc *p = pid > 0 ? find_proc(m, pid) : NULL;
+
+	*n = p ? p->n : 0;
+	*gen = p ? p->gen : 0;
+	return p ? p->v : NULL;
 }
 
 void f2t_maps_each_module(struct f2t_maps *m, void (*fn)(struct f2t_module *, void *),

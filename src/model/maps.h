@@ -67,6 +67,17 @@ void f2t_maps_exec(struct f2t_maps *m, int32_t pid);
 /* The mapping of @pid holding @addr, or NULL. */
 const struct f2t_mapping *f2t_maps_find(const struct f2t_maps *m, int32_t pid, uint64_t addr);
 
+/**
+ * f2t_maps_list() - every mapping of @pid, sorted by address
+ * @n: out: how many
+ * @gen: out: changes whenever the mappings of @pid change (0: no process),
+ *       and is never the same for two different processes
+ *
+ * Return: the array, valid until the next change to @m; NULL when none.
+ */
+const struct f2t_mapping *f2t_maps_list(const struct f2t_maps *m, int32_t pid, size_t *n,
+				       uint64_t *gen);
+
 /* Calls FN for every module, in creation order. */
 void f2t_maps_each_module(struct f2t_maps *m, void (*fn)(struct f2t_module *, void *),
 			  void *ctx);

@@ -42,6 +42,8 @@ struct f2t_stats {
 	uint64_t perf_bad_records;	/* perf records that did not parse, skipped */
 	uint64_t frames;		/* stack frames in samples */
 	uint64_t frames_named;		/* ... of which had a function name */
+	uint64_t unwind_samples;	/* --call-graph dwarf: user stacks unwound */
+	uint64_t unwind_leaf_only;	/* ... of which no caller was found (leaf kept) */
 	uint32_t ncpus;
 };
 

@@ -38,6 +38,7 @@ struct f2t_perfsrc {
 	struct f2t_maps *maps;
 	struct f2t_symbolizer *sym;
 	struct f2t_unwinder *unw;	/* --call-graph dwarf only */
+	char *dwarf_arch;		/* dwarf: the recording machine's, for unw */
 	struct cursor *cursors;
 	uint32_t ncursors;
 	struct cursor **heap;
@@ -45,6 +46,7 @@ struct f2t_perfsrc {
 	struct cursor *last;
 	struct f2t_frame frames[MAX_FRAMES];
 	uint64_t ips[MAX_FRAMES];
+	bool calls[MAX_FRAMES];
 	struct f2t_stats st;
 };
 
@@ -93,11 +95,13 @@ static int read_info(struct f2t_perfsrc *s, const struct f2t_cap_rec *r, char *e
 			 (unsigned long long)s->sample_type);
 		ret = -EINVAL;
 	}
+	/* The unwinder is made once the symbolizer is there (it asks it for build-ids). */
 	if (!ret && cg && !strcmp(cg, "dwarf")) {
-		char *arch = info_get(r, "arch");
-
-		s->unw = f2t_unwinder_new(arch, s->regs_mask, s->maps);
-		free(arch);
+		s->dwarf_arch = info_get(r, "arch");
+		if (!s->dwarf_arch)
+			s->dwarf_arch = strdup("");
+		if (!s->dwarf_arch)
+			ret = -ENOMEM;
 	}
 	free(ev);
 	free(cg);
@@ -358,16 +362,20 @@ static int decode_sample(struct f2t_perfsrc *s, const struct cursor *c, struct f
 
 		memcpy(s->ips, chain, k * 8);
 		n = frames_of_chain(s, (int32_t)pid, s->ips, k, kernel, 0);
-	} else if (t & PERF_SAMPLE_IP) {
+	} else if ((t & PERF_SAMPLE_IP) && (kernel || !regs || !s->unw)) {
+		/* A user-mode dwarf sample's IP is the unwinder's first frame. */
 		f2t_symbolize(s->sym, (int32_t)pid, ip, kernel, false, &s->frames[n++]);
 	}
 	if (regs && s->unw && n < MAX_FRAMES) {
 		/* dwarf: the user part of the stack is ours to unwind. */
-		size_t k = f2t_unwind(s->unw, (int32_t)pid, regs, s->nregs, stack, (size_t)dyn_size,
-				      s->ips, MAX_FRAMES - n);
+		struct f2t_unwind_sample smp = {
+			.pid = (int32_t)pid, .tid = (int32_t)tid, .abi = regs_abi,
+			.regs = regs, .nregs = s->nregs, .stack = stack, .stack_len = (size_t)dyn_size,
+		};
+		size_t k = f2t_unwind(s->unw, &smp, s->ips, s->calls, MAX_FRAMES - n);
 
 		for (size_t i = 0; i < k; i++)
-			f2t_symbolize(s->sym, (int32_t)pid, s->ips[i], false, i > 0,
+			f2t_symbolize(s->sym, (int32_t)pid, s->ips[i], false, s->calls[i],
 				      &s->frames[n++]);
 	}
 	for (uint32_t i = 0; i < n; i++)
@@ -475,6 +483,8 @@ struct f2t_perfsrc *f2t_perfsrc_open(const struct f2t_capr *cap, const char *deb
 		ret = -errno;
 		goto out;
 	}
+	if (s->dwarf_arch)
+		s->unw = f2t_unwinder_new(s->dwarf_arch, s->regs_mask, s->maps, s->sym, debug_root);
 	ret = load_maps(s);
 	if (!ret)
 		ret = setup_cursors(s, err, errlen);
@@ -529,6 +539,13 @@ void f2t_perfsrc_stats(const struct f2t_perfsrc *s, struct f2t_stats *st)
 	st->frames += s->st.frames;
 	st->frames_named += s->st.frames_named;
 	st->unknown_events += s->st.unknown_events;
+	if (s->unw) {
+		struct f2t_unwind_stats us;
+
+		f2t_unwinder_stats(s->unw, &us);
+		st->unwind_samples += us.samples;
+		st->unwind_leaf_only += us.leaf_only;
+	}
 }
 
 void f2t_perfsrc_close(struct f2t_perfsrc *s)
@@ -540,6 +557,7 @@ void f2t_perfsrc_close(struct f2t_perfsrc *s)
 	free(s->cursors);
 	free(s->heap);
 	f2t_unwinder_free(s->unw);
+	free(s->dwarf_arch);
 	f2t_symbolizer_free(s->sym);
 	f2t_maps_free(s->maps, f2t_symbolizer_free_module_syms);
 	free(s);

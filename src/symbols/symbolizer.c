@@ -325,6 +325,36 @@ static void load_module_syms(struct f2t_symbolizer *s, struct f2t_module *mod)
 	mod->syms_err = err;
 }
 
+const struct f2t_build_id *f2t_symbolizer_build_id(struct f2t_symbolizer *s,
+						   struct f2t_module *mod)
+{
+	char buf[4096];
+
+	if (!mod->build_id.len && mod->name[0] == '/') {
+		const struct f2t_build_id *rec =
+			recorded_build_id(s, strip_deleted(mod->name, buf, sizeof(buf)));
+
+		if (rec)
+			mod->build_id = *rec;
+	}
+	return &mod->build_id;
+}
+
+const void *f2t_symbolizer_vdso(const struct f2t_symbolizer *s, size_t *len)
+{
+	const unsigned char *img = (const void *)getauxval(AT_SYSINFO_EHDR);
+	Elf64_Ehdr eh;
+
+	/* Another kernel's vDSO is other code: better no unwinding than wrong. */
+	if (!s->same_kernel || !img)
+		return NULL;
+	memcpy(&eh, img, sizeof(eh));
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64)
+		return NULL;
+	*len = eh.e_shoff + (size_t)eh.e_shnum * eh.e_shentsize;
+	return img;
+}
+
 static bool anonymous(const char *name)
 {
 	return !name[0] || !strncmp(name, "//anon", 6) || !strncmp(name, "[anon", 5) ||

@@ -58,6 +58,26 @@ void f2t_symbolizer_free_module_syms(void *syms);
 void f2t_symbolize(struct f2t_symbolizer *s, int32_t pid, uint64_t ip, bool kernel, bool call,
 		   struct f2t_frame *f);
 
+/**
+ * f2t_symbolizer_build_id() - the build-id recorded for @mod
+ *
+ * Completed from the capture's BUILD_IDS record when the mapping record
+ * carried none.
+ *
+ * Return: @mod's build-id, of length 0 when none was recorded.
+ */
+const struct f2t_build_id *f2t_symbolizer_build_id(struct f2t_symbolizer *s,
+						   struct f2t_module *mod);
+
+/**
+ * f2t_symbolizer_vdso() - the recorded processes' vDSO image, if we have it
+ * @len: out: its size
+ *
+ * Return: this process's vDSO when this machine runs the recorded kernel
+ * (then it is the same code), else NULL.
+ */
+const void *f2t_symbolizer_vdso(const struct f2t_symbolizer *s, size_t *len);
+
 void f2t_symbolizer_stats(const struct f2t_symbolizer *s, struct f2t_sym_stats *st);
 
 #endif

@@ -6,6 +6,10 @@ usage: check_samples.py JSON FXT_DUMP BINARY MODE
   FXT_DUMP  `ftrace2trace dump` of the FXT trace
   BINARY    the sampled program (its symbols, from nm, name FXT addresses)
   MODE      burn: burn_three/burn_one share 3:1 within ten points, in both
+            callers: burn, and main is in at least 90% of their stacks
+            (a binary without frame pointers unwound with DWARF CFI)
+            nocallers: main is in at most 5% of the stacks through spin
+            (the same binary, frame pointers walked: no callers found)
             syscalls: named kernel frames ([kernel.kallsyms]) in both
 Prints what it found; exits 1 with the reason on the first failure.
 """
@@ -92,6 +96,14 @@ def share(stacks, a, b):
     return 100.0 * na / (na + nb), 100.0 * nb / (na + nb), na + nb
 
 
+def with_caller(stacks, caller, of):
+    """Percent of the stacks holding a function of OF that also hold CALLER."""
+    hits = [s for s in stacks if s & of]
+    if len(hits) < 100:
+        fail("only %d samples in %s" % (len(hits), sorted(of)))
+    return 100.0 * sum(1 for s in hits if caller in s) / len(hits), len(hits)
+
+
 def main():
     jpath, dpath, binary, mode = sys.argv[1:5]
     js = json_stacks(jpath)
@@ -101,16 +113,27 @@ def main():
         fail("no samples in the JSON trace")
     if len(js) != len(traces):
         fail("sample counts differ: JSON %d, FXT %d" % (len(js), len(traces)))
-    if mode == "burn":
+    if mode in ("burn", "callers", "nocallers"):
         nm = nm_functions(binary)
         jnames = [set(n for n, _ in chain) for _, chain in js]
         fnames = [set(fxt_names(modules, mmaps, pid, ip, binary, nm) for ip in ips)
                   for pid, _, ips in traces]
         for label, stacks in (("JSON", jnames), ("FXT", fnames)):
+            if mode == "nocallers":
+                pct, n = with_caller(stacks, "main", {"spin"})
+                print("%s: main in %.1f%% of %d stacks through spin" % (label, pct, n))
+                if pct > 5:
+                    fail("%s: main found in %.1f%% of the stacks" % (label, pct))
+                continue
             three, one, n = share(stacks, "burn_three", "burn_one")
             print("%s: burn_three %.1f%%, burn_one %.1f%% of %d samples" % (label, three, one, n))
             if abs(three - 75) > 10 or abs(one - 25) > 10:
                 fail("%s: shares %.1f/%.1f are not 75/25 within ten points" % (label, three, one))
+            if mode == "callers":
+                pct, n = with_caller(stacks, "main", {"burn_three", "burn_one"})
+                print("%s: main in %.1f%% of their %d stacks" % (label, pct, n))
+                if pct < 90:
+                    fail("%s: main in only %.1f%% of the burn_three/burn_one stacks" % (label, pct))
     elif mode == "syscalls":
         kern = [n for _, chain in js for n, c in chain if c == "[kernel.kallsyms]"]
         named = [n for n in kern if not n.startswith("[kernel.kallsyms]+")]

@@ -2,7 +2,8 @@
 # CPU samples end to end (root): a program spending three quarters of its
 # time in one function and a quarter in another is seen so in both FXT and
 # JSON; a syscall loop shows named kernel frames; both formats carry the
-# same number of samples; -F 0 and --no-sample turn sampling off.
+# same number of samples; the same program without frame pointers gets its
+# callers with --call-graph dwarf only; -F 0 and --no-sample turn sampling off.
 set -u
 . "$F2T_TESTS/helpers/record-common.bash"
 need_root
@@ -25,6 +26,23 @@ ok "3:1 profile seen in FXT and JSON"
 "$F2T" dump "$TMP/s.fxt" >"$TMP/s.dump" || fail "dump of the FXT failed"
 python3 "$CHECK" "$TMP/s.json" "$TMP/s.dump" "$BURN" syscalls || fail "kernel frames"
 ok "kernel frames named"
+
+# The same program built without frame pointers: with --call-graph dwarf the
+# user stacks are unwound from the copied registers and stack (burn_three and
+# burn_one still 3:1, main their caller); with the kernel's frame-pointer walk
+# (the default) main is never found, so the callers come from the CFI.
+NOFP=$B/tests/helpers/burn_nofp
+[ -x "$NOFP" ] || fail "$NOFP not built (make tests)"
+"$F2T" record -F 999 --call-graph dwarf -o "$TMP/d.fxt" -o "$TMP/d.json" -- "$NOFP" 2 >"$TMP/out" 2>"$TMP/err" ||
+	fail "dwarf: $(cat "$TMP/err")"
+grep -q "user stacks unwound with DWARF CFI" "$TMP/err" || fail "dwarf: no unwinding summary: $(cat "$TMP/err")"
+"$F2T" dump "$TMP/d.fxt" >"$TMP/d.dump" || fail "dump of the FXT failed"
+python3 "$CHECK" "$TMP/d.json" "$TMP/d.dump" "$NOFP" callers || fail "dwarf: burn_nofp callers"
+"$F2T" record -F 999 -o "$TMP/p.fxt" -o "$TMP/p.json" -- "$NOFP" 1 >"$TMP/out" 2>"$TMP/err" ||
+	fail "fp: $(cat "$TMP/err")"
+"$F2T" dump "$TMP/p.fxt" >"$TMP/p.dump" || fail "dump of the FXT failed"
+python3 "$CHECK" "$TMP/p.json" "$TMP/p.dump" "$NOFP" nocallers || fail "fp: burn_nofp got callers"
+ok "no frame pointers: callers found by --call-graph dwarf, not by frame pointers"
 
 for off in "-F 0" "--no-sample"; do
 	# shellcheck disable=SC2086
