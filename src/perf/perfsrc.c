@@ -16,6 +16,7 @@
 #include "perf/perfsrc.h"
 #include "perf/unwind.h"
 #include "symbols/symbolizer.h"
+#include "util/log.h"
 #include "util/minheap.h"
 
 #define MAX_FRAMES 512
@@ -556,6 +557,14 @@ void f2t_perfsrc_close(struct f2t_perfsrc *s)
 		free(s->cursors[i].recs);
 	free(s->cursors);
 	free(s->heap);
+	if (s->unw) {
+		struct f2t_unwind_stats us;
+
+		f2t_unwinder_stats(s->unw, &us);
+		f2t_info("dwarf unwinding: %llu libdwfl sessions for %llu samples (%llu rebuilt for changed mappings, %llu after an eviction)",
+			 (unsigned long long)us.sessions, (unsigned long long)us.samples,
+			 (unsigned long long)us.rebuilt, (unsigned long long)us.evicted);
+	}
 	f2t_unwinder_free(s->unw);
 	free(s->dwarf_arch);
 	f2t_symbolizer_free(s->sym);

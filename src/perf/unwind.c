@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -50,8 +51,14 @@ static const uint8_t dwarf_to_perf[F2T_X86_64_DWARF_REGS] = {
 };
 
 #define X86_64_PAGE 4096u
-/* Processes whose sessions are kept: each holds its files open. */
-#define NSESSIONS 16
+/*
+ * Processes whose sessions are kept.  Each holds its files open (libdwfl
+ * keeps the descriptors it is given), so as many as the descriptor limit
+ * allows at about 64 files a process, within these bounds.
+ */
+#define MIN_SESSIONS 8
+#define MAX_SESSIONS 256
+#define FDS_PER_SESSION 64
 
 enum { MOD_UNTRIED, MOD_OK, MOD_BAD };
 
@@ -98,7 +105,8 @@ struct f2t_unwinder {
 	struct modinfo *mods;	/* by module id */
 	size_t nmods;
 	int vdso_fd;		/* a memfd holding the vDSO; -1 until needed, -2 none */
-	struct session sessions[NSESSIONS];
+	struct session *sessions;
+	size_t nsessions;
 	uint64_t clock;
 	struct f2t_unwind_stats st;
 	bool told;		/* the first failure's reason was logged */
@@ -327,6 +335,27 @@ static int find_no_elf(Dwfl_Module *mod, void **userdata, const char *modname,
 	return -1;	/* every module is reported with its file already open */
 }
 
+/* Does MOD's own file carry .eh_frame (the unwind tables of its loaded code)? */
+static bool has_eh_frame(Dwfl_Module *mod)
+{
+	Dwarf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (gelf_getshdr(scn, &sh) && (name = elf_strptr(elf, shstrndx, sh.sh_name)) &&
+		    !strcmp(name, ".eh_frame"))
+			return true;
+	}
+	return false;
+}
+
 /*
  * .debug_frame, when .eh_frame does not cover a PC: the separate debug
  * file by build-id under our debug root (no network lookups, unlike the
@@ -336,6 +365,11 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
 			  GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
+	/*
+	 * Only for files without .eh_frame: where it does not cover a PC
+	 * (the outermost frames, PLT stubs) a debug file says no more, and
+	 * opening one (decompressing its sections) per process is slow.
+	 */
 	const struct f2t_unwinder *u = *userdata;
 	const unsigned char *bits;
 	struct f2t_build_id id = { 0 };
@@ -343,7 +377,7 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	GElf_Addr at;
 	int len = dwfl_module_build_id(mod, &bits, &at), fd;
 
-	if (!u || len < 2 || len > F2T_BUILD_ID_MAX)
+	if (!u || len < 2 || len > F2T_BUILD_ID_MAX || has_eh_frame(mod))
 		return -1;
 	id.len = (uint8_t)len;
 	memcpy(id.b, bits, (size_t)len);
@@ -429,9 +463,12 @@ static int collect(struct f2t_unwinder *u, const struct f2t_mapping *v, size_t n
 
 		if (!mi || !mapping_bias(mi, &v[i], &bias))
 			continue;
-		/* Once per module: its lowest mapping (offset 0, mostly) is the least ambiguous. */
+		/*
+		 * Once per place: a file mapped twice (read as data, say) is
+		 * reported twice; the wrong one is never asked about.
+		 */
 		for (j = 0; j < nreps; j++)
-			if (reps[j].mod_id == v[i].mod->id)
+			if (reps[j].mod_id == v[i].mod->id && reps[j].bias == bias)
 				break;
 		if (j < nreps)
 			continue;
@@ -453,17 +490,15 @@ static int collect(struct f2t_unwinder *u, const struct f2t_mapping *v, size_t n
 	return 0;
 }
 
-/* A Dwfl for SS->pid with SS->reps reported.  Return: 0 or negative errno. */
-static int session_build(struct f2t_unwinder *u, struct session *ss,
-			 const struct f2t_mapping *v, size_t n)
+/* Reports SS->reps[FROM..) to SS->dwfl, in a reporting round of its own. */
+static int report(struct f2t_unwinder *u, struct session *ss, const struct f2t_mapping *v,
+		  size_t n, size_t from)
 {
-	int err = 0;
-
-	ss->dwfl = dwfl_begin(&u->callbacks);
-	if (!ss->dwfl)
-		return -ENOMEM;
-	dwfl_report_begin(ss->dwfl);
-	for (size_t i = 0; i < ss->nreps; i++) {
+	if (from)
+		dwfl_report_begin_add(ss->dwfl);	/* keeps the modules (and CFI) it has */
+	else
+		dwfl_report_begin(ss->dwfl);
+	for (size_t i = from; i < ss->nreps; i++) {
 		struct f2t_module *mod = NULL;
 		const struct modinfo *mi;
 		Dwfl_Module *dm;
@@ -474,7 +509,7 @@ static int session_build(struct f2t_unwinder *u, struct session *ss,
 			if (v[k].mod->id == ss->reps[i].mod_id)
 				mod = v[k].mod;
 		mi = &u->mods[ss->reps[i].mod_id];
-		fd = module_fd(u, mi);
+		fd = mod ? module_fd(u, mi) : -1;
 		if (fd < 0)
 			continue;
 		/* ET_DYN: the bias is added to p_vaddr; ET_EXEC: libdwfl ignores it (0). */
@@ -487,10 +522,21 @@ static int session_build(struct f2t_unwinder *u, struct session *ss,
 		if (dwfl_module_info(dm, &ud, NULL, NULL, NULL, NULL, NULL, NULL))
 			*ud = u;	/* for find_debuginfo */
 	}
-	if (dwfl_report_end(ss->dwfl, NULL, NULL)) {
-		err = -ENOMEM;
+	return dwfl_report_end(ss->dwfl, NULL, NULL) ? -ENOMEM : 0;
+}
+
+/* A Dwfl for SS->pid with SS->reps reported.  Return: 0 or negative errno. */
+static int session_build(struct f2t_unwinder *u, struct session *ss,
+			 const struct f2t_mapping *v, size_t n)
+{
+	int err;
+
+	ss->dwfl = dwfl_begin(&u->callbacks);
+	if (!ss->dwfl)
+		return -ENOMEM;
+	err = report(u, ss, v, n, 0);
+	if (err)
 		goto out;
-	}
 	/* NULL ELF: the machine comes from the modules (none: nothing to unwind). */
 	if (!dwfl_attach_state(ss->dwfl, NULL, ss->pid, &thread_callbacks, ss))
 		err = -ENOEXEC;
@@ -506,6 +552,49 @@ out:
 	return err;
 }
 
+static bool has_rep(const struct rep *reps, size_t n, const struct rep *r)
+{
+	for (size_t i = 0; i < n; i++)
+		if (reps[i].mod_id == r->mod_id && reps[i].bias == r->bias)
+			return true;
+	return false;
+}
+
+/*
+ * SS (of the same process) had OLD; the process now maps NEW: when no file
+ * went away or moved (a library loaded, mostly), the new ones are added to
+ * the session.  Return: true when SS is up to date, NEW then owned by SS.
+ */
+static bool session_update(struct f2t_unwinder *u, struct session *ss, struct rep *reps,
+			   size_t nreps, const struct f2t_mapping *v, size_t n)
+{
+	size_t old = ss->nreps, k = old;
+	struct rep *r;
+
+	for (size_t i = 0; i < old; i++)
+		if (!has_rep(reps, nreps, &ss->reps[i]))
+			return false;
+	if (nreps == old) {
+		free(reps);
+		return true;
+	}
+	/* The old ones first, the additions after: report() takes those from OLD. */
+	r = realloc(ss->reps, nreps * sizeof(*r));
+	if (!r)
+		return false;
+	ss->reps = r;
+	for (size_t i = 0; i < nreps; i++)
+		if (!has_rep(r, old, &reps[i]))
+			r[k++] = reps[i];
+	ss->nreps = k;
+	free(reps);
+	if (report(u, ss, v, n, old)) {
+		session_reset(ss);
+		return false;
+	}
+	return true;
+}
+
 /* PID's session for its current mappings, or NULL when it cannot unwind. */
 static struct session *session_get(struct f2t_unwinder *u, int32_t pid)
 {
@@ -516,15 +605,15 @@ static struct session *session_get(struct f2t_unwinder *u, int32_t pid)
 	uint64_t gen;
 
 	v = f2t_maps_list(u->maps, pid, &n, &gen);
-	for (size_t i = 0; i < NSESSIONS && !ss; i++)
+	for (size_t i = 0; i < u->nsessions && !ss; i++)
 		if (u->sessions[i].pid == pid)
 			ss = &u->sessions[i];
-	for (size_t i = 0; i < NSESSIONS && !ss; i++)
+	for (size_t i = 0; i < u->nsessions && !ss; i++)
 		if (!u->sessions[i].pid)
 			ss = &u->sessions[i];
 	if (!ss) {
 		ss = &u->sessions[0];
-		for (size_t i = 1; i < NSESSIONS; i++)
+		for (size_t i = 1; i < u->nsessions; i++)
 			if (u->sessions[i].used < ss->used)
 				ss = &u->sessions[i];
 	}
@@ -534,12 +623,14 @@ static struct session *session_get(struct f2t_unwinder *u, int32_t pid)
 	/* New mappings: anonymous ones (JIT code, say) change no file's place. */
 	if (collect(u, v, n, &reps, &nreps))
 		return NULL;
-	if (ss->pid == pid && ss->dwfl && nreps == ss->nreps &&
-	    (!nreps || !memcmp(reps, ss->reps, nreps * sizeof(*reps)))) {
-		free(reps);
+	if (ss->pid == pid && ss->dwfl && session_update(u, ss, reps, nreps, v, n)) {
 		ss->gen = gen;
 		return ss;
 	}
+	if (ss->pid == pid && ss->dwfl)
+		u->st.rebuilt++;
+	else if (ss->pid && ss->pid != pid)
+		u->st.evicted++;
 	session_reset(ss);
 	ss->pid = pid;
 	ss->gen = gen;
@@ -573,6 +664,32 @@ static int frame_cb(Dwfl_Frame *f, void *arg)
 	return w->n < w->max ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
+/*
+ * How many sessions to keep: the soft descriptor limit is raised to the
+ * hard one (capped) first, since every process's files stay open while it
+ * is unwound and many processes interleave in a system-wide recording.
+ */
+static size_t session_budget(void)
+{
+	struct rlimit rl;
+	size_t n;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return MIN_SESSIONS;
+	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < 65536 &&
+	    (rl.rlim_max == RLIM_INFINITY || rl.rlim_max > rl.rlim_cur)) {
+		rlim_t want = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > 65536 ? 65536 : rl.rlim_max;
+		struct rlimit nl = { want, rl.rlim_max };
+
+		if (!setrlimit(RLIMIT_NOFILE, &nl))
+			rl.rlim_cur = want;
+	}
+	n = rl.rlim_cur == RLIM_INFINITY ? MAX_SESSIONS
+					 : (size_t)(rl.rlim_cur > 256 ? rl.rlim_cur - 256 : 0) /
+					   FDS_PER_SESSION;
+	return n < MIN_SESSIONS ? MIN_SESSIONS : n > MAX_SESSIONS ? MAX_SESSIONS : n;
+}
+
 struct f2t_unwinder *f2t_unwinder_new(const char *arch, uint64_t regs_mask,
 				      struct f2t_maps *maps, struct f2t_symbolizer *sym,
 				      const char *debug_root)
@@ -584,8 +701,12 @@ struct f2t_unwinder *f2t_unwinder_new(const char *arch, uint64_t regs_mask,
 	u = calloc(1, sizeof(*u));
 	if (!u)
 		return NULL;
+	u->nsessions = session_budget();
+	u->sessions = calloc(u->nsessions, sizeof(*u->sessions));
 	u->debug_root = strdup(debug_root ? debug_root : F2T_DEBUG_ROOT);
-	if (!u->debug_root) {
+	if (!u->debug_root || !u->sessions) {
+		free(u->sessions);
+		free(u->debug_root);
 		free(u);
 		return NULL;
 	}
@@ -603,13 +724,14 @@ void f2t_unwinder_free(struct f2t_unwinder *u)
 {
 	if (!u)
 		return;
-	for (size_t i = 0; i < NSESSIONS; i++)
+	for (size_t i = 0; u->sessions && i < u->nsessions; i++)
 		session_reset(&u->sessions[i]);
 	for (size_t i = 0; i < u->nmods; i++) {
 		free(u->mods[i].path);
 		free(u->mods[i].segs);
 	}
 	free(u->mods);
+	free(u->sessions);
 	if (u->vdso_fd >= 0)
 		close(u->vdso_fd);
 	free(u->debug_root);

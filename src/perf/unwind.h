@@ -36,7 +36,9 @@ struct f2t_unwind_sample {
 struct f2t_unwind_stats {
 	uint64_t samples;	/* samples with user registers */
 	uint64_t leaf_only;	/* ... of which no caller was found */
-	uint64_t sessions;	/* libdwfl sessions built (one per process and mapping set) */
+	uint64_t sessions;	/* libdwfl sessions built */
+	uint64_t rebuilt;	/* ... because a process's files moved or went away (exec) */
+	uint64_t evicted;	/* ... after another process's session was dropped */
 };
 
 /**

@@ -311,6 +311,32 @@ static void test_unwind_own_stack(void **state)
 	assert_int_equal(st.leaf_only, 2);
 	assert_int_equal(st.sessions, 1);	/* one process, its mappings unchanged */
 
+	/* A library loaded (this binary again, far away): added to the session. */
+	smp.abi = PERF_SAMPLE_REGS_ABI_64;
+	{
+		char exe[4096];
+		ssize_t l = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		struct f2t_module *mod;
+
+		assert_true(l > 0);
+		mod = f2t_maps_module(maps, exe, (size_t)l, NULL);
+		assert_non_null(mod);
+		assert_int_equal(f2t_maps_add(maps, getpid(), 0x100000000000ull, 0x1000, 0, mod), 0);
+	}
+	assert_true(f2t_unwind(u, &smp, ips, call, F2T_UNWIND_MAX_FRAMES) >= 5);
+	f2t_unwinder_stats(u, &st);
+	assert_int_equal(st.sessions, 1);
+	assert_int_equal(st.rebuilt, 0);
+	/* An exec: everything moved, the session is made anew. */
+	f2t_maps_exec(maps, getpid());
+	assert_true(f2t_maps_parse_proc(maps, getpid(), text, len) > 0);
+	n = f2t_unwind(u, &smp, ips, call, F2T_UNWIND_MAX_FRAMES);
+	assert_true(n >= 5);
+	f2t_unwinder_stats(u, &st);
+	assert_int_equal(st.sessions, 2);
+	assert_int_equal(st.rebuilt, 1);
+	assert_int_equal(st.leaf_only, 2);
+
 	f2t_unwinder_free(u);
 	f2t_symbolizer_free(sym);
 	f2t_maps_free(maps, f2t_symbolizer_free_module_syms);
