@@ -91,6 +91,28 @@ void f2t_capr_close(struct f2t_capr *r);
 /* First record of TYPE (and ARG, unless arg < 0), or NULL. */
 const struct f2t_cap_rec *f2t_capr_find(const struct f2t_capr *r, uint32_t type,
 					 long arg);
+/*
+ * The records of one type that carry per-CPU data (arg = cpu), split by CPU
+ * in file order: what a per-CPU stream walks.  Records of no length are left
+ * out.  Free with f2t_cap_cpus_free().
+ */
+struct f2t_cap_cpus {
+	uint32_t ncpus;		/* highest cpu seen + 1 */
+	struct f2t_cap_cpu {
+		size_t *recs;	/* indices into f2t_capr.recs */
+		size_t n;
+	} *cpu;
+};
+
+/*
+ * Splits R's records of TYPE by CPU into OUT.  A cpu of MAX_CPUS or more is
+ * refused with a message naming the file and offset in ERR (-EINVAL).
+ * Returns 0, -EINVAL or -ENOMEM.
+ */
+int f2t_capr_split_by_cpu(const struct f2t_capr *r, uint32_t type, uint32_t max_cpus,
+			  struct f2t_cap_cpus *out, char *err, size_t errlen);
+void f2t_cap_cpus_free(struct f2t_cap_cpus *c);
+
 /* The value of KEY in the META record, or NULL.  Returns a malloc'd string. */
 char *f2t_capr_meta(const struct f2t_capr *r, const char *key);
 

@@ -176,3 +176,47 @@ char *f2t_capr_meta(const struct f2t_capr *r, const char *key)
 	}
 	return NULL;
 }
+
+int f2t_capr_split_by_cpu(const struct f2t_capr *r, uint32_t type, uint32_t max_cpus,
+			  struct f2t_cap_cpus *out, char *err, size_t errlen)
+{
+	*out = (struct f2t_cap_cpus){ 0 };
+	for (size_t i = 0; i < r->nrecs; i++) {
+		if (r->recs[i].type != type)
+			continue;
+		if (r->recs[i].arg >= max_cpus) {
+			snprintf(err, errlen, "%s: offset %llu: cpu %u out of range", r->path,
+				 (unsigned long long)r->recs[i].offset - 16, r->recs[i].arg);
+			return -EINVAL;
+		}
+		if (r->recs[i].arg + 1 > out->ncpus)
+			out->ncpus = r->recs[i].arg + 1;
+	}
+	out->cpu = calloc(out->ncpus ? out->ncpus : 1, sizeof(*out->cpu));
+	if (!out->cpu)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->nrecs; i++) {
+		struct f2t_cap_cpu *c;
+		size_t *n;
+
+		if (r->recs[i].type != type || !r->recs[i].len)
+			continue;
+		c = &out->cpu[r->recs[i].arg];
+		n = realloc(c->recs, (c->n + 1) * sizeof(*n));
+		if (!n) {
+			f2t_cap_cpus_free(out);
+			return -ENOMEM;
+		}
+		c->recs = n;
+		c->recs[c->n++] = i;
+	}
+	return 0;
+}
+
+void f2t_cap_cpus_free(struct f2t_cap_cpus *c)
+{
+	for (uint32_t i = 0; c->cpu && i < c->ncpus; i++)
+		free(c->cpu[i].recs);
+	free(c->cpu);
+	*c = (struct f2t_cap_cpus){ 0 };
+}

@@ -10,6 +10,7 @@
 #include <traceevent/trace-seq.h>
 
 #include "decode/capsrc.h"
+#include "util/minheap.h"
 
 enum { H_MAX_FIELDS = 8 };
 
@@ -49,10 +50,10 @@ struct f2t_capsrc {
 	int nhandlers;
 	struct tep_format_field *common_type, *common_pid;
 
+	struct f2t_cap_cpus split;	/* CPU_DATA records by CPU */
 	struct cursor *cursors;
 	uint32_t ncursors;
-	struct cursor **heap;
-	size_t nheap;
+	struct f2t_minheap heap;	/* cursors by their next event's time */
 	struct cursor *last;
 
 	/* The record handed out last, for f2t_event_text(). */

@@ -23,7 +23,7 @@
 
 struct cursor {
 	uint32_t cpu;
-	size_t *recs;		/* indices of this CPU's CPU_DATA records */
+	const size_t *recs;	/* indices of this CPU's CPU_DATA records */
 	size_t nrecs, ri;
 	uint64_t pos;		/* offset of the next sub-buffer in recs[ri] */
 	const unsigned char *page, *page_end;
@@ -86,59 +86,6 @@ static int parse_formats(struct f2t_capsrc *s, char *err, size_t errlen)
 	return 0;
 }
 
-static int setup_cursors(struct f2t_capsrc *s, char *err, size_t errlen)
-{
-	const struct f2t_capr *cap = s->cap;
-	uint32_t maxcpu = 0;
-
-	for (size_t i = 0; i < cap->nrecs; i++) {
-		const struct f2t_cap_rec *r = &cap->recs[i];
-
-		if (r->type != F2T_CAP_CPU_DATA)
-			continue;
-		if (r->arg >= F2T_MAX_CPUS) {
-			snprintf(err, errlen, "%s: offset %llu: cpu %u out of range",
-				 cap->path, (unsigned long long)r->offset - 16, r->arg);
-			return -EINVAL;
-		}
-		if (r->len % s->subbuf_size) {
-			snprintf(err, errlen, "%s: offset %llu: cpu data of %llu bytes is not whole %u-byte sub-buffers",
-				 cap->path, (unsigned long long)r->offset - 16,
-				 (unsigned long long)r->len, s->subbuf_size);
-			return -EINVAL;
-		}
-		if (r->arg + 1 > maxcpu)
-			maxcpu = r->arg + 1;
-		s->total_bytes += r->len;
-	}
-	s->ncursors = maxcpu;
-	s->cursors = calloc(maxcpu ? maxcpu : 1, sizeof(*s->cursors));
-	s->heap = calloc(maxcpu ? maxcpu : 1, sizeof(*s->heap));
-	if (!s->cursors || !s->heap)
-		return -ENOMEM;
-	for (uint32_t c = 0; c < maxcpu; c++) {
-		s->cursors[c].cpu = c;
-		s->cursors[c].kbuf = kbuffer_alloc(KBUFFER_LSIZE_8, KBUFFER_ENDIAN_LITTLE);
-		if (!s->cursors[c].kbuf)
-			return -ENOMEM;
-	}
-	for (size_t i = 0; i < cap->nrecs; i++) {
-		const struct f2t_cap_rec *r = &cap->recs[i];
-		struct cursor *c;
-		void *n;
-
-		if (r->type != F2T_CAP_CPU_DATA || !r->len)
-			continue;
-		c = &s->cursors[r->arg];
-		n = realloc(c->recs, (c->nrecs + 1) * sizeof(*c->recs));
-		if (!n)
-			return -ENOMEM;
-		c->recs = n;
-		c->recs[c->nrecs++] = i;
-	}
-	return 0;
-}
-
 /* ---- the heap of cursors, ordered by the timestamp of their next event ---- */
 
 static bool before(const void *pa, const void *pb)
@@ -148,10 +95,43 @@ static bool before(const void *pa, const void *pb)
 	return a->ts < b->ts || (a->ts == b->ts && a->cpu < b->cpu);
 }
 
-static void heap_down(struct f2t_capsrc *s, size_t i)
+static int setup_cursors(struct f2t_capsrc *s, char *err, size_t errlen)
 {
-	f2t_minheap_down((void **)s->heap, s->nheap, i, before);
+	const struct f2t_capr *cap = s->cap;
+	int ret;
+
+	ret = f2t_capr_split_by_cpu(cap, F2T_CAP_CPU_DATA, F2T_MAX_CPUS, &s->split, err, errlen);
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < cap->nrecs; i++) {
+		const struct f2t_cap_rec *r = &cap->recs[i];
+
+		if (r->type != F2T_CAP_CPU_DATA)
+			continue;
+		if (r->len % s->subbuf_size) {
+			snprintf(err, errlen, "%s: offset %llu: cpu data of %llu bytes is not whole %u-byte sub-buffers",
+				 cap->path, (unsigned long long)r->offset - 16,
+				 (unsigned long long)r->len, s->subbuf_size);
+			return -EINVAL;
+		}
+		s->total_bytes += r->len;
+	}
+	s->ncursors = s->split.ncpus;
+	s->cursors = calloc(s->ncursors ? s->ncursors : 1, sizeof(*s->cursors));
+	if (!s->cursors || f2t_minheap_init(&s->heap, s->ncursors, before))
+		return -ENOMEM;
+	for (uint32_t c = 0; c < s->ncursors; c++) {
+		s->cursors[c].cpu = c;
+		s->cursors[c].recs = s->split.cpu[c].recs;
+		s->cursors[c].nrecs = s->split.cpu[c].n;
+		s->cursors[c].kbuf = kbuffer_alloc(KBUFFER_LSIZE_8, KBUFFER_ENDIAN_LITTLE);
+		if (!s->cursors[c].kbuf)
+			return -ENOMEM;
+	}
+	return 0;
 }
+
+
 
 /* ---- walking one CPU's sub-buffers ---- */
 
@@ -290,10 +270,9 @@ struct f2t_capsrc *f2t_capsrc_open(const struct f2t_capr *cap,
 		if (ret < 0)
 			goto out;
 		if (ret)
-			s->heap[s->nheap++] = &s->cursors[c];
+			f2t_minheap_push(&s->heap, &s->cursors[c]);
 	}
-	for (size_t i = s->nheap; i-- > 0;)
-		heap_down(s, i);
+	f2t_minheap_build(&s->heap);
 	ret = 0;
 out:
 	if (ret) {
@@ -315,19 +294,15 @@ int f2t_capsrc_next(struct f2t_capsrc *s, struct f2t_event *ev, char *err,
 
 		/* Advance the cursor whose event was handed out last time. */
 		if (s->last) {
-			c = s->last;
+			ret = cursor_advance(s, s->last, err, errlen);
 			s->last = NULL;
-			ret = cursor_advance(s, c, err, errlen);
 			if (ret < 0)
 				return ret;
-			if (!ret)
-				s->heap[0] = s->heap[--s->nheap];
-			heap_down(s, 0);
+			f2t_minheap_update_top(&s->heap, ret > 0);
 		}
-		if (!s->nheap)
+		c = s->last = f2t_minheap_top(&s->heap);
+		if (!c)
 			return 0;
-		c = s->heap[0];
-		s->last = c;
 		memset(ev, 0, sizeof(*ev));
 		ev->ts = c->ts;
 		ev->cpu = c->cpu;
@@ -375,10 +350,10 @@ void f2t_capsrc_close(struct f2t_capsrc *s)
 	for (uint32_t c = 0; c < s->ncursors; c++) {
 		if (s->cursors[c].kbuf)
 			kbuffer_free(s->cursors[c].kbuf);
-		free(s->cursors[c].recs);
 	}
 	free(s->cursors);
-	free(s->heap);
+	f2t_cap_cpus_free(&s->split);
+	f2t_minheap_free(&s->heap);
 	free(s->handlers);
 	free(s->scratch);
 	free(s->line);

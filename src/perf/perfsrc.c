@@ -23,7 +23,7 @@
 
 struct cursor {
 	uint32_t cpu;
-	size_t *recs;		/* indices of this CPU's PERF_DATA records */
+	const size_t *recs;	/* indices of this CPU's PERF_DATA records */
 	size_t nrecs, ri;
 	uint64_t pos;		/* offset of the current perf record in recs[ri] */
 	const unsigned char *rec;	/* the current perf record, NULL at the end */
@@ -40,10 +40,10 @@ struct f2t_perfsrc {
 	struct f2t_symbolizer *sym;
 	struct f2t_unwinder *unw;	/* --call-graph dwarf only */
 	char *dwarf_arch;		/* dwarf: the recording machine's, for unw */
+	struct f2t_cap_cpus split;	/* PERF_DATA records by CPU */
 	struct cursor *cursors;
 	uint32_t ncursors;
-	struct cursor **heap;
-	size_t nheap;
+	struct f2t_minheap heap;	/* cursors by their next record's time */
 	struct cursor *last;
 	struct f2t_frame frames[MAX_FRAMES];
 	uint64_t ips[MAX_FRAMES];
@@ -183,57 +183,29 @@ static bool before(const void *pa, const void *pb)
 	return a->ts < b->ts || (a->ts == b->ts && a->cpu < b->cpu);
 }
 
-static void heap_down(struct f2t_perfsrc *s, size_t i)
-{
-	f2t_minheap_down((void **)s->heap, s->nheap, i, before);
-}
 
 static int setup_cursors(struct f2t_perfsrc *s, char *err, size_t errlen)
 {
-	const struct f2t_capr *cap = s->cap;
-	uint32_t maxcpu = 0;
 	int ret;
 
-	for (size_t i = 0; i < cap->nrecs; i++)
-		if (cap->recs[i].type == F2T_CAP_PERF_DATA) {
-			if (cap->recs[i].arg >= F2T_MAX_CPUS) {
-				snprintf(err, errlen, "%s: offset %llu: cpu %u out of range", cap->path,
-					 (unsigned long long)cap->recs[i].offset - 16,
-					 cap->recs[i].arg);
-				return -EINVAL;
-			}
-			if (cap->recs[i].arg + 1 > maxcpu)
-				maxcpu = cap->recs[i].arg + 1;
-		}
-	s->ncursors = maxcpu;
-	s->cursors = calloc(maxcpu ? maxcpu : 1, sizeof(*s->cursors));
-	s->heap = calloc(maxcpu ? maxcpu : 1, sizeof(*s->heap));
-	if (!s->cursors || !s->heap)
+	ret = f2t_capr_split_by_cpu(s->cap, F2T_CAP_PERF_DATA, F2T_MAX_CPUS, &s->split, err, errlen);
+	if (ret)
+		return ret;
+	s->ncursors = s->split.ncpus;
+	s->cursors = calloc(s->ncursors ? s->ncursors : 1, sizeof(*s->cursors));
+	if (!s->cursors || f2t_minheap_init(&s->heap, s->ncursors, before))
 		return -ENOMEM;
-	for (size_t i = 0; i < cap->nrecs; i++) {
-		const struct f2t_cap_rec *r = &cap->recs[i];
-		struct cursor *c;
-		size_t *n;
-
-		if (r->type != F2T_CAP_PERF_DATA || !r->len)
-			continue;
-		c = &s->cursors[r->arg];
-		n = realloc(c->recs, (c->nrecs + 1) * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		c->recs = n;
-		c->recs[c->nrecs++] = i;
-	}
-	for (uint32_t i = 0; i < maxcpu; i++) {
+	for (uint32_t i = 0; i < s->ncursors; i++) {
 		s->cursors[i].cpu = i;
+		s->cursors[i].recs = s->split.cpu[i].recs;
+		s->cursors[i].nrecs = s->split.cpu[i].n;
 		ret = cursor_load(s, &s->cursors[i], err, errlen);
 		if (ret < 0)
 			return ret;
 		if (ret)
-			s->heap[s->nheap++] = &s->cursors[i];
+			f2t_minheap_push(&s->heap, &s->cursors[i]);
 	}
-	for (size_t i = s->nheap; i-- > 0;)
-		heap_down(s, i);
+	f2t_minheap_build(&s->heap);
 	return 0;
 }
 
@@ -507,19 +479,15 @@ int f2t_perfsrc_next(struct f2t_perfsrc *s, struct f2t_event *ev, char *err, siz
 		int ret;
 
 		if (s->last) {
-			c = s->last;
+			ret = cursor_load(s, s->last, err, errlen);
 			s->last = NULL;
-			ret = cursor_load(s, c, err, errlen);
 			if (ret < 0)
 				return ret;
-			if (!ret)
-				s->heap[0] = s->heap[--s->nheap];
-			heap_down(s, 0);
+			f2t_minheap_update_top(&s->heap, ret > 0);
 		}
-		if (!s->nheap)
+		c = s->last = f2t_minheap_top(&s->heap);
+		if (!c)
 			return 0;
-		c = s->heap[0];
-		s->last = c;
 		memset(ev, 0, sizeof(*ev));
 		ret = handle(s, c, ev);
 		if (ret < 0) {
@@ -553,10 +521,9 @@ void f2t_perfsrc_close(struct f2t_perfsrc *s)
 {
 	if (!s)
 		return;
-	for (uint32_t i = 0; s->cursors && i < s->ncursors; i++)
-		free(s->cursors[i].recs);
 	free(s->cursors);
-	free(s->heap);
+	f2t_cap_cpus_free(&s->split);
+	f2t_minheap_free(&s->heap);
 	if (s->unw) {
 		struct f2t_unwind_stats us;
 
