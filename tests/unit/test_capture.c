@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The capture file: what is written reads back; what is damaged is refused with its offset. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -128,6 +129,40 @@ static void test_unknown_record_type(void **state)
 	assert_non_null(strstr(err, "offset 16: unknown record type 77"));
 }
 
+static void test_split_by_cpu(void **state)
+{
+	struct f2t_capw *w = f2t_capw_open(path);
+	struct f2t_cap_cpus split;
+	struct f2t_capr *r;
+	char err[256] = "";
+
+	assert_non_null(w);
+	f2t_capw_add(w, F2T_CAP_CPU_DATA, 2, "a", 1);	/* record 0 */
+	f2t_capw_add(w, F2T_CAP_META, 0, "x=1\n", 4);	/* record 1 */
+	f2t_capw_add(w, F2T_CAP_CPU_DATA, 0, "b", 1);	/* record 2 */
+	f2t_capw_add(w, F2T_CAP_CPU_DATA, 2, "", 0);	/* record 3: empty, left out */
+	f2t_capw_add(w, F2T_CAP_CPU_DATA, 2, "c", 1);	/* record 4 */
+	assert_int_equal(f2t_capw_close(w), 0);
+	r = f2t_capr_open(path, err, sizeof(err));
+	assert_non_null(r);
+
+	assert_int_equal(f2t_capr_split_by_cpu(r, F2T_CAP_CPU_DATA, 8, &split, err, sizeof(err)), 0);
+	assert_int_equal(split.ncpus, 3);
+	assert_int_equal(split.cpu[0].n, 1);
+	assert_int_equal(split.cpu[0].recs[0], 2);
+	assert_int_equal(split.cpu[1].n, 0);
+	assert_int_equal(split.cpu[2].n, 2);
+	assert_int_equal(split.cpu[2].recs[0], 0);
+	assert_int_equal(split.cpu[2].recs[1], 4);
+	f2t_cap_cpus_free(&split);
+
+	/* A cpu number past the limit is refused, naming the record's offset. */
+	assert_int_equal(f2t_capr_split_by_cpu(r, F2T_CAP_CPU_DATA, 2, &split, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "offset 16: cpu 2 out of range"));
+	f2t_capr_close(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -136,6 +171,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_truncated_record_names_offset, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_magic, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_record_type, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_split_by_cpu, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
