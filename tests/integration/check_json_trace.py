@@ -32,18 +32,32 @@ import json
 import re
 import sys
 
-# Perfetto, SystraceLineTokenizer: searched anywhere in the line.
-PERFETTO_LINE = re.compile(r'-(\d+)\s+\(?\s*(\d+|-+)?\)?\s?\[(\d+)\]\s*'
-                           r'([a-zA-Z.]{3}[0-9a-f.]{1,2}\s*)?(\d+\.\d+):\s+(\S+):')
-# catapult, lineREWithTGID, applied to the trimmed line.
-CATAPULT_LINE = re.compile(r'^\s*(.+)-(\d+)\s+\(\s*(\d+|-+)\)\s\[(\d+)\]'
-                           r'\s+[dX.][Nnp.][Hhs.][0-9a-f.][0-9a-f.]?'
-                           r'\s+(\d+\.\d+):\s+(\S+):\s(.*)$')
-CATAPULT_SWITCH = re.compile(r'prev_comm=(.+) prev_pid=(\d+) prev_prio=(\d+) '
-                             r'prev_state=(\S\+?|\S\|\S) ==> '
-                             r'next_comm=(.+) next_pid=(\d+) next_prio=(\d+)')
-CATAPULT_WAKEUP = re.compile(r'comm=(.+) pid=(\d+) prio=(\d+)(?: success=\d+)? '
-                             r'target_cpu=(\d+)')
+# What each viewer's ftrace-line parser requires of a line, written as our
+# own patterns from the facts (field order, separators, allowed flag
+# letters), so a line we emit can be checked without the viewers at hand.
+PID = r'-(?P<pid>\d+)'
+TGID = r'\(\s*(?P<tgid>\d+|-+)\)'
+CPU = r'\[(?P<cpu>\d+)\]'
+SECONDS = r'(?P<ts>\d+\.\d+):'
+NAME = r'(?P<name>\S+):'
+# Perfetto looks anywhere in the line for -PID, an optional (TGID), [CPU],
+# optional latency flags (three letters or dots, then one or two hex digits
+# or dots), SECONDS: and the event NAME: -- a line without them fails the import.
+PERFETTO_LINE = re.compile(PID + r'\s+(?:' + TGID + r')?\s?' + CPU +
+                           r'\s*(?:[a-zA-Z.]{3}[0-9a-f.]{1,2}\s*)?' + SECONDS + r'\s+' + NAME)
+# catapult wants the whole trimmed line: TASK-PID (TGID) [CPU], flags it
+# knows (irqs-off d/X, need-resched N/n/p, hard/soft irq H/h/s, then one or
+# two depth digits), SECONDS: NAME: and the fields.
+CATAPULT_FLAGS = r'[dX.][Nnp.][Hhs.][0-9a-f.][0-9a-f.]?'
+CATAPULT_LINE = re.compile(r'^\s*(?P<task>.+)' + PID + r'\s+' + TGID + r'\s' + CPU +
+                           r'\s+' + CATAPULT_FLAGS + r'\s+' + SECONDS + r'\s+' + NAME +
+                           r'\s(?P<fields>.*)$')
+# The fields its sched_switch and sched_wakeup handlers read; the previous
+# state is one letter, a letter and '+', or two letters joined by '|'.
+CATAPULT_SWITCH = re.compile(r'prev_comm=.+ prev_pid=\d+ prev_prio=\d+ '
+                             r'prev_state=(?:\S\+?|\S\|\S) ==> '
+                             r'next_comm=.+ next_pid=\d+ next_prio=\d+')
+CATAPULT_WAKEUP = re.compile(r'comm=.+ pid=\d+ prio=\d+(?: success=\d+)? target_cpu=\d+')
 # Ours, to follow the scheduling: the pid field of a wake-up, the switch.
 WAKE_PID = re.compile(r' pid=(\d+) prio=')
 SWITCH = re.compile(r'prev_pid=(\d+) .*prev_state=(\S+) ==> .* next_pid=(\d+) ')
@@ -117,9 +131,9 @@ def check_lines(lines):
             if ' sched_switch: ' in ln or ' sched_wakeup: ' in ln:
                 sched_bad.append(ln)
             continue
-        body = CATAPULT_SWITCH if m[6] == 'sched_switch' else \
-            CATAPULT_WAKEUP if m[6] == 'sched_wakeup' else None
-        if body and not body.search(m[7]):
+        body = CATAPULT_SWITCH if m['name'] == 'sched_switch' else \
+            CATAPULT_WAKEUP if m['name'] == 'sched_wakeup' else None
+        if body and not body.search(m['fields']):
             sched_bad.append(ln)
     check(not sched_bad, 'catapult reads every sched_switch and sched_wakeup line'
           + (f'; not: {sched_bad[:3]}' if sched_bad else ''))
