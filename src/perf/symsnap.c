@@ -14,36 +14,13 @@
 #include "perf/symsnap.h"
 #include "symbols/buildid.h"
 #include "util/log.h"
+#include "util/textbuf.h"
 
 #define JIT_MAP_MAX (64u << 20)	/* bytes of JIT maps kept in all */
 
-struct text {
-	char *p;
-	size_t len, cap;
-};
-
-static int text_add(struct text *t, const char *s, size_t n)
-{
-	if (t->len + n > t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64 * 1024;
-		char *p;
-
-		while (cap < t->len + n)
-			cap *= 2;
-		p = realloc(t->p, cap);
-		if (!p)
-			return -ENOMEM;
-		t->p = p;
-		t->cap = cap;
-	}
-	memcpy(t->p + t->len, s, n);
-	t->len += n;
-	return 0;
-}
-
 int f2t_symsnap_kallsyms(struct f2t_capw *w)
 {
-	struct text t = { 0 };
+	struct f2t_textbuf t = { 0 };
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
@@ -65,7 +42,7 @@ int f2t_symsnap_kallsyms(struct f2t_capw *w)
 			continue;
 		if (hidden && strspn(line, "0") != (size_t)(sp - line))
 			hidden = false;
-		err = text_add(&t, line, (size_t)n);
+		err = f2t_textbuf_add(&t, line, (size_t)n);
 	}
 	fclose(f);
 	free(line);
@@ -103,7 +80,7 @@ static int remember_path(struct f2t_symsnap *s, const char *path, size_t len)
 /* The executable lines of /proc/PID/maps; nothing if the process is gone. */
 static int add_maps(struct f2t_symsnap *s, struct f2t_capw *w, long pid)
 {
-	struct text t = { 0 };
+	struct f2t_textbuf t = { 0 };
 	char path[64], *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
@@ -121,7 +98,7 @@ static int add_maps(struct f2t_symsnap *s, struct f2t_capw *w, long pid)
 
 		if (sscanf(line, "%*x-%*x %7s %*x %*s %*u %n", perms, &at) < 1 || perms[2] != 'x')
 			continue;
-		err = text_add(&t, line, (size_t)n);
+		err = f2t_textbuf_add(&t, line, (size_t)n);
 		if (!err && at > 0 && line[at] == '/')
 			err = remember_path(s, line + at, strcspn(line + at, "\n"));
 	}
@@ -160,7 +137,7 @@ int f2t_symsnap_maps(struct f2t_symsnap *s, struct f2t_capw *w, const pid_t *pid
 
 int f2t_symsnap_build_ids(struct f2t_symsnap *s, struct f2t_capw *w)
 {
-	struct text t = { 0 };
+	struct f2t_textbuf t = { 0 };
 	int err = 0;
 
 	for (size_t i = 0; i < s->npaths && !err; i++) {
@@ -170,13 +147,13 @@ int f2t_symsnap_build_ids(struct f2t_symsnap *s, struct f2t_capw *w)
 		if (f2t_build_id_of_file(s->paths[i], &id))
 			continue;	/* gone, not ELF, or no note: nothing to vouch for */
 		f2t_build_id_hex(&id, hex, sizeof(hex));
-		err = text_add(&t, hex, strlen(hex));
+		err = f2t_textbuf_add(&t, hex, strlen(hex));
 		if (!err)
-			err = text_add(&t, " ", 1);
+			err = f2t_textbuf_add(&t, " ", 1);
 		if (!err)
-			err = text_add(&t, s->paths[i], strlen(s->paths[i]));
+			err = f2t_textbuf_add(&t, s->paths[i], strlen(s->paths[i]));
 		if (!err)
-			err = text_add(&t, "\n", 1);
+			err = f2t_textbuf_add(&t, "\n", 1);
 	}
 	if (!err && t.len)
 		err = f2t_capw_add(w, F2T_CAP_BUILD_IDS, 0, t.p, t.len);
@@ -186,7 +163,7 @@ int f2t_symsnap_build_ids(struct f2t_symsnap *s, struct f2t_capw *w)
 
 static int add_file(struct f2t_capw *w, const char *path, uint32_t arg, size_t *budget)
 {
-	struct text t = { 0 };
+	struct f2t_textbuf t = { 0 };
 	char buf[65536];
 	ssize_t n;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
@@ -200,7 +177,7 @@ static int add_file(struct f2t_capw *w, const char *path, uint32_t arg, size_t *
 			break;
 		}
 		*budget -= (size_t)n;
-		err = text_add(&t, buf, (size_t)n);
+		err = f2t_textbuf_add(&t, buf, (size_t)n);
 	}
 	close(fd);
 	if (!err && t.len)

@@ -12,30 +12,7 @@
 #include <unistd.h>
 
 #include "record/procsnap.h"
-
-struct textbuf {
-	char *p;
-	size_t len, cap;
-};
-
-static int tb_add(struct textbuf *b, const char *s, size_t n)
-{
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 64 * 1024;
-		char *p;
-
-		while (cap < b->len + n)
-			cap *= 2;
-		p = realloc(b->p, cap);
-		if (!p)
-			return -ENOMEM;
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	return 0;
-}
+#include "util/textbuf.h"
 
 static long numeric(const char *name)
 {
@@ -65,7 +42,7 @@ static bool read_comm(int taskfd, long tid, char *comm, size_t len)
 	return true;
 }
 
-static int add_process(struct textbuf *b, long tgid)
+static int add_process(struct f2t_textbuf *b, long tgid)
 {
 	char path[64], comm[64], line[128];
 	struct dirent *de;
@@ -83,7 +60,7 @@ static int add_process(struct textbuf *b, long tgid)
 		if (tid < 0 || !read_comm(dirfd(d), tid, comm, sizeof(comm)))
 			continue;
 		n = snprintf(line, sizeof(line), "%ld %ld %s\n", tid, tgid, comm);
-		err = tb_add(b, line, (size_t)n);
+		err = f2t_textbuf_add(b, line, (size_t)n);
 	}
 	closedir(d);
 	return err;
@@ -91,7 +68,7 @@ static int add_process(struct textbuf *b, long tgid)
 
 int f2t_procsnap_write(struct f2t_capw *w, uint32_t arg)
 {
-	struct textbuf b = { 0 };
+	struct f2t_textbuf b = { 0 };
 	struct dirent *de;
 	DIR *d = opendir("/proc");
 	int err = 0;
