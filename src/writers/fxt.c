@@ -462,6 +462,11 @@ static int write_stats(struct f2t_writer *w, const struct f2t_stats *st)
 		{ "bad_records", st->bad_records },
 		{ "samples", st->events[F2T_EV_SAMPLE] },
 		{ "samples_lost", st->samples_lost },
+		{ "records", st->records },
+		{ "kernel_read", st->kernel_read },
+		{ "sample_throttles", st->sample_throttles },
+		{ "unwind_samples", st->unwind_samples },
+		{ "unwind_leaf_only", st->unwind_leaf_only },
 	};
 	uint64_t argw[2 * sizeof(counts) / sizeof(counts[0])];
 	struct fxt_args args = { .words = argw };

@@ -321,6 +321,14 @@ static void write_other_data(struct f2t_writer *w, const struct f2t_stats *st)
 	kv_num(o, "samples", f2t_jsamples_count(p->samples));
 	kv_num(o, "stack_frames", f2t_jsamples_frames(p->samples));
 	kv_num(o, "samples_lost", st->samples_lost);
+	kv_num(o, "sample_throttles", st->sample_throttles);
+	kv_num(o, "frames", st->frames);
+	kv_num(o, "frames_named", st->frames_named);
+	kv_num(o, "unwind_samples", st->unwind_samples);
+	kv_num(o, "unwind_leaf_only", st->unwind_leaf_only);
+	/* Records decoded against the kernel's own count of what it handed out. */
+	kv_num(o, "records", st->records);
+	kv_num(o, "kernel_read", st->kernel_read);
 	f2t_out_puts(o, "}}\n");
 }
 
