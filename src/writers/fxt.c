@@ -63,6 +63,17 @@ static inline void emit(struct f2t_writer *w, const uint64_t *words, int n)
 	f2t_out_write(w->out, words, (size_t)n * sizeof(uint64_t));
 }
 
+/* Writes the record an encoder just put in the scratch buffer, or passes its error on. */
+static inline int emit_encoded(struct f2t_writer *w, int words)
+{
+	struct fxt_priv *p = w->priv;
+
+	if (words < 0)
+		return words;
+	emit(w, p->rec, words);
+	return 0;
+}
+
 /* A ref for S, writing its string record first when the index is new. */
 static int string_ref(struct f2t_writer *w, const char *s, size_t len, struct fxt_str *ref)
 {
@@ -123,10 +134,7 @@ static int object_record(struct f2t_writer *w, uint8_t type, const struct f2t_ta
 	ret = fxt_kernel_object(p->rec, type,
 				type == FXT_OBJ_PROCESS ? process_koid(t) : (uint64_t)t->tid,
 				name, &args);
-	if (ret < 0)
-		return ret;
-	emit(w, p->rec, ret);
-	return 0;
+	return emit_encoded(w, ret);
 }
 
 /* Names T's thread and, when T is its process's main thread, the process. */
@@ -249,10 +257,7 @@ static int write_switch(struct f2t_writer *w, const struct f2t_event *ev)
 	}
 	ret = fxt_context_switch(p->rec, (uint16_t)ev->cpu, (uint8_t)fstate, ev->ts,
 				 (uint64_t)ev->sw.prev_pid, (uint64_t)ev->sw.next_pid, &args);
-	if (ret < 0)
-		return ret;
-	emit(w, p->rec, ret);
-	return 0;
+	return emit_encoded(w, ret);
 }
 
 static int write_wakeup(struct f2t_writer *w, const struct f2t_event *ev)
@@ -273,10 +278,7 @@ static int write_wakeup(struct f2t_writer *w, const struct f2t_event *ev)
 	args.nwords += (uint16_t)fxt_arg_koid(argw + args.nwords, fxt_str_index(S_WAKER),
 					      (uint64_t)ev->pid);
 	ret = fxt_thread_wakeup(p->rec, (uint16_t)cpu, ev->ts, (uint64_t)ev->wake.pid, &args);
-	if (ret < 0)
-		return ret;
-	emit(w, p->rec, ret);
-	return 0;
+	return emit_encoded(w, ret);
 }
 
 /* Other tracepoints: an instant event on the thread that hit them (markers: fxt_marker.c). */
@@ -306,10 +308,7 @@ static int write_instant(struct f2t_writer *w, const struct f2t_event *ev)
 	if (ret)
 		return ret;
 	ret = fxt_instant(p->rec, &e);
-	if (ret < 0)
-		return ret;
-	emit(w, p->rec, ret);
-	return 0;
+	return emit_encoded(w, ret);
 }
 
 static int write_lost(struct f2t_writer *w)
@@ -383,10 +382,7 @@ static int write_sample(struct f2t_writer *w, const struct f2t_event *ev)
 				 &thread);
 	if (!ret)
 		ret = fxt_profiler_backtrace(p->rec, ev->ts, thread, ips, n);
-	if (ret < 0)
-		return ret;
-	emit(w, p->rec, ret);
-	return 0;
+	return emit_encoded(w, ret);
 }
 
 /* What fxt_marker.c borrows to write marker records into this file. */
@@ -494,10 +490,7 @@ static int write_stats(struct f2t_writer *w, const struct f2t_stats *st)
 	}
 	if (!ret)
 		ret = fxt_instant(p->rec, &e);
-	if (ret < 0)
-		return ret;
-	emit(w, p->rec, ret);
-	return 0;
+	return emit_encoded(w, ret);
 }
 
 static int fxt_end(struct f2t_writer *w, const struct f2t_stats *st)
