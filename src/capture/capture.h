@@ -35,7 +35,7 @@ enum f2t_cap_type {
 	F2T_CAP_CPU_STATS = 6,
 	F2T_CAP_KALLSYMS = 7,		/* /proc/kallsyms, verbatim */
 	F2T_CAP_PRINTK_FORMATS = 8,	/* printk_formats, verbatim */
-	/* CPU sampling (perf_event_open); see src/perf/perf_rec.h */
+	/* CPU sampling (perf_event_open); see capture/perf_rec.h */
 	F2T_CAP_PERF_INFO = 9,		/* "key=value\n": event, sample_type, ... */
 	/* arg = cpu; whole perf records, as the cpu's mmap ring held them */
 	F2T_CAP_PERF_DATA = 10,

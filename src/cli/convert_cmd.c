@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "convert.h"
+#include "pipeline/convert.h"
 #include "util/log.h"
 
 static void usage(FILE *f)

@@ -11,10 +11,10 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "convert.h"
+#include "pipeline/convert.h"
 #include "record/record.h"
 #include "util/log.h"
-#include "writers/format.h"
+#include "output/format.h"
 
 #define MAX_PIDS 256
 #define MAX_EVENTS 256

@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "writers/fxt_enc.h"
+#include "fxt/fxt_enc.h"
 
 /* What a record is, finer than its record type: the unit of `dump --stats`. */
 enum fxt_kind {

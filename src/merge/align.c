@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "merge/align.h"
-#include "merge/strset.h"
+#include "util/strset.h"
 #include "util/log.h"
 
 /* An input's sync points: the first event of each id, sorted by id. */

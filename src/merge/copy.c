@@ -11,7 +11,7 @@
 #include "merge/copy.h"
 #include "merge/decimal.h"
 #include "merge/jvalue.h"
-#include "writers/json_fmt.h"
+#include "json/json_fmt.h"
 
 /* A timestamp member's value: shifted if it is a number. */
 static int copy_time(struct f2t_jlex *lx, struct f2t_out *out, struct f2t_minput *in)

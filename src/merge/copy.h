@@ -11,7 +11,7 @@
 #include <stdbool.h>
 
 #include "merge/input.h"
-#include "merge/strset.h"
+#include "util/strset.h"
 #include "util/out.h"
 
 /**

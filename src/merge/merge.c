@@ -22,9 +22,9 @@
 #include "merge/copy.h"
 #include "merge/input.h"
 #include "merge/merge.h"
-#include "merge/strset.h"
+#include "util/strset.h"
 #include "util/log.h"
-#include "writers/json_fmt.h"
+#include "json/json_fmt.h"
 
 /* Name of the member merge adds to otherData about itself. */
 #define PROVENANCE_KEY "ftrace2trace_merge"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "merge/strset.h"
+#include "util/strset.h"
 #include "model/marker_track.h"
 #include "model/slices.h"
 #include "util/log.h"

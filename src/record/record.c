@@ -20,8 +20,8 @@
 #include <unistd.h>
 
 #include "capture/capture.h"
-#include "perf/sampler.h"
-#include "perf/symsnap.h"
+#include "record/sampler.h"
+#include "record/symsnap.h"
 #include "record/child.h"
 #include "record/events.h"
 #include "record/instance.h"

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "convert.h"
+#include "pipeline/convert.h"
 #include "record/functrace.h"
 
 /* Default per-CPU ring-buffer size; see f2t_inst_pick_buffer_kb(). */

@@ -13,7 +13,7 @@
 
 #include <elf.h>
 
-#include "perf/perf_rec.h"
+#include "capture/perf_rec.h"
 #include "symbols/elfsyms.h"
 #include "symbols/jitmap.h"
 #include "symbols/kallsyms.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Addresses to names, at conversion: kernel addresses through the saved
- * kallsyms, user addresses through the process's mappings (model/maps.h)
+ * kallsyms, user addresses through the process's mappings (symbols/maps.h)
  * and the mapped ELF files (symbols/elfsyms.h), JIT code through the saved
  * /tmp/perf-PID.map files.  Each file is read once; a file whose build-id
  * differs from the recorded one is not trusted, and its frames keep their
@@ -15,7 +15,7 @@
 
 #include "capture/capture.h"
 #include "model/event.h"
-#include "model/maps.h"
+#include "symbols/maps.h"
 
 struct f2t_symbolizer;
 

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "writers/fxt_enc.h"
+#include "fxt/fxt_enc.h"
 
 #define SENTINEL 0xa5a5a5a5a5a5a5a5ull
 

@@ -7,8 +7,8 @@
 
 #include <cmocka.h>
 
-#include "writers/fxt_enc.h"
-#include "writers/fxt_state.h"
+#include "fxt/fxt_enc.h"
+#include "fxt/fxt_state.h"
 
 static void check(const char *linux_state, int want, bool want_canonical)
 {

@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "writers/fxt_enc.h"
-#include "writers/fxt_tables.h"
+#include "fxt/fxt_enc.h"
+#include "fxt/fxt_tables.h"
 
 static int intern(struct fxt_strtab *t, const char *s, bool *fresh)
 {

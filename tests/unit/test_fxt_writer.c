@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "fxt/reader.h"
-#include "writers/writer.h"
+#include "output/writer.h"
 
 struct rt {
 	struct f2t_tasks *tasks;

@@ -16,11 +16,11 @@
 
 #include <cmocka.h>
 
-#include "writers/cputime.h"
-#include "writers/ftrace_text.h"
-#include "writers/json_fmt.h"
-#include "writers/spool.h"
-#include "writers/writer.h"
+#include "model/cputime.h"
+#include "text/ftrace_text.h"
+#include "json/json_fmt.h"
+#include "util/spool.h"
+#include "output/writer.h"
 
 /* An f2t_out over a memfd, and a way to read back what was written. */
 struct mem {

@@ -22,8 +22,8 @@
 #include <cmocka.h>
 
 #include "capture/capture.h"
-#include "convert.h"
-#include "decode/functext.h"
+#include "pipeline/convert.h"
+#include "source/functext.h"
 #include "fxt/reader.h"
 #include "model/pseudo.h"
 

@@ -18,7 +18,7 @@
 
 #include "fxt/reader.h"
 #include "model/marker_track.h"
-#include "writers/writer.h"
+#include "output/writer.h"
 
 static struct f2t_event print_ev(uint64_t ts, int32_t tid, const char *text)
 {

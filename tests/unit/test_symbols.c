@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "model/maps.h"
+#include "symbols/maps.h"
 #include "symbols/buildid.h"
 #include "symbols/elfsyms.h"
 #include "symbols/jitmap.h"

@@ -21,8 +21,8 @@
 #include <linux/perf_event.h>
 
 #include "capture/capture.h"
-#include "model/maps.h"
-#include "perf/unwind.h"
+#include "symbols/maps.h"
+#include "symbols/unwind.h"
 #include "symbols/symbolizer.h"
 
 /* PERF_REG_X86_* numbers (asm/perf_regs.h), as the kernel ABI has them. */

@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The JSON writer: Chrome Trace Event Format, object form.
+ *
+ *   {"displayTimeUnit":"ns","traceEvents":[clock_sync, markers..., kernel
+ *    activity (json_kernel.h)..., names...],
+ *    "systemTraceEvents":"# tracer: nop\n...kernel text...",
+ *    "otherData":{recording facts and every loss count}}
+ *
+ * Scheduling travels as the kernel's own ftrace text, which both viewers
+ * parse (Perfetto reads sched_waking from it, catapult sched_wakeup; the
+ * recorder takes both).  Everything is streamed: traceEvents go straight to
+ * the output, the text to an unlinked spool file that end() copies in after
+ * traceEvents has been closed with the names from the task table.  What
+ * each viewer makes of it: shared/VIEWERS.md.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "model/cputime.h"
+#include "text/ftrace_text.h"
+#include "json/json_fmt.h"
+#include "json/json_kernel.h"
+#include "json/json_marker.h"
+#include "json/json_samples.h"
+#include "util/spool.h"
+#include "output/writer.h"
+
+struct json_priv {
+	struct f2t_spool spool;
+	struct f2t_ftext text;		/* writes into spool.out */
+	struct f2t_clock_link link;
+	struct f2t_cputime *cpu;	/* to put the busiest processes first */
+	uint64_t markers;
+	struct json_markers *mk;	/* trace_marker writes: json_marker.c */
+	struct f2t_jsamples *samples;	/* CPU samples: samples + stackFrames */
+	struct json_kernel *kern;	/* functions, irqs, power, tracepoints: json_kernel.c */
+};
+
+/* The unknown-name placeholder of the task table: no name, not a name. */
+static bool named(const struct f2t_task *t)
+{
+	return t->comm[0] && strcmp(t->comm, "<...>");
+}
+
+static void put_num(struct f2t_out *o, uint64_t v)
+{
+	char buf[F2T_JSON_NUM_MAX];
+
+	f2t_out_write(o, buf, f2t_json_u64(buf, v));
+}
+
+static void put_int(struct f2t_out *o, int64_t v)
+{
+	char buf[F2T_JSON_NUM_MAX];
+
+	f2t_out_write(o, buf, f2t_json_i64(buf, v));
+}
+
+static void put_ts(struct f2t_out *o, uint64_t ns)
+{
+	char buf[F2T_JSON_NUM_MAX];
+
+	f2t_out_write(o, buf, f2t_json_ts(buf, ns));
+}
+
+static int json_begin(struct f2t_writer *w)
+{
+	struct json_priv *p = w->priv;
+	struct f2t_out *o = w->out;
+
+	f2t_clock_link_choose(w->info, true, &p->link);
+	/* Knows our own clock_sync id, so no marker can repeat it. */
+	p->mk = json_markers_new(p->link.sync_id);
+	if (!p->mk)
+		return -ENOMEM;
+	f2t_out_puts(o, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
+			"{\"name\":\"clock_sync\",\"ph\":\"c\",\"ts\":");
+	put_ts(o, p->link.ts);
+	f2t_out_puts(o, ",\"pid\":0,\"tid\":0,\"args\":{\"sync_id\":");
+	f2t_json_put_string(o, p->link.sync_id, strlen(p->link.sync_id));
+	f2t_out_puts(o, "}}");
+	f2t_ftext_header(&p->text, w->info, &p->link);
+	return o->err ? o->err : p->spool.out->err;
+}
+
+static int json_event(struct f2t_writer *w, const struct f2t_event *ev)
+{
+	struct json_priv *p = w->priv;
+
+	if (f2t_cputime_event(p->cpu, ev))
+		return -ENOMEM;
+	if (ev->kind == F2T_EV_PRINT) {
+		/* In traceEvents, not in the text: json_marker.h says why. */
+		p->markers++;
+		return json_markers_event(p->mk, w, ev);
+	}
+	if (ev->kind == F2T_EV_SAMPLE) {
+		int ret = f2t_jsamples_event(p->samples, ev);
+
+		return ret ? ret : w->out->err;
+	}
+	{
+		/* Some of these stay out of the text: json_kernel.h says why. */
+		int ret = json_kernel_event(p->kern, w, ev);
+
+		if (ret < 0)
+			return ret;
+		if (ret)
+			return w->out->err;
+	}
+	f2t_ftext_event(&p->text, ev);
+	return w->out->err ? w->out->err : p->spool.out->err;
+}
+
+/* One metadata event: {"name":KIND,"ph":"M","pid":..,"tid":..,"args":{KEY:..}} */
+static void meta_event(struct f2t_out *o, const char *kind, int32_t pid, int32_t tid,
+		       const char *name, int64_t sort_index)
+{
+	f2t_out_puts(o, ",\n{\"name\":\"");
+	f2t_out_puts(o, kind);
+	f2t_out_puts(o, "\",\"ph\":\"M\",\"pid\":");
+	put_int(o, pid);
+	f2t_out_puts(o, ",\"tid\":");
+	put_int(o, tid);
+	if (name) {
+		f2t_out_puts(o, ",\"args\":{\"name\":");
+		f2t_json_put_string(o, name, strnlen(name, F2T_COMM_LEN));
+	} else {
+		f2t_out_puts(o, ",\"args\":{\"sort_index\":");
+		put_int(o, sort_index);
+	}
+	f2t_out_puts(o, "}}");
+}
+
+struct proc {
+	const struct f2t_task *leader;
+	uint64_t cpu_ns;
+};
+
+struct proc_list {
+	struct proc *v;
+	size_t n, cap;
+	const struct f2t_cputime *cpu;
+};
+
+static int collect_leader(struct f2t_task *t, void *ctx)
+{
+	struct proc_list *l = ctx;
+
+	if (t->tid <= 0 || t->tid != t->tgid)
+		return 0;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 256;
+		struct proc *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n].leader = t;
+	l->v[l->n].cpu_ns = 0;
+	l->n++;
+	return 0;
+}
+
+static int by_pid(const void *a, const void *b)
+{
+	int32_t x = ((const struct proc *)a)->leader->tgid;
+	int32_t y = ((const struct proc *)b)->leader->tgid;
+
+	return (x > y) - (x < y);
+}
+
+static int by_cpu_then_pid(const void *a, const void *b)
+{
+	const struct proc *x = a, *y = b;
+
+	if (x->cpu_ns != y->cpu_ns)
+		return x->cpu_ns < y->cpu_ns ? 1 : -1;
+	return by_pid(a, b);
+}
+
+/* Adds a thread's CPU time to its process (the list is sorted by pid). */
+static int sum_thread(struct f2t_task *t, void *ctx)
+{
+	struct proc_list *l = ctx;
+	struct f2t_task key = { .tgid = t->tgid };
+	struct proc k = { .leader = &key }, *hit;
+	uint64_t ns = f2t_cputime_get(l->cpu, t->tid);
+
+	if (!ns)
+		return 0;
+	hit = bsearch(&k, l->v, l->n, sizeof(*l->v), by_pid);
+	if (hit)
+		hit->cpu_ns += ns;
+	return 0;
+}
+
+static int name_thread(struct f2t_task *t, void *ctx)
+{
+	struct f2t_writer *w = ctx;
+
+	if (t->tid <= 0)
+		return 0;	/* the per-CPU idle tasks: not one thread */
+	if (named(t))
+		meta_event(w->out, "thread_name", t->tgid, t->tid, t->comm, 0);
+	/* The main thread first, then the others in creation (tid) order. */
+	meta_event(w->out, "thread_sort_index", t->tgid, t->tid, NULL,
+		   t->tid == t->tgid ? 0 : t->tid);
+	return 0;
+}
+
+/*
+ * Names for every process and thread the task table knows, kernel threads
+ * included.  Processes are ranked by the CPU time their threads used during
+ * the recording, so what was being measured comes first, not pid 1.
+ */
+static int write_names(struct f2t_writer *w)
+{
+	struct json_priv *p = w->priv;
+	struct proc_list l = { .cpu = p->cpu };
+	int ret;
+
+	ret = f2t_tasks_each(w->tasks, collect_leader, &l);
+	if (ret)
+		goto out;
+	if (l.n) {	/* qsort() must not be handed the NULL of an empty list */
+		qsort(l.v, l.n, sizeof(*l.v), by_pid);
+		f2t_tasks_each(w->tasks, sum_thread, &l);
+		qsort(l.v, l.n, sizeof(*l.v), by_cpu_then_pid);
+	}
+	for (size_t i = 0; i < l.n; i++) {
+		const struct f2t_task *t = l.v[i].leader;
+
+		if (named(t))
+			meta_event(w->out, "process_name", t->tgid, t->tid, t->comm, 0);
+		meta_event(w->out, "process_sort_index", t->tgid, t->tid, NULL, (int64_t)i);
+	}
+	ret = f2t_tasks_each(w->tasks, name_thread, w);
+out:
+	free(l.v);
+	return ret;
+}
+
+static void kv_str(struct f2t_out *o, const char *key, const char *v)
+{
+	f2t_out_puts(o, ",\"");
+	f2t_out_puts(o, key);
+	f2t_out_puts(o, "\":");
+	f2t_json_put_string(o, v ? v : "", v ? strlen(v) : 0);
+}
+
+static void kv_num(struct f2t_out *o, const char *key, uint64_t v)
+{
+	f2t_out_puts(o, ",\"");
+	f2t_out_puts(o, key);
+	f2t_out_puts(o, "\":");
+	put_num(o, v);
+}
+
+/* CLOCK_REALTIME ns as ISO 8601 UTC with ns, or "" if unknown. */
+static void iso_time(uint64_t ns, char *buf, size_t len)
+{
+	time_t secs = (time_t)(ns / 1000000000ull);
+	struct tm tm;
+	size_t n;
+
+	buf[0] = '\0';
+	if (!ns || !gmtime_r(&secs, &tm))
+		return;
+	n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (n)
+		snprintf(buf + n, len - n, ".%09lluZ", (unsigned long long)(ns % 1000000000ull));
+}
+
+static void write_other_data(struct f2t_writer *w, const struct f2t_stats *st)
+{
+	const struct f2t_trace_info *info = w->info;
+	struct json_priv *p = w->priv;
+	struct f2t_out *o = w->out;
+	char when[64];
+
+	iso_time(info->realtime_ns, when, sizeof(when));
+	f2t_out_puts(o, ",\n\"otherData\":{\"version\":\"ftrace2trace JSON 1\"");
+	kv_str(o, "host", info->host);
+	kv_str(o, "kernel", info->kernel);
+	kv_str(o, "cmdline", info->cmdline);
+	kv_str(o, "clock", info->clock);
+	kv_str(o, "start_time", when);
+	kv_num(o, "start_ns", info->start_ns);
+	kv_num(o, "stop_ns", info->stop_ns);
+	kv_num(o, "start_realtime_ns", info->realtime_ns);
+	kv_num(o, "start_boottime_ns", info->boottime_ns);
+	kv_str(o, "clock_sync_id", p->link.sync_id);
+	kv_num(o, "ncpus", info->ncpus);
+	kv_str(o, "recorder", info->recorder);
+	kv_num(o, "events", st->total_events);
+	kv_num(o, "sched_switch", st->events[F2T_EV_SWITCH]);
+	kv_num(o, "sched_waking", st->events[F2T_EV_WAKING]);
+	kv_num(o, "sched_wakeup", st->events[F2T_EV_WAKEUP]);
+	kv_num(o, "markers", p->markers);
+	if (p->mk)
+		json_markers_other_data(p->mk, w);
+	json_kernel_other_data(p->kern, w);
+	kv_num(o, "ftrace_lines", p->text.lines);
+	kv_num(o, "lost_events", st->lost_events);
+	kv_num(o, "lost_event_notes", p->text.lost);
+	kv_num(o, "lost_pages", st->lost_pages);
+	kv_num(o, "kernel_overrun", st->kernel_overrun);
+	kv_num(o, "kernel_dropped", st->kernel_dropped);
+	kv_num(o, "sched_gaps", st->sched_gaps);
+	kv_num(o, "unknown_events", st->unknown_events);
+	kv_num(o, "bad_records", st->bad_records);
+	kv_num(o, "events_without_text", p->text.no_text);
+	kv_num(o, "lines_with_breaks_replaced", p->text.patched);
+	kv_num(o, "samples", f2t_jsamples_count(p->samples));
+	kv_num(o, "stack_frames", f2t_jsamples_frames(p->samples));
+	kv_num(o, "samples_lost", st->samples_lost);
+	kv_num(o, "sample_throttles", st->sample_throttles);
+	kv_num(o, "frames", st->frames);
+	kv_num(o, "frames_named", st->frames_named);
+	kv_num(o, "unwind_samples", st->unwind_samples);
+	kv_num(o, "unwind_leaf_only", st->unwind_leaf_only);
+	/* Records decoded against the kernel's own count of what it handed out. */
+	kv_num(o, "records", st->records);
+	kv_num(o, "kernel_read", st->kernel_read);
+	f2t_out_puts(o, "}}\n");
+}
+
+/*
+ * Closes every bracket whatever happened before: a recording stopped by
+ * SIGINT reaches here too, after the capture has been drained.
+ */
+static int json_end(struct f2t_writer *w, const struct f2t_stats *st)
+{
+	struct json_priv *p = w->priv;
+	struct f2t_out *o = w->out;
+	int ret;
+
+	ret = write_names(w);
+	f2t_out_puts(o, "\n],\n\"systemTraceEvents\":\"");
+	if (!ret)
+		ret = f2t_spool_copy(&p->spool, o);
+	f2t_out_putc(o, '"');
+	if (!ret)
+		ret = f2t_jsamples_write(p->samples, o);
+	write_other_data(w, st);
+	return ret ? ret : o->err;
+}
+
+static void json_destroy(struct f2t_writer *w)
+{
+	struct json_priv *p = w->priv;
+
+	if (!p)
+		return;
+	f2t_spool_close(&p->spool);
+	f2t_cputime_free(p->cpu);
+	f2t_jsamples_free(p->samples);
+	json_markers_free(p->mk);
+	json_kernel_free(p->kern);
+	free(p);
+	w->priv = NULL;
+}
+
+static const struct f2t_writer_ops json_ops = {
+	.name = "json",
+	.begin = json_begin,
+	.event = json_event,
+	.end = json_end,
+	.destroy = json_destroy,
+};
+
+/**
+ * f2t_json_writer_init() - make W write Chrome Trace Event Format JSON
+ * @w: the writer; out, info, tasks and slot already set
+ *
+ * Opens the spool for the ftrace text next to the output file.
+ *
+ * Return: 0 or negative errno.
+ */
+int f2t_json_writer_init(struct f2t_writer *w)
+{
+	struct json_priv *p = calloc(1, sizeof(*p));
+	int ret;
+
+	if (!p)
+		return -ENOMEM;
+	p->spool.fd = -1;
+	p->cpu = f2t_cputime_new();
+	p->samples = f2t_jsamples_new(w->out ? w->out->path : NULL);
+	p->kern = json_kernel_new();
+	if (!p->cpu || !p->samples || !p->kern) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = f2t_spool_open(&p->spool, w->out ? w->out->path : NULL);
+	if (ret)
+		goto out;
+	f2t_ftext_init(&p->text, p->spool.out, true);
+	w->ops = &json_ops;
+	w->priv = p;
+	return 0;
+out:
+	f2t_spool_close(&p->spool);
+	f2t_cputime_free(p->cpu);
+	f2t_jsamples_free(p->samples);
+	json_kernel_free(p->kern);
+	free(p);
+	return ret;
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The table of output formats: name, file extension, writer constructor.
+ * Adding a format means adding a row in format.c.
+ */
+#ifndef F2T_FORMAT_H
+#define F2T_FORMAT_H
+
+#include <stdio.h>
+
+#include "output/writer.h"
+
+struct f2t_format_desc {
+	enum f2t_format format;
+	const char *name;
+	const char *ext;
+	int (*init)(struct f2t_writer *w);
+};
+
+/* The row for FMT, or NULL. */
+const struct f2t_format_desc *f2t_format_desc(enum f2t_format fmt);
+/* "fxt (.fxt), json (.json), ..." for messages. */
+void f2t_format_list(char *buf, size_t len);
+
+#endif

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Symbol-related snapshots for the capture.  Text in, text out: the
+ * decoder parses it, so a capture can be converted on another machine.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "record/symsnap.h"
+#include "symbols/buildid.h"
+#include "util/log.h"
+#include "util/textbuf.h"
+
+#define JIT_MAP_MAX (64u << 20)	/* bytes of JIT maps kept in all */
+
+int f2t_symsnap_kallsyms(struct f2t_capw *w)
+{
+	struct f2t_textbuf t = { 0 };
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	bool hidden = true;
+	FILE *f = fopen("/proc/kallsyms", "re");
+	int err = 0;
+
+	if (!f) {
+		f2t_warn("cannot read /proc/kallsyms (%s): kernel frames will be addresses",
+			 strerror(errno));
+		return 0;
+	}
+	/* "ADDR TYPE NAME[\t[MODULE]]" */
+	while (!err && (n = getline(&line, &cap, f)) > 0) {
+		const char *sp = strchr(line, ' ');
+		char type = sp ? sp[1] : 0;
+
+		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+			continue;
+		if (hidden && strspn(line, "0") != (size_t)(sp - line))
+			hidden = false;
+		err = f2t_textbuf_add(&t, line, (size_t)n);
+	}
+	fclose(f);
+	free(line);
+	if (hidden)
+		f2t_warn("/proc/kallsyms hides its addresses (kptr_restrict): kernel frames will be addresses");
+	if (!err)
+		err = f2t_capw_add(w, F2T_CAP_KALLSYMS, 0, t.p ? t.p : "", t.len);
+	free(t.p);
+	return err;
+}
+
+static int remember_path(struct f2t_symsnap *s, const char *path, size_t len)
+{
+	char *copy;
+
+	for (size_t i = 0; i < s->npaths; i++)
+		if (!strncmp(s->paths[i], path, len) && !s->paths[i][len])
+			return 0;
+	if (s->npaths == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 64;
+		char **p = realloc(s->paths, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		s->paths = p;
+		s->cap = cap;
+	}
+	copy = strndup(path, len);
+	if (!copy)
+		return -ENOMEM;
+	s->paths[s->npaths++] = copy;
+	return 0;
+}
+
+/* The executable lines of /proc/PID/maps; nothing if the process is gone. */
+static int add_maps(struct f2t_symsnap *s, struct f2t_capw *w, long pid)
+{
+	struct f2t_textbuf t = { 0 };
+	char path[64], *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *f;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "/proc/%ld/maps", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	/* "START-END PERMS OFFSET DEV INODE   PATH" */
+	while (!err && (n = getline(&line, &cap, f)) > 0) {
+		char perms[8] = "";
+		int at = 0;
+
+		if (sscanf(line, "%*x-%*x %7s %*x %*s %*u %n", perms, &at) < 1 || perms[2] != 'x')
+			continue;
+		err = f2t_textbuf_add(&t, line, (size_t)n);
+		if (!err && at > 0 && line[at] == '/')
+			err = remember_path(s, line + at, strcspn(line + at, "\n"));
+	}
+	fclose(f);
+	free(line);
+	if (!err && t.len)
+		err = f2t_capw_add(w, F2T_CAP_MAPS, (uint32_t)pid, t.p, t.len);
+	free(t.p);
+	return err;
+}
+
+int f2t_symsnap_maps(struct f2t_symsnap *s, struct f2t_capw *w, const pid_t *pids,
+		     size_t npids)
+{
+	struct dirent *de;
+	DIR *d;
+	int err = 0;
+
+	if (pids) {
+		for (size_t i = 0; i < npids && !err; i++)
+			err = add_maps(s, w, pids[i]);
+		return err;
+	}
+	d = opendir("/proc");
+	if (!d)
+		return -errno;
+	while (!err && (de = readdir(d))) {
+		long pid = strtol(de->d_name, NULL, 10);
+
+		if (pid > 0)
+			err = add_maps(s, w, pid);
+	}
+	closedir(d);
+	return err;
+}
+
+int f2t_symsnap_build_ids(struct f2t_symsnap *s, struct f2t_capw *w)
+{
+	struct f2t_textbuf t = { 0 };
+	int err = 0;
+
+	for (size_t i = 0; i < s->npaths && !err; i++) {
+		struct f2t_build_id id;
+		char hex[2 * F2T_BUILD_ID_MAX + 2];
+
+		if (f2t_build_id_of_file(s->paths[i], &id))
+			continue;	/* gone, not ELF, or no note: nothing to vouch for */
+		f2t_build_id_hex(&id, hex, sizeof(hex));
+		err = f2t_textbuf_add(&t, hex, strlen(hex));
+		if (!err)
+			err = f2t_textbuf_add(&t, " ", 1);
+		if (!err)
+			err = f2t_textbuf_add(&t, s->paths[i], strlen(s->paths[i]));
+		if (!err)
+			err = f2t_textbuf_add(&t, "\n", 1);
+	}
+	if (!err && t.len)
+		err = f2t_capw_add(w, F2T_CAP_BUILD_IDS, 0, t.p, t.len);
+	free(t.p);
+	return err;
+}
+
+static int add_file(struct f2t_capw *w, const char *path, uint32_t arg, size_t *budget)
+{
+	struct f2t_textbuf t = { 0 };
+	char buf[65536];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return 0;
+	while (!err && (n = read(fd, buf, sizeof(buf))) > 0) {
+		if ((size_t)n > *budget) {
+			f2t_warn("JIT symbol maps exceed %u MB; %s not kept", JIT_MAP_MAX >> 20, path);
+			t.len = 0;
+			break;
+		}
+		*budget -= (size_t)n;
+		err = f2t_textbuf_add(&t, buf, (size_t)n);
+	}
+	close(fd);
+	if (!err && t.len)
+		err = f2t_capw_add(w, F2T_CAP_JIT_MAP, arg, t.p, t.len);
+	free(t.p);
+	return err;
+}
+
+int f2t_symsnap_jit(struct f2t_capw *w)
+{
+	size_t budget = JIT_MAP_MAX;
+	struct dirent *de;
+	DIR *d = opendir("/tmp");
+	int err = 0;
+
+	if (!d)
+		return 0;
+	while (!err && (de = readdir(d))) {
+		char path[300], *end;
+		long pid;
+
+		if (strncmp(de->d_name, "perf-", 5))
+			continue;
+		pid = strtol(de->d_name + 5, &end, 10);
+		if (pid <= 0 || strcmp(end, ".map"))
+			continue;
+		snprintf(path, sizeof(path), "/tmp/%s", de->d_name);
+		err = add_file(w, path, (uint32_t)pid, &budget);
+	}
+	closedir(d);
+	return err;
+}
+
+void f2t_symsnap_free(struct f2t_symsnap *s)
+{
+	for (size_t i = 0; i < s->npaths; i++)
+		free(s->paths[i]);
+	free(s->paths);
+	memset(s, 0, sizeof(*s));
+}

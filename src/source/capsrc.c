@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Capture source: libtraceevent parses the saved header_page and format
+ * files; kbuffer walks each sub-buffer; a min-heap on timestamps merges the
+ * per-CPU streams.  Field offsets come from the format files (never
+ * hand-written) and are looked up once per event type, not per event.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/kbuffer.h>
+#include <traceevent/trace-seq.h>
+
+#include "source/capsrc.h"
+#include "source/capsrc-local.h"
+#include "source/source.h"
+#include "util/minheap.h"
+
+struct cursor {
+	uint32_t cpu;
+	const size_t *recs;	/* indices of this CPU's CPU_DATA records */
+	size_t nrecs, ri;
+	uint64_t pos;		/* offset of the next sub-buffer in recs[ri] */
+	const unsigned char *page, *page_end;
+	uint64_t page_off;	/* file offset of the current sub-buffer */
+	struct kbuffer *kbuf;
+	void *data;		/* current event, NULL when exhausted */
+	unsigned long long ts;
+	int size;
+	uint64_t lost_pending;	/* emit an F2T_EV_LOST before data */
+	bool lost_flag;
+};
+
+static int cursor_load_page(struct f2t_capsrc *s, struct cursor *c, char *err,
+			    size_t errlen);
+
+static int read_meta_u64(const struct f2t_capr *cap, const char *key, uint64_t *v)
+{
+	char *s = f2t_capr_meta(cap, key);
+	char *end;
+
+	if (!s)
+		return -ENOENT;
+	*v = strtoull(s, &end, 10);
+	free(s);
+	return 0;
+}
+
+static int parse_formats(struct f2t_capsrc *s, char *err, size_t errlen)
+{
+	const struct f2t_capr *cap = s->cap;
+	const struct f2t_cap_rec *hp = f2t_capr_find(cap, F2T_CAP_HEADER_PAGE, -1);
+
+	if (!hp) {
+		snprintf(err, errlen, "%s: no header_page record: not a complete capture", cap->path);
+		return -EINVAL;
+	}
+	if (tep_parse_header_page(s->tep, (char *)hp->data, hp->len, 8) < 0) {
+		snprintf(err, errlen, "%s: offset %llu: cannot parse header_page",
+			 cap->path, (unsigned long long)hp->offset);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < cap->nrecs; i++) {
+		const struct f2t_cap_rec *r = &cap->recs[i];
+		const char *sys = r->data, *nul;
+
+		if (r->type != F2T_CAP_EVENT_FORMAT)
+			continue;
+		nul = memchr(sys, '\0', r->len);
+		if (!nul) {
+			snprintf(err, errlen, "%s: offset %llu: event format without a system name",
+				 cap->path, (unsigned long long)r->offset);
+			return -EINVAL;
+		}
+		if (tep_parse_event(s->tep, nul + 1, r->len - (size_t)(nul + 1 - sys), sys)) {
+			snprintf(err, errlen, "%s: offset %llu: cannot parse the format of an event in system %s",
+				 cap->path, (unsigned long long)r->offset, sys);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* ---- the heap of cursors, ordered by the timestamp of their next event ---- */
+
+static bool before(const void *pa, const void *pb)
+{
+	const struct cursor *a = pa, *b = pb;
+
+	return a->ts < b->ts || (a->ts == b->ts && a->cpu < b->cpu);
+}
+
+static int setup_cursors(struct f2t_capsrc *s, char *err, size_t errlen)
+{
+	const struct f2t_capr *cap = s->cap;
+	int ret;
+
+	ret = f2t_capr_split_by_cpu(cap, F2T_CAP_CPU_DATA, F2T_MAX_CPUS, &s->split, err, errlen);
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < cap->nrecs; i++) {
+		const struct f2t_cap_rec *r = &cap->recs[i];
+
+		if (r->type != F2T_CAP_CPU_DATA)
+			continue;
+		if (r->len % s->subbuf_size) {
+			snprintf(err, errlen, "%s: offset %llu: cpu data of %llu bytes is not whole %u-byte sub-buffers",
+				 cap->path, (unsigned long long)r->offset - 16,
+				 (unsigned long long)r->len, s->subbuf_size);
+			return -EINVAL;
+		}
+		s->total_bytes += r->len;
+	}
+	s->ncursors = s->split.ncpus;
+	s->cursors = calloc(s->ncursors ? s->ncursors : 1, sizeof(*s->cursors));
+	if (!s->cursors || f2t_minheap_init(&s->heap, s->ncursors, before))
+		return -ENOMEM;
+	for (uint32_t c = 0; c < s->ncursors; c++) {
+		s->cursors[c].cpu = c;
+		s->cursors[c].recs = s->split.cpu[c].recs;
+		s->cursors[c].nrecs = s->split.cpu[c].n;
+		s->cursors[c].kbuf = kbuffer_alloc(KBUFFER_LSIZE_8, KBUFFER_ENDIAN_LITTLE);
+		if (!s->cursors[c].kbuf)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+
+
+/* ---- walking one CPU's sub-buffers ---- */
+
+/*
+ * Drops what every cursor has consumed from our mapping, so resident memory
+ * stays flat however large the capture.  Each cursor reads its own CPU's
+ * records in file order, so everything before the earliest record still in
+ * use by any cursor is done with.  Records are often a single sub-buffer and
+ * not page-aligned, hence the low-water mark rather than record by record.
+ */
+static void release_consumed(struct f2t_capsrc *s)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uint64_t low = s->cap->size;
+	uintptr_t from, to;
+
+	for (uint32_t i = 0; i < s->ncursors; i++) {
+		const struct cursor *c = &s->cursors[i];
+
+		if (c->ri < c->nrecs && s->cap->recs[c->recs[c->ri]].offset < low)
+			low = s->cap->recs[c->recs[c->ri]].offset;
+	}
+	from = ((uintptr_t)s->cap->map + s->released + page - 1) & ~(page - 1);
+	to = ((uintptr_t)s->cap->map + low) & ~(page - 1);
+	if (to > from + (1u << 20)) {	/* in steps of a megabyte or more */
+		madvise((void *)from, to - from, MADV_DONTNEED);
+		s->released = to - (uintptr_t)s->cap->map;
+	}
+}
+
+static int cursor_load_page(struct f2t_capsrc *s, struct cursor *c, char *err,
+			    size_t errlen)
+{
+	for (;;) {
+		const struct f2t_cap_rec *r;
+		int missed;
+
+		if (c->ri >= c->nrecs) {
+			c->data = NULL;
+			return 0;
+		}
+		r = &s->cap->recs[c->recs[c->ri]];
+		if (c->pos >= r->len) {
+			c->ri++;
+			c->pos = 0;
+			release_consumed(s);
+			continue;
+		}
+		c->page = (const unsigned char *)r->data + c->pos;
+		c->page_end = c->page + s->subbuf_size;
+		c->page_off = r->offset + c->pos;
+		c->pos += s->subbuf_size;
+		s->done_bytes += s->subbuf_size;
+		/* kbuffer trusts the page's commit size; check it first. */
+		if (kbuffer_load_subbuffer(c->kbuf, (void *)c->page) < 0 ||
+		    kbuffer_start_of_data(c->kbuf) + kbuffer_subbuffer_size(c->kbuf) >
+			    (int)s->subbuf_size) {
+			snprintf(err, errlen, "%s: offset %llu: cpu %u: corrupt ring-buffer page (bad commit size)",
+				 s->cap->path, (unsigned long long)c->page_off, c->cpu);
+			return -EINVAL;
+		}
+		missed = kbuffer_missed_events(c->kbuf);
+		if (missed) {
+			s->stats.lost_pages++;
+			c->lost_flag = true;
+			c->lost_pending = missed > 0 ? (uint64_t)missed : 0;
+		}
+		c->data = kbuffer_read_event(c->kbuf, &c->ts);
+		if (c->data)
+			break;
+		/* An empty page can still say that events were lost. */
+		if (c->lost_flag)
+			break;
+	}
+	if (c->lost_flag && !c->data)
+		c->ts = kbuffer_subbuf_timestamp(c->kbuf, (void *)c->page);
+	if (c->data)
+		c->size = kbuffer_event_size(c->kbuf);
+	return 1;
+}
+
+static int cursor_advance(struct f2t_capsrc *s, struct cursor *c, char *err,
+			  size_t errlen)
+{
+	if (c->lost_flag) {
+		c->lost_flag = false;
+		if (c->data)
+			return 1;
+	} else {
+		c->data = kbuffer_next_event(c->kbuf, &c->ts);
+		if (c->data) {
+			c->size = kbuffer_event_size(c->kbuf);
+			return 1;
+		}
+	}
+	return cursor_load_page(s, c, err, errlen);
+}
+
+struct f2t_capsrc *f2t_capsrc_open(const struct f2t_capr *cap,
+				   struct f2t_tasks *tasks,
+				   char *err, size_t errlen)
+{
+	struct f2t_capsrc *s = calloc(1, sizeof(*s));
+	uint64_t v;
+	int ret;
+
+	if (!s)
+		return NULL;
+	s->cap = cap;
+	s->tasks = tasks;
+	s->subbuf_size = 4096;
+	if (read_meta_u64(cap, "subbuf_size", &v) == 0 && v >= 64 && v <= (1u << 24))
+		s->subbuf_size = (uint32_t)v;
+	else if (read_meta_u64(cap, "page_size", &v) == 0 && v >= 64 && v <= (1u << 24))
+		s->subbuf_size = (uint32_t)v;
+	trace_seq_init(&s->seq);
+	s->tep = tep_alloc();
+	if (!s->tep) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	tep_set_long_size(s->tep, 8);
+	tep_set_page_size(s->tep, (int)s->subbuf_size);
+	tep_set_file_bigendian(s->tep, TEP_LITTLE_ENDIAN);
+	ret = parse_formats(s, err, errlen);
+	if (ret)
+		goto out;
+	ret = f2t_capsrc_bind_events(s, err, errlen);
+	if (ret)
+		goto out;
+	ret = setup_cursors(s, err, errlen);
+	if (ret)
+		goto out;
+	for (uint32_t c = 0; c < s->ncursors; c++) {
+		ret = cursor_load_page(s, &s->cursors[c], err, errlen);
+		if (ret < 0)
+			goto out;
+		if (ret)
+			f2t_minheap_push(&s->heap, &s->cursors[c]);
+	}
+	f2t_minheap_build(&s->heap);
+	ret = 0;
+out:
+	if (ret) {
+		if (ret == -ENOMEM)
+			snprintf(err, errlen, "%s: out of memory", cap->path);
+		f2t_capsrc_close(s);
+		errno = -ret;
+		return NULL;
+	}
+	return s;
+}
+
+int f2t_capsrc_next(struct f2t_capsrc *s, struct f2t_event *ev, char *err,
+		    size_t errlen)
+{
+	for (;;) {
+		struct cursor *c;
+		int ret;
+
+		/* Advance the cursor whose event was handed out last time. */
+		if (s->last) {
+			ret = cursor_advance(s, s->last, err, errlen);
+			s->last = NULL;
+			if (ret < 0)
+				return ret;
+			f2t_minheap_update_top(&s->heap, ret > 0);
+		}
+		c = s->last = f2t_minheap_top(&s->heap);
+		if (!c)
+			return 0;
+		memset(ev, 0, sizeof(*ev));
+		ev->ts = c->ts;
+		ev->cpu = c->cpu;
+		ev->src = (const struct f2t_source *)s;
+		if (c->lost_flag) {
+			ev->kind = F2T_EV_LOST;
+			ev->lost.count = c->lost_pending;
+			ev->pid = -1;
+			s->stats.lost_events += c->lost_pending;
+			return 1;
+		}
+		if ((const unsigned char *)c->data + c->size > c->page_end || c->size < 8) {
+			snprintf(err, errlen, "%s: offset %llu: cpu %u: event runs past the end of its page",
+				 s->cap->path, (unsigned long long)c->page_off, c->cpu);
+			return -EINVAL;
+		}
+		ret = f2t_capsrc_decode(s, c->data, c->size, c->ts, c->cpu, ev);
+		if (ret > 0)
+			return 1;
+		/* ret == 0: a record we count and skip */
+	}
+}
+
+void f2t_capsrc_stats(const struct f2t_capsrc *s, struct f2t_stats *st)
+{
+	st->lost_events += s->stats.lost_events;
+	st->lost_pages += s->stats.lost_pages;
+	st->records += s->stats.records;
+	st->unknown_events += s->stats.unknown_events;
+	st->bad_records += s->stats.bad_records;
+	if (s->ncursors > st->ncpus)
+		st->ncpus = s->ncursors;
+}
+
+void f2t_capsrc_progress(const struct f2t_capsrc *s, uint64_t *done, uint64_t *total)
+{
+	*done = s->done_bytes;
+	*total = s->total_bytes;
+}
+
+void f2t_capsrc_close(struct f2t_capsrc *s)
+{
+	if (!s)
+		return;
+	for (uint32_t c = 0; c < s->ncursors; c++) {
+		if (s->cursors[c].kbuf)
+			kbuffer_free(s->cursors[c].kbuf);
+	}
+	free(s->cursors);
+	f2t_cap_cpus_free(&s->split);
+	f2t_minheap_free(&s->heap);
+	free(s->handlers);
+	free(s->scratch);
+	free(s->line);
+	f2t_capsrc_ksyms_free(s);
+	trace_seq_destroy(&s->seq);
+	if (s->tep)
+		tep_free(s->tep);
+	free(s);
+}

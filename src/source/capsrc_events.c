@@ -1,0 +1,587 @@
+// SPDX-License-Identifier: MIT
+/*
+ * One raw ring-buffer record -> one f2t_event, and the kernel's own text for
+ * it.  Which fields to read is decided once per event type, from the capture's
+ * format files, in f2t_capsrc_bind_events().
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "source/capsrc-local.h"
+#include "source/functext.h"
+#include "source/source.h"
+#include "source/textline.h"
+#include "util/log.h"
+
+#define CLONE_THREAD_FLAG 0x00010000ull
+
+struct known {
+	const char *system, *name;
+	enum f2t_event_kind kind;
+	bool newtask;
+	const char *fields[H_MAX_FIELDS];
+};
+
+#define SWITCH_FMT "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> next_comm=%s next_pid=%d next_prio=%d"
+#define WAKE_FMT "comm=%s pid=%d prio=%d target_cpu=%03d"
+
+/* Field order here is the order capsrc_decode() reads them in. */
+static const struct known known_events[] = {
+	{ "sched", "sched_switch", F2T_EV_SWITCH, false,
+	  { "prev_comm", "prev_pid", "prev_prio", "prev_state", "next_comm", "next_pid", "next_prio" } },
+	{ "sched", "sched_waking", F2T_EV_WAKING, false, { "comm", "pid", "prio", "target_cpu" } },
+	{ "sched", "sched_wakeup", F2T_EV_WAKEUP, false, { "comm", "pid", "prio", "target_cpu" } },
+	{ "sched", "sched_wakeup_new", F2T_EV_WAKEUP_NEW, false, { "comm", "pid", "prio", "target_cpu" } },
+	{ "sched", "sched_process_fork", F2T_EV_FORK, false,
+	  { "parent_comm", "parent_pid", "child_comm", "child_pid" } },
+	{ "sched", "sched_process_exec", F2T_EV_EXEC, false, { "filename", "pid", "old_pid" } },
+	{ "sched", "sched_process_exit", F2T_EV_EXIT, false, { "comm", "pid", "prio" } },
+	{ "sched", "sched_process_free", F2T_EV_FREE, false, { "comm", "pid", "prio" } },
+	{ "task", "task_rename", F2T_EV_RENAME, false, { "pid", "oldcomm", "newcomm" } },
+	{ "task", "task_newtask", F2T_EV_OTHER, true, { "pid", "comm", "clone_flags" } },
+	{ "ftrace", "print", F2T_EV_PRINT, false, { "ip", "buf" } },
+	{ "ftrace", "function", F2T_EV_FUNCTION, false, { "ip", "parent_ip" } },
+	{ "ftrace", "funcgraph_entry", F2T_EV_FUNCGRAPH_ENTRY, false, { "func", "depth" } },
+	{ "ftrace", "funcgraph_exit", F2T_EV_FUNCGRAPH_EXIT, false,
+	  { "func", "depth", "overrun", "calltime", "rettime" } },
+	{ "irq", "irq_handler_entry", F2T_EV_IRQ_ENTRY, false, { "irq", "name" } },
+	{ "irq", "irq_handler_exit", F2T_EV_IRQ_EXIT, false, { "irq", "ret" } },
+	{ "irq", "softirq_entry", F2T_EV_SOFTIRQ_ENTRY, false, { "vec" } },
+	{ "irq", "softirq_exit", F2T_EV_SOFTIRQ_EXIT, false, { "vec" } },
+	{ "power", "cpu_idle", F2T_EV_CPU_IDLE, false, { "state", "cpu_id" } },
+	{ "power", "cpu_frequency", F2T_EV_CPU_FREQ, false, { "state", "cpu_id" } },
+};
+
+static int bind_known(struct handler *h, const struct known *k)
+{
+	int min = 0;
+
+	for (int i = 0; i < H_MAX_FIELDS && k->fields[i]; i++) {
+		struct tep_format_field *f = tep_find_field(h->event, k->fields[i]);
+		int end;
+
+		if (!f)
+			return -ENOENT;
+		end = f->offset + ((f->flags & TEP_FIELD_IS_DYNAMIC) ? 4 : f->size);
+		if (end > min)
+			min = end;
+		h->f[i] = f;
+	}
+	h->kind = k->kind;
+	h->newtask = k->newtask;
+	h->min_size = min;
+	switch (k->kind) {
+	case F2T_EV_SWITCH:
+		h->known_text = h->event->print_fmt.format &&
+				!strcmp(h->event->print_fmt.format, SWITCH_FMT);
+		break;
+	case F2T_EV_WAKING:
+	case F2T_EV_WAKEUP:
+	case F2T_EV_WAKEUP_NEW:
+		h->known_text = h->event->print_fmt.format &&
+				!strcmp(h->event->print_fmt.format, WAKE_FMT);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+int f2t_capsrc_bind_events(struct f2t_capsrc *s, char *err, size_t errlen)
+{
+	struct tep_event **events = tep_list_events(s->tep, TEP_EVENT_SORT_ID);
+	int maxid = -1;
+
+	if (!events || !events[0]) {
+		snprintf(err, errlen, "%s: the capture holds no event formats", s->cap->path);
+		return -EINVAL;
+	}
+	for (int i = 0; events[i]; i++)
+		if (events[i]->id > maxid)
+			maxid = events[i]->id;
+	s->handlers = calloc((size_t)maxid + 1, sizeof(*s->handlers));
+	s->scratch_cap = 2 * (size_t)s->subbuf_size + 64;
+	s->scratch = malloc(s->scratch_cap);
+	/* A line: header, then at most a page of fields or marker text. */
+	s->line_cap = 4 * (size_t)s->subbuf_size + 256;
+	s->line = malloc(s->line_cap);
+	if (!s->handlers || !s->scratch || !s->line)
+		return -ENOMEM;
+	s->nhandlers = maxid + 1;
+	s->common_type = tep_find_common_field(events[0], "common_type");
+	s->common_pid = tep_find_common_field(events[0], "common_pid");
+	if (!s->common_type || !s->common_pid) {
+		snprintf(err, errlen, "%s: event formats lack common_type/common_pid", s->cap->path);
+		return -EINVAL;
+	}
+	for (int i = 0; events[i]; i++) {
+		struct handler *h = &s->handlers[events[i]->id];
+
+		h->event = events[i];
+		h->kind = F2T_EV_OTHER;
+		h->min_size = s->common_pid->offset + s->common_pid->size;
+		for (size_t k = 0; k < sizeof(known_events) / sizeof(known_events[0]); k++) {
+			const struct known *kn = &known_events[k];
+
+			if (strcmp(kn->system, events[i]->system) || strcmp(kn->name, events[i]->name))
+				continue;
+			if (bind_known(h, kn) < 0) {
+				/* A kernel whose format differs: keep it as a plain event. */
+				f2t_warn("%s: %s:%s lacks a field we need; passed through as a plain event",
+					 s->cap->path, kn->system, kn->name);
+				memset(h->f, 0, sizeof(h->f));
+				h->kind = F2T_EV_OTHER;
+				h->newtask = false;
+			}
+		}
+	}
+	return 0;
+}
+
+static inline long long num(const struct tep_format_field *f, const void *data)
+{
+	const unsigned char *p = (const unsigned char *)data + f->offset;
+	bool sign = f->flags & TEP_FIELD_IS_SIGNED;
+
+	switch (f->size) {
+	case 1: { uint8_t v; memcpy(&v, p, 1); return sign ? (int8_t)v : v; }
+	case 2: { uint16_t v; memcpy(&v, p, 2); return sign ? (int16_t)v : v; }
+	case 4: { uint32_t v; memcpy(&v, p, 4); return sign ? (long long)(int32_t)v : (long long)v; }
+	case 8: { uint64_t v; memcpy(&v, p, 8); return (long long)v; }
+	default: return 0;
+	}
+}
+
+/* A NUL-terminated view of a string field; NULL if it lies outside the record. */
+static const char *str(struct f2t_capsrc *s, const struct tep_format_field *f,
+		       const unsigned char *data, int size, size_t *lenp)
+{
+	const char *p;
+	size_t len;
+	char *copy;
+
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		uint32_t loc, off;
+
+		memcpy(&loc, data + f->offset, 4);
+		off = loc & 0xffff;
+		len = loc >> 16;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += (uint32_t)(f->offset + f->size);
+		if ((size_t)off + len > (size_t)size)
+			return NULL;
+		p = (const char *)data + off;
+	} else if (f->size == 0) {	/* char buf[]: to the end of the record */
+		p = (const char *)data + f->offset;
+		len = (size_t)(size - f->offset);
+	} else {
+		p = (const char *)data + f->offset;
+		len = (size_t)f->size;
+	}
+	if (memchr(p, '\0', len)) {
+		if (lenp)
+			*lenp = strlen(p);
+		return p;
+	}
+	if (s->scratch_len + len + 1 > s->scratch_cap)
+		return NULL;
+	copy = s->scratch + s->scratch_len;
+	memcpy(copy, p, len);
+	copy[len] = '\0';
+	s->scratch_len += len + 1;
+	if (lenp)
+		*lenp = len;
+	return copy;
+}
+
+/*
+ * The letters the kernel prints for a prev_state value ("S", "R+", "D|K"...).
+ * The value-to-letter table changes between kernels, so ask the kernel's own
+ * print format once per distinct value and remember the answer.
+ */
+static void state_letters(struct f2t_capsrc *s, long long value, char *out)
+{
+	struct state_memo *m = &s->states[(unsigned long long)value % STATE_MEMO_SLOTS];
+	const char *p, *e;
+	size_t n;
+
+	if (m->used && m->value == value) {
+		memcpy(out, m->letters, F2T_STATE_LEN);
+		return;
+	}
+	trace_seq_reset(&s->seq);
+	tep_print_event(s->tep, &s->seq, &s->rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&s->seq);
+	memset(out, 0, F2T_STATE_LEN);
+	p = strstr(s->seq.buffer, "prev_state=");
+	if (!p) {
+		out[0] = '?';
+		return;
+	}
+	p += strlen("prev_state=");
+	e = strchr(p, ' ');
+	n = e ? (size_t)(e - p) : strlen(p);
+	if (n >= F2T_STATE_LEN)
+		n = F2T_STATE_LEN - 1;
+	memcpy(out, p, n);
+	m->used = true;
+	m->value = value;
+	memcpy(m->letters, out, F2T_STATE_LEN);
+}
+
+/*
+ * A softirq's name ("TIMER", "NET_RX"...) from the kernel's own print
+ * format, which maps vec to name, asked once per vec: the table is the
+ * kernel's to change.
+ */
+static const char *softirq_name(struct f2t_capsrc *s, uint32_t vec)
+{
+	char *memo;
+	const char *p;
+	size_t n;
+
+	if (vec >= sizeof(s->softirq_names) / sizeof(s->softirq_names[0]))
+		return "softirq";
+	memo = s->softirq_names[vec];
+	if (memo[0])
+		return memo;
+	trace_seq_reset(&s->seq);
+	tep_print_event(s->tep, &s->seq, &s->rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&s->seq);
+	p = strstr(s->seq.buffer, "action=");
+	n = p ? strcspn(p + strlen("action="), "] ") : 0;
+	if (n && n < sizeof(s->softirq_names[0]))
+		memcpy(memo, p + strlen("action="), n);
+	else
+		snprintf(memo, sizeof(s->softirq_names[0]), "softirq %u", vec);
+	return memo;
+}
+
+int f2t_capsrc_decode(struct f2t_capsrc *s, void *data, int size,
+		      unsigned long long ts, uint32_t cpu, struct f2t_event *ev)
+{
+	const unsigned char *d = data;
+	const struct handler *h;
+	struct tep_format_field *const *f;
+	int id;
+
+	s->rec.ts = ts;
+	s->rec.cpu = (int)cpu;
+	s->rec.data = data;
+	s->rec.size = size;
+	s->rec.record_size = size;
+	s->scratch_len = 0;
+	ev->raw = &s->rec;
+
+	s->stats.records++;
+	id = (int)num(s->common_type, d);
+	if (id < 0 || id >= s->nhandlers || !s->handlers[id].event) {
+		s->stats.unknown_events++;
+		return 0;
+	}
+	h = &s->handlers[id];
+	if (size < h->min_size) {
+		s->stats.bad_records++;
+		return 0;
+	}
+	f = h->f;
+	ev->pid = (int32_t)num(s->common_pid, d);
+	ev->kind = h->kind;
+
+	if (h->newtask) {
+		int32_t pid = (int32_t)num(f[0], d);
+
+		s->newtask[(uint32_t)pid % NEWTASK_SLOTS].pid = pid;
+		s->newtask[(uint32_t)pid % NEWTASK_SLOTS].clone_thread =
+			((unsigned long long)num(f[2], d) & CLONE_THREAD_FLAG) ? 1 : 0;
+		return 0;
+	}
+
+	switch (h->kind) {
+	case F2T_EV_SWITCH:
+		ev->sw.prev_comm = str(s, f[0], d, size, NULL);
+		ev->sw.prev_pid = (int32_t)num(f[1], d);
+		ev->sw.prev_prio = (int32_t)num(f[2], d);
+		state_letters(s, num(f[3], d), ev->sw.prev_state);
+		ev->sw.next_comm = str(s, f[4], d, size, NULL);
+		ev->sw.next_pid = (int32_t)num(f[5], d);
+		ev->sw.next_prio = (int32_t)num(f[6], d);
+		if (!ev->sw.prev_comm || !ev->sw.next_comm)
+			goto bad;
+		break;
+	case F2T_EV_WAKING:
+	case F2T_EV_WAKEUP:
+	case F2T_EV_WAKEUP_NEW:
+		ev->wake.comm = str(s, f[0], d, size, NULL);
+		ev->wake.pid = (int32_t)num(f[1], d);
+		ev->wake.prio = (int32_t)num(f[2], d);
+		ev->wake.target_cpu = (int32_t)num(f[3], d);
+		if (!ev->wake.comm)
+			goto bad;
+		break;
+	case F2T_EV_FORK: {
+		uint32_t slot;
+
+		ev->fork.parent_comm = str(s, f[0], d, size, NULL);
+		ev->fork.parent_pid = (int32_t)num(f[1], d);
+		ev->fork.child_comm = str(s, f[2], d, size, NULL);
+		ev->fork.child_pid = (int32_t)num(f[3], d);
+		if (!ev->fork.parent_comm || !ev->fork.child_comm)
+			goto bad;
+		slot = (uint32_t)ev->fork.child_pid % NEWTASK_SLOTS;
+		ev->fork.clone_thread = -1;
+		if (s->newtask[slot].pid == ev->fork.child_pid) {
+			ev->fork.clone_thread = s->newtask[slot].clone_thread;
+			s->newtask[slot].pid = 0;
+		}
+		break;
+	}
+	case F2T_EV_EXEC:
+		ev->exec.filename = str(s, f[0], d, size, NULL);
+		ev->exec.pid = (int32_t)num(f[1], d);
+		ev->exec.old_pid = (int32_t)num(f[2], d);
+		if (!ev->exec.filename)
+			goto bad;
+		break;
+	case F2T_EV_EXIT:
+	case F2T_EV_FREE:
+		ev->exit.comm = str(s, f[0], d, size, NULL);
+		ev->exit.pid = (int32_t)num(f[1], d);
+		ev->exit.prio = (int32_t)num(f[2], d);
+		if (!ev->exit.comm)
+			goto bad;
+		break;
+	case F2T_EV_RENAME:
+		ev->rename.pid = (int32_t)num(f[0], d);
+		ev->rename.oldcomm = str(s, f[1], d, size, NULL);
+		ev->rename.newcomm = str(s, f[2], d, size, NULL);
+		if (!ev->rename.oldcomm || !ev->rename.newcomm)
+			goto bad;
+		break;
+	case F2T_EV_PRINT: {
+		size_t len;
+		const char *b = str(s, f[1], d, size, &len);
+
+		if (!b)
+			goto bad;
+		while (len && (b[len - 1] == '\n' || b[len - 1] == '\0'))
+			len--;
+		ev->print.buf = b;
+		ev->print.len = len;
+		break;
+	}
+	case F2T_EV_FUNCTION:
+		ev->func.ip = (uint64_t)num(f[0], d);
+		ev->func.parent_ip = (uint64_t)num(f[1], d);
+		ev->func.name = f2t_capsrc_ksym(s, ev->func.ip, &ev->func.module);
+		ev->func.parent = f2t_capsrc_ksym(s, ev->func.parent_ip, &ev->func.parent_module);
+		break;
+	case F2T_EV_FUNCGRAPH_EXIT:
+		ev->graph.overrun = (uint32_t)num(f[2], d);
+		ev->graph.calltime = (uint64_t)num(f[3], d);
+		ev->graph.rettime = (uint64_t)num(f[4], d);
+		/* fall through */
+	case F2T_EV_FUNCGRAPH_ENTRY:
+		ev->graph.func = (uint64_t)num(f[0], d);
+		ev->graph.depth = (uint32_t)num(f[1], d);
+		ev->graph.name = f2t_capsrc_ksym(s, ev->graph.func, &ev->graph.module);
+		break;
+	case F2T_EV_IRQ_ENTRY:
+		ev->irq.irq = (int32_t)num(f[0], d);
+		ev->irq.name = str(s, f[1], d, size, NULL);
+		if (!ev->irq.name)
+			goto bad;
+		break;
+	case F2T_EV_IRQ_EXIT:
+		ev->irq.irq = (int32_t)num(f[0], d);
+		ev->irq.ret = (int32_t)num(f[1], d);
+		break;
+	case F2T_EV_SOFTIRQ_ENTRY:
+	case F2T_EV_SOFTIRQ_EXIT:
+		ev->softirq.vec = (uint32_t)num(f[0], d);
+		ev->softirq.name = softirq_name(s, ev->softirq.vec);
+		break;
+	case F2T_EV_CPU_IDLE:
+	case F2T_EV_CPU_FREQ:
+		ev->power.state = (uint32_t)num(f[0], d);
+		ev->power.cpu_id = (uint32_t)num(f[1], d);
+		break;
+	default:
+		ev->other.system = h->event->system;
+		ev->other.name = h->event->name;
+		break;
+	}
+	return 1;
+bad:
+	s->stats.bad_records++;
+	return 0;
+}
+
+/*
+ * The five latency columns ("d..2.", "dNs3.", "D..3.", "Ll.1."...) exactly
+ * as the kernel's trace_print_lat_fmt() prints them today.  libtraceevent's
+ * TEP_PRINT_LATENCY predates BH-disabled ('D', 'b'), NMI ('z', 'Z') and
+ * lazy rescheduling, and prints 'N' for every need-resched, so it would not
+ * match the kernel's text.  Flag bit 0x02 meant "irq flags unsupported" on
+ * old kernels of a few architectures; it is read as NEED_RESCHED_LAZY,
+ * which it has been since Linux 6.13.
+ */
+/*
+ * The five latency columns ("d..2."), as the kernel prints them today:
+ * libtraceevent 1.7 knows neither lazy resched nor BH-off.
+ */
+static void lat_flags(struct f2t_capsrc *s, struct textline *l)
+{
+	enum { IRQS_OFF = 0x01, RESCHED_LAZY = 0x02, RESCHED = 0x04, HARDIRQ = 0x08,
+	       SOFTIRQ = 0x10, PREEMPT_RESCHED = 0x20, NMI = 0x40, BH_OFF = 0x80 };
+	static const char resched[8] = {
+		/* index: RESCHED | LAZY << 1 | PREEMPT_RESCHED << 2 */
+		'.', 'n', 'l', 'b', 'p', 'N', 'L', 'B',
+	};
+	static const char hex[] = "0123456789abcdef";
+	int fl = tep_data_flags(s->tep, &s->rec);
+	int pc = tep_data_preempt_count(s->tep, &s->rec);
+
+	if (fl < 0)
+		fl = 0;
+	if (pc < 0)
+		pc = 0;
+	tl_putc(l, (fl & IRQS_OFF) ? ((fl & BH_OFF) ? 'D' : 'd') : (fl & BH_OFF) ? 'b' : '.');
+	tl_putc(l, resched[(fl & RESCHED ? 1 : 0) | (fl & RESCHED_LAZY ? 2 : 0) |
+			   (fl & PREEMPT_RESCHED ? 4 : 0)]);
+	tl_putc(l, (fl & NMI) ? ((fl & HARDIRQ) ? 'Z' : 'z') :
+		   (fl & HARDIRQ) ? ((fl & SOFTIRQ) ? 'H' : 'h') : (fl & SOFTIRQ) ? 's' : '.');
+	tl_putc(l, (pc & 0xf) ? hex[pc & 0xf] : '.');
+	tl_putc(l, (pc & 0xf0) ? hex[(pc >> 4) & 0xf] : '.');
+}
+
+/* "prev_comm=... ==> next_pid=N next_prio=N", the kernel's sched_switch text. */
+static void switch_text(struct textline *l, const struct f2t_event *ev)
+{
+	tl_str(l, "prev_comm=");
+	tl_str(l, ev->sw.prev_comm);
+	tl_str(l, " prev_pid=");
+	tl_int(l, ev->sw.prev_pid, 0, TL_LEFT);
+	tl_str(l, " prev_prio=");
+	tl_int(l, ev->sw.prev_prio, 0, TL_LEFT);
+	tl_str(l, " prev_state=");
+	tl_str(l, ev->sw.prev_state);
+	tl_str(l, " ==> next_comm=");
+	tl_str(l, ev->sw.next_comm);
+	tl_str(l, " next_pid=");
+	tl_int(l, ev->sw.next_pid, 0, TL_LEFT);
+	tl_str(l, " next_prio=");
+	tl_int(l, ev->sw.next_prio, 0, TL_LEFT);
+}
+
+static void wake_text(struct textline *l, const struct f2t_event *ev)
+{
+	tl_str(l, "comm=");
+	tl_str(l, ev->wake.comm);
+	tl_str(l, " pid=");
+	tl_int(l, ev->wake.pid, 0, TL_LEFT);
+	tl_str(l, " prio=");
+	tl_int(l, ev->wake.prio, 0, TL_LEFT);
+	tl_str(l, " target_cpu=");
+	tl_int(l, ev->wake.target_cpu, 3, TL_ZERO);
+}
+
+const char *f2t_event_text(const struct f2t_event *ev, size_t *len)
+{
+	struct f2t_capsrc *s = (struct f2t_capsrc *)ev->src;
+	struct textline l;
+	const struct f2t_task *task;
+	const struct handler *h;
+	uint64_t usecs;
+
+	if (!s || ev->kind == F2T_EV_LOST || ev->raw != &s->rec) {
+		errno = ENOENT;
+		return NULL;
+	}
+	l = (struct textline){ .buf = s->line };
+	task = ev->pid ? f2t_tasks_find(s->tasks, ev->pid) : NULL;
+	/* "%16s-%-7d (%7s) [%03d] " */
+	tl_str_right(&l, ev->pid == 0 ? "<idle>" : task ? task->comm : "<...>", 16);
+	tl_putc(&l, '-');
+	tl_int(&l, ev->pid, 7, TL_LEFT);
+	tl_str(&l, " (");
+	if (ev->pid == 0)
+		tl_str(&l, "-------");
+	else
+		tl_int(&l, task ? task->tgid : ev->pid, 7, TL_RIGHT);
+	tl_str(&l, ") [");
+	tl_int(&l, ev->cpu, 3, TL_ZERO);
+	tl_str(&l, "] ");
+	lat_flags(s, &l);
+	/* " %5lu.%06lu: "; the kernel rounds to the nearest microsecond (ns2usecs()). */
+	usecs = (ev->ts + 500) / 1000;
+	tl_putc(&l, ' ');
+	tl_int(&l, (int64_t)(usecs / 1000000), 5, TL_RIGHT);
+	tl_putc(&l, '.');
+	tl_int(&l, (int64_t)(usecs % 1000000), 6, TL_ZERO);
+	tl_str(&l, ": ");
+
+	h = &s->handlers[num(s->common_type, s->rec.data)];
+	if (ev->kind == F2T_EV_PRINT) {
+		/* What the kernel prints for a trace_marker write. */
+		tl_str(&l, "tracing_mark_write: ");
+		tl_mem(&l, ev->print.buf, ev->print.len);
+	} else if (f2t_functext(&l, ev)) {
+		/* Function tracer records: the tracer's own text (functext.h). */
+	} else if (h->known_text) {
+		tl_str(&l, h->event->name);
+		tl_str(&l, ": ");
+		if (ev->kind == F2T_EV_SWITCH)
+			switch_text(&l, ev);
+		else
+			wake_text(&l, ev);
+	} else {
+		trace_seq_reset(&s->seq);
+		tep_print_event(s->tep, &s->seq, &s->rec, "%s: %s", TEP_PRINT_NAME, TEP_PRINT_INFO);
+		trace_seq_terminate(&s->seq);
+		/* Room was made for a whole page's worth of text after the header. */
+		tl_mem(&l, s->seq.buffer, s->seq.len < s->line_cap - l.len - 1 ?
+					      s->seq.len : s->line_cap - l.len - 1);
+	}
+	l.buf[l.len] = '\0';
+	if (len)
+		*len = l.len;
+	return l.buf;
+}
+
+int f2t_event_fields(const struct f2t_event *ev,
+		     int (*fn)(void *ctx, const char *name, int is_str,
+			       long long num, const char *str),
+		     void *ctx)
+{
+	struct f2t_capsrc *s = (struct f2t_capsrc *)ev->src;
+	const struct tep_event *event;
+	int id;
+
+	if (!s || ev->raw != &s->rec)
+		return -ENOENT;
+	id = (int)num(s->common_type, s->rec.data);
+	event = s->handlers[id].event;
+	for (struct tep_format_field *f = event->format.fields; f; f = f->next) {
+		bool is_str = (f->flags & TEP_FIELD_IS_STRING) ||
+			      ((f->flags & TEP_FIELD_IS_ARRAY) && strstr(f->type, "char"));
+		int ret;
+
+		if (f->offset + ((f->flags & TEP_FIELD_IS_DYNAMIC) ? 4 : f->size) > s->rec.size)
+			continue;
+		if (is_str) {
+			const char *v = str(s, f, s->rec.data, s->rec.size, NULL);
+
+			ret = fn(ctx, f->name, 1, 0, v ? v : "");
+		} else if (f->flags & TEP_FIELD_IS_ARRAY) {
+			continue;
+		} else {
+			ret = fn(ctx, f->name, 0, num(f, s->rec.data), NULL);
+		}
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
