@@ -83,10 +83,10 @@ struct f2t_capr {
 };
 
 /*
- * Opens and checks PATH.  On error returns NULL, sets errno, and writes a
- * message naming the file and the offset into ERR.
+ * Opens and checks PATH.  On error reports what is wrong (naming the file
+ * and the offset) and returns NULL with errno set.
  */
-struct f2t_capr *f2t_capr_open(const char *path, char *err, size_t errlen);
+struct f2t_capr *f2t_capr_open(const char *path);
 void f2t_capr_close(struct f2t_capr *r);
 /* First record of TYPE (and ARG, unless arg < 0), or NULL. */
 const struct f2t_cap_rec *f2t_capr_find(const struct f2t_capr *r, uint32_t type,
@@ -106,11 +106,11 @@ struct f2t_cap_cpus {
 
 /*
  * Splits R's records of TYPE by CPU into OUT.  A cpu of MAX_CPUS or more is
- * refused with a message naming the file and offset in ERR (-EINVAL).
- * Returns 0, -EINVAL or -ENOMEM.
+ * reported (file and offset) and refused with -EINVAL.  Returns 0, -EINVAL
+ * or -ENOMEM.
  */
 int f2t_capr_split_by_cpu(const struct f2t_capr *r, uint32_t type, uint32_t max_cpus,
-			  struct f2t_cap_cpus *out, char *err, size_t errlen);
+			  struct f2t_cap_cpus *out);
 void f2t_cap_cpus_free(struct f2t_cap_cpus *c);
 
 /* The value of KEY in the META record, or NULL.  Returns a malloc'd string. */

@@ -13,12 +13,13 @@
 #include <unistd.h>
 
 #include "capture/capture.h"
+#include "util/log.h"
 
 /*
  * Headers are read with pread(), not through the mapping: touching them
  * there would fault in nearly every page of a capture of small records.
  */
-static int index_records(struct f2t_capr *r, int fd, char *err, size_t errlen)
+static int index_records(struct f2t_capr *r, int fd)
 {
 	size_t cap = 0;
 	uint64_t off = 16;
@@ -29,12 +30,12 @@ static int index_records(struct f2t_capr *r, int fd, char *err, size_t errlen)
 		uint64_t padded;
 
 		if (r->size - off < 16) {
-			snprintf(err, errlen, "%s: offset %llu: truncated record header",
+			f2t_err("%s: offset %llu: truncated record header",
 				 r->path, (unsigned long long)off);
 			return -EINVAL;
 		}
 		if (pread(fd, hdr, sizeof(hdr), (off_t)off) != (ssize_t)sizeof(hdr)) {
-			snprintf(err, errlen, "%s: offset %llu: cannot read a record header",
+			f2t_err("%s: offset %llu: cannot read a record header",
 				 r->path, (unsigned long long)off);
 			return -EIO;
 		}
@@ -44,7 +45,7 @@ static int index_records(struct f2t_capr *r, int fd, char *err, size_t errlen)
 		padded = (rec.len + 7) & ~7ull;
 		if (rec.len > r->size || padded > r->size - off - 16) {
 			/* A recorder killed mid-write leaves a partial last record. */
-			snprintf(err, errlen, "%s: offset %llu: record of %llu bytes runs past the end of the file (%zu bytes)",
+			f2t_err("%s: offset %llu: record of %llu bytes runs past the end of the file (%zu bytes)",
 				 r->path, (unsigned long long)off,
 				 (unsigned long long)rec.len, r->size);
 			return -EINVAL;
@@ -53,14 +54,14 @@ static int index_records(struct f2t_capr *r, int fd, char *err, size_t errlen)
 			r->complete = true;
 			off += 16;
 			if (off != r->size) {
-				snprintf(err, errlen, "%s: offset %llu: data after the end record",
+				f2t_err("%s: offset %llu: data after the end record",
 					 r->path, (unsigned long long)off);
 				return -EINVAL;
 			}
 			break;
 		}
 		if (rec.type == 0 || rec.type > F2T_CAP_TYPE_MAX) {
-			snprintf(err, errlen, "%s: offset %llu: unknown record type %u",
+			f2t_err("%s: offset %llu: unknown record type %u",
 				 r->path, (unsigned long long)off, rec.type);
 			return -EINVAL;
 		}
@@ -70,8 +71,10 @@ static int index_records(struct f2t_capr *r, int fd, char *err, size_t errlen)
 			size_t ncap = cap ? cap * 2 : 256;
 			void *n = realloc(r->recs, ncap * sizeof(*r->recs));
 
-			if (!n)
+			if (!n) {
+				f2t_err("%s: out of memory", r->path);
 				return -ENOMEM;
+			}
 			r->recs = n;
 			cap = ncap;
 		}
@@ -81,26 +84,29 @@ static int index_records(struct f2t_capr *r, int fd, char *err, size_t errlen)
 	return 0;
 }
 
-struct f2t_capr *f2t_capr_open(const char *path, char *err, size_t errlen)
+struct f2t_capr *f2t_capr_open(const char *path)
 {
 	struct f2t_capr *r = calloc(1, sizeof(*r));
 	struct stat st;
 	uint32_t version;
 	int fd = -1, ret = 0;
 
-	if (!r)
+	if (!r || !(r->path = strdup(path))) {
+		free(r);
+		f2t_err("%s: out of memory", path);
+		errno = ENOMEM;
 		return NULL;
-	r->path = strdup(path);
+	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		ret = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		f2t_err("%s: %s", path, strerror(errno));
 		goto out;
 	}
 	r->size = (size_t)st.st_size;
 	if (r->size < 16) {
 		ret = -EINVAL;
-		snprintf(err, errlen, "%s: offset 0: too short to be a capture (%zu bytes)",
+		f2t_err("%s: offset 0: too short to be a capture (%zu bytes)",
 			 path, r->size);
 		goto out;
 	}
@@ -108,22 +114,22 @@ struct f2t_capr *f2t_capr_open(const char *path, char *err, size_t errlen)
 	if (r->map == MAP_FAILED) {
 		r->map = NULL;
 		ret = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		f2t_err("%s: %s", path, strerror(errno));
 		goto out;
 	}
 	memcpy(&version, r->map + 8, 4);
 	if (memcmp(r->map, F2T_CAP_MAGIC, 8) != 0) {
 		ret = -EINVAL;
-		snprintf(err, errlen, "%s: offset 0: not an ftrace2trace capture (bad magic)", path);
+		f2t_err("%s: offset 0: not an ftrace2trace capture (bad magic)", path);
 		goto out;
 	}
 	if (version != F2T_CAP_VERSION) {
 		ret = -EINVAL;
-		snprintf(err, errlen, "%s: offset 8: capture version %u, this build reads %u",
+		f2t_err("%s: offset 8: capture version %u, this build reads %u",
 			 path, version, F2T_CAP_VERSION);
 		goto out;
 	}
-	ret = index_records(r, fd, err, errlen);
+	ret = index_records(r, fd);
 out:
 	if (fd >= 0)
 		close(fd);
@@ -178,14 +184,14 @@ char *f2t_capr_meta(const struct f2t_capr *r, const char *key)
 }
 
 int f2t_capr_split_by_cpu(const struct f2t_capr *r, uint32_t type, uint32_t max_cpus,
-			  struct f2t_cap_cpus *out, char *err, size_t errlen)
+			  struct f2t_cap_cpus *out)
 {
 	*out = (struct f2t_cap_cpus){ 0 };
 	for (size_t i = 0; i < r->nrecs; i++) {
 		if (r->recs[i].type != type)
 			continue;
 		if (r->recs[i].arg >= max_cpus) {
-			snprintf(err, errlen, "%s: offset %llu: cpu %u out of range", r->path,
+			f2t_err("%s: offset %llu: cpu %u out of range", r->path,
 				 (unsigned long long)r->recs[i].offset - 16, r->recs[i].arg);
 			return -EINVAL;
 		}
@@ -194,7 +200,7 @@ int f2t_capr_split_by_cpu(const struct f2t_capr *r, uint32_t type, uint32_t max_
 	}
 	out->cpu = calloc(out->ncpus ? out->ncpus : 1, sizeof(*out->cpu));
 	if (!out->cpu)
-		return -ENOMEM;
+		goto nomem;
 	for (size_t i = 0; i < r->nrecs; i++) {
 		struct f2t_cap_cpu *c;
 		size_t *n;
@@ -203,14 +209,16 @@ int f2t_capr_split_by_cpu(const struct f2t_capr *r, uint32_t type, uint32_t max_
 			continue;
 		c = &out->cpu[r->recs[i].arg];
 		n = realloc(c->recs, (c->n + 1) * sizeof(*n));
-		if (!n) {
-			f2t_cap_cpus_free(out);
-			return -ENOMEM;
-		}
+		if (!n)
+			goto nomem;
 		c->recs = n;
 		c->recs[c->n++] = i;
 	}
 	return 0;
+nomem:
+	f2t_cap_cpus_free(out);
+	f2t_err("%s: out of memory", r->path);
+	return -ENOMEM;
 }
 
 void f2t_cap_cpus_free(struct f2t_cap_cpus *c)

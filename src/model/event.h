@@ -154,7 +154,7 @@ struct f2t_event {
 	 * Where the event came from, so a writer can ask the source for the
 	 * kernel's own text for it (f2t_source_format_text()).  Opaque.
 	 */
-	const struct f2t_source *src;
+	struct f2t_source *src;
 	const void *raw;
 };
 

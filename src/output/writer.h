@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "model/event.h"
+#include "model/recording.h"
 #include "model/stats.h"
 #include "model/tasks.h"
 #include "util/out.h"
@@ -21,32 +22,6 @@ enum f2t_format {
 	F2T_FMT_JSON,
 	F2T_FMT_SYSTRACE,
 	F2T_FMT_PERFETTO,
-};
-
-/*
- * A clock sync marker the recorder wrote itself (at start, at stop), with
- * CLOCK_MONOTONIC, CLOCK_REALTIME and CLOCK_BOOTTIME read back to back just
- * before the write: the marker's kernel timestamp pairs the trace clock
- * with the other two.
- */
-struct f2t_sync_point {
-	const char *id;		/* "trace_event_clock_sync: name=ID"; NULL or "" if none */
-	uint64_t mono_ns, realtime_ns, boottime_ns;
-};
-
-/* Facts about the recording, from the capture's metadata. */
-struct f2t_trace_info {
-	const char *host;
-	const char *kernel;	/* uname -r */
-	const char *cmdline;	/* what was recorded: the command, or "-a" */
-	const char *clock;	/* ftrace trace_clock, "mono" normally */
-	uint64_t start_ns;	/* trace clock at start / stop */
-	uint64_t stop_ns;
-	uint64_t realtime_ns;	/* CLOCK_REALTIME at start_ns, 0 if unknown */
-	uint64_t boottime_ns;	/* CLOCK_BOOTTIME at start_ns, 0 if unknown */
-	uint32_t ncpus;
-	const char *recorder;	/* "ftrace2trace VERSION" */
-	struct f2t_sync_point sync_start, sync_end;
 };
 
 struct f2t_writer;

@@ -10,115 +10,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "capture/capture.h"
 #include "pipeline/convert.h"
-#include "source/capsrc.h"
+#include "source/input.h"
 #include "model/tracker.h"
-#include "source/perfsrc.h"
 #include "util/log.h"
 #include "output/format.h"
-
-struct info_strings {
-	char *host, *kernel, *cmdline, *clock, *recorder;
-	char *sync_start_id, *sync_end_id;
-};
-
-static uint64_t meta_u64(const struct f2t_capr *cap, const char *key)
-{
-	char *v = f2t_capr_meta(cap, key);
-	uint64_t n = v ? strtoull(v, NULL, 10) : 0;
-
-	free(v);
-	return n;
-}
-
-static void read_info(const struct f2t_capr *cap, struct f2t_trace_info *info,
-		      struct info_strings *s)
-{
-	s->host = f2t_capr_meta(cap, "host");
-	s->kernel = f2t_capr_meta(cap, "kernel");
-	s->cmdline = f2t_capr_meta(cap, "cmdline");
-	s->clock = f2t_capr_meta(cap, "clock");
-	s->recorder = f2t_capr_meta(cap, "recorder");
-	info->host = s->host ? s->host : "";
-	info->kernel = s->kernel ? s->kernel : "";
-	info->cmdline = s->cmdline ? s->cmdline : "";
-	info->clock = s->clock ? s->clock : "mono";
-	info->recorder = s->recorder ? s->recorder : "";
-	info->start_ns = meta_u64(cap, "start_ns");
-	info->stop_ns = meta_u64(cap, "stop_ns");
-	info->realtime_ns = meta_u64(cap, "start_realtime_ns");
-	info->boottime_ns = meta_u64(cap, "start_boottime_ns");
-	info->ncpus = (uint32_t)meta_u64(cap, "ncpus");
-	/* The recorder's clock sync markers (record/syncmark.h); none in older captures. */
-	s->sync_start_id = f2t_capr_meta(cap, "sync_start_id");
-	s->sync_end_id = f2t_capr_meta(cap, "sync_end_id");
-	info->sync_start = (struct f2t_sync_point){
-		.id = s->sync_start_id,
-		.mono_ns = meta_u64(cap, "sync_start_mono_ns"),
-		.realtime_ns = meta_u64(cap, "sync_start_realtime_ns"),
-		.boottime_ns = meta_u64(cap, "sync_start_boottime_ns"),
-	};
-	info->sync_end = (struct f2t_sync_point){
-		.id = s->sync_end_id,
-		.mono_ns = meta_u64(cap, "sync_end_mono_ns"),
-		.realtime_ns = meta_u64(cap, "sync_end_realtime_ns"),
-		.boottime_ns = meta_u64(cap, "sync_end_boottime_ns"),
-	};
-}
-
-static void free_info(struct info_strings *s)
-{
-	free(s->host);
-	free(s->kernel);
-	free(s->cmdline);
-	free(s->clock);
-	free(s->recorder);
-	free(s->sync_start_id);
-	free(s->sync_end_id);
-}
-
-static uint64_t stat_value(const char *text, size_t len, const char *key)
-{
-	size_t klen = strlen(key);
-
-	for (const char *p = text; p && p < text + len;) {
-		const char *nl = memchr(p, '\n', (size_t)(text + len - p));
-
-		if ((size_t)(text + len - p) > klen && !memcmp(p, key, klen))
-			return strtoull(p + klen, NULL, 10);
-		p = nl ? nl + 1 : NULL;
-	}
-	return 0;
-}
-
-/* The kernel's own count of what its ring buffer overwrote or refused. */
-static void read_cpu_stats(const struct f2t_capr *cap, struct f2t_stats *st)
-{
-	for (size_t i = 0; i < cap->nrecs; i++) {
-		const struct f2t_cap_rec *r = &cap->recs[i];
-
-		if (r->type != F2T_CAP_CPU_STATS)
-			continue;
-		st->kernel_overrun += stat_value(r->data, r->len, "overrun: ");
-		st->kernel_dropped += stat_value(r->data, r->len, "dropped events: ");
-		st->kernel_read += stat_value(r->data, r->len, "read events: ");
-	}
-}
-
-static int load_tasks(const struct f2t_capr *cap, uint32_t which, struct f2t_tasks *t)
-{
-	const struct f2t_cap_rec *r = f2t_capr_find(cap, F2T_CAP_TASKS, which);
-	int line = 0, n;
-
-	if (!r)
-		return 0;
-	n = f2t_tasks_load_snapshot(t, r->data, r->len, &line);
-	if (n == -EINVAL)
-		f2t_err("%s: offset %llu: task snapshot line %d is malformed",
-			cap->path, (unsigned long long)r->offset, line);
-	return n < 0 ? n : 0;
-}
 
 int f2t_convert_add_output(struct f2t_convert_opts *opts, const char *path,
 			   const char *format_name)
@@ -159,13 +55,13 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void show_progress(const struct f2t_capsrc *src, uint64_t events, double t0,
+static void show_progress(const struct f2t_source *src, uint64_t events, double t0,
 			  bool final)
 {
 	uint64_t done, total;
 	double dt = now_s() - t0;
 
-	f2t_capsrc_progress(src, &done, &total);
+	f2t_source_progress(src, &done, &total);
 	fprintf(stderr, "\rconverting: %llu events, %.1f of %.1f MB, %.0f events/s%s",
 		(unsigned long long)events, done / 1e6, total / 1e6,
 		dt > 0 ? events / dt : 0.0, final ? "\n" : "");
@@ -219,66 +115,25 @@ static void print_summary(const struct f2t_convert_opts *opts, const struct f2t_
 int f2t_convert(const char *capture_path, const struct f2t_convert_opts *opts)
 {
 	struct f2t_writer writers[F2T_MAX_OUTPUTS] = { 0 };
-	struct f2t_tasks *tasks = NULL, *hints = NULL;
-	struct f2t_trace_info info = { 0 };
-	struct info_strings istr = { 0 };
 	struct f2t_tracker *tracker = NULL;
-	struct f2t_capsrc *src = NULL;
-	struct f2t_perfsrc *psrc = NULL;
-	struct f2t_event pev;		/* the next sample, when have_pev */
-	bool have_pev = false;
-	int rret;		/* the ring-buffer side: 1 ev pending, 0 over, < 0 error */
-	struct f2t_capr *cap = NULL;
+	struct f2t_input *in;
 	struct f2t_stats st = { 0 };
 	struct f2t_event ev;
 	unsigned int nw = 0;
-	char err[512] = "";
 	double t0 = now_s(), last = t0;
 	int ret = 0;
 
-	cap = f2t_capr_open(capture_path, err, sizeof(err));
-	if (!cap) {
-		f2t_err("%s", err);
-		return -EINVAL;
-	}
-	if (!cap->complete)
-		f2t_warn("%s: capture has no end record (recorder killed?); converting what is there",
-			 capture_path);
-	tasks = f2t_tasks_new();
-	hints = f2t_tasks_new();
-	if (!tasks || !hints) {
+	in = f2t_input_open(capture_path);
+	if (!in)
+		return -errno;
+	st.kernel_overrun = in->rec.kernel_overrun;
+	st.kernel_dropped = in->rec.kernel_dropped;
+	st.kernel_read = in->rec.kernel_read;
+	tracker = f2t_tracker_new(in->rec.tasks, in->rec.tasks_end);
+	if (!tracker) {
 		ret = -ENOMEM;
+		f2t_err("out of memory");
 		goto out;
-	}
-	ret = load_tasks(cap, 0, tasks);
-	if (!ret)
-		ret = load_tasks(cap, 1, hints);
-	if (ret)
-		goto out;
-	read_info(cap, &info, &istr);
-	read_cpu_stats(cap, &st);
-	tracker = f2t_tracker_new(tasks, hints);
-	src = f2t_capsrc_open(cap, tasks, err, sizeof(err));
-	if (!tracker || !src) {
-		ret = -errno;
-		if (err[0])
-			f2t_err("%s", err);
-		goto out;
-	}
-	psrc = f2t_perfsrc_open(cap, NULL, err, sizeof(err));
-	if (!psrc && errno != ENOENT) {
-		ret = -errno;
-		if (err[0])
-			f2t_err("%s", err);
-		goto out;
-	}
-	if (psrc) {
-		ret = f2t_perfsrc_next(psrc, &pev, err, sizeof(err));
-		if (ret < 0) {
-			f2t_err("%s", err);
-			goto out;
-		}
-		have_pev = ret > 0;
 	}
 
 	for (nw = 0; nw < opts->noutputs; nw++) {
@@ -291,8 +146,8 @@ int f2t_convert(const char *capture_path, const struct f2t_convert_opts *opts)
 			f2t_err("%s: %s", o->path, strerror(errno));
 			goto out;
 		}
-		w->info = &info;
-		w->tasks = tasks;
+		w->info = &in->rec.info;
+		w->tasks = in->rec.tasks;
 		w->slot = nw;
 		ret = f2t_format_desc(o->format)->init(w);
 		if (!ret)
@@ -305,48 +160,24 @@ int f2t_convert(const char *capture_path, const struct f2t_convert_opts *opts)
 		}
 	}
 
-	/*
-	 * Two sources, one time order: ring-buffer events and CPU samples.
-	 * Each source's pending event stays valid until that source is asked
-	 * for its next one, so the earlier of the two is handed out first.
-	 */
-	rret = f2t_capsrc_next(src, &ev, err, sizeof(err));
-	while (rret > 0 || (rret == 0 && have_pev)) {
-		bool sample = have_pev && (rret == 0 || pev.ts < ev.ts);
-		const struct f2t_event *e = sample ? &pev : &ev;
-
-		ret = f2t_tracker_event(tracker, e, &st);
+	while ((ret = f2t_source_next(in->events, &ev)) > 0) {
+		ret = f2t_tracker_event(tracker, &ev, &st);
 		for (unsigned int i = 0; !ret && i < nw; i++)
-			ret = writers[i].ops->event(&writers[i], e);
+			ret = writers[i].ops->event(&writers[i], &ev);
 		if (ret) {
 			f2t_err("%s: %s", opts->outputs[0].path, strerror(-ret));
 			goto out;
 		}
-		if (sample) {
-			ret = f2t_perfsrc_next(psrc, &pev, err, sizeof(err));
-			if (ret < 0) {
-				f2t_err("%s", err);
-				goto out;
-			}
-			have_pev = ret > 0;
-		} else {
-			rret = f2t_capsrc_next(src, &ev, err, sizeof(err));
-		}
 		if (opts->progress && !(st.total_events & 0xffff) && now_s() - last > 0.5) {
 			last = now_s();
-			show_progress(src, st.total_events, t0, false);
+			show_progress(in->events, st.total_events, t0, false);
 		}
 	}
-	ret = rret < 0 ? rret : 0;
-	if (ret < 0) {
-		f2t_err("%s", err);
+	if (ret < 0)
 		goto out;
-	}
 	if (opts->progress && last != t0)
-		show_progress(src, st.total_events, t0, true);
-	f2t_capsrc_stats(src, &st);
-	if (psrc)
-		f2t_perfsrc_stats(psrc, &st);
+		show_progress(in->events, st.total_events, t0, true);
+	f2t_source_counts(in->events, &st);
 	for (unsigned int i = 0; i < nw && !ret; i++) {
 		ret = writers[i].ops->end(&writers[i], &st);
 		if (ret)
@@ -372,12 +203,7 @@ out:
 	} else if (opts->summary) {
 		print_summary(opts, &st, now_s() - t0);
 	}
-	f2t_capsrc_close(src);
-	f2t_perfsrc_close(psrc);
 	f2t_tracker_free(tracker);
-	f2t_tasks_free(tasks);
-	f2t_tasks_free(hints);
-	free_info(&istr);
-	f2t_capr_close(cap);
+	f2t_input_close(in);
 	return ret;
 }

@@ -41,9 +41,10 @@ struct cursor;
 struct f2t_ksyms;
 
 struct f2t_capsrc {
+	struct f2t_source base;
 	const struct f2t_capr *cap;
+	const struct f2t_recording *recording;
 	struct tep_handle *tep;
-	struct f2t_tasks *tasks;
 	uint32_t subbuf_size;
 
 	struct handler *handlers;	/* indexed by event id */
@@ -78,11 +79,13 @@ struct f2t_capsrc {
 	/* Kernel symbols for function events (capsrc_ksyms.c), read on first need. */
 	struct f2t_ksyms *ksyms;
 	bool ksyms_tried;
+	bool tep_symbols;	/* libtraceevent given kallsyms and printk formats */
 	/* Softirq names by vec, as the kernel's print format has them; "" until seen. */
 	char softirq_names[16][16];
 };
 
-int f2t_capsrc_bind_events(struct f2t_capsrc *s, char *err, size_t errlen);
+/* Reports and returns -EINVAL for formats it cannot use, or -ENOMEM. */
+int f2t_capsrc_bind_events(struct f2t_capsrc *s);
 /*
  * Decodes the record DATA/SIZE into EV (ts, cpu, src already set).  Returns
  * 1 for an event, 0 for a record that yields none (counted or remembered).
@@ -90,12 +93,19 @@ int f2t_capsrc_bind_events(struct f2t_capsrc *s, char *err, size_t errlen);
 int f2t_capsrc_decode(struct f2t_capsrc *s, void *data, int size,
 		      unsigned long long ts, uint32_t cpu, struct f2t_event *ev);
 
+/* The source's text and fields for the event it handed out last (source.h). */
+const char *f2t_capsrc_text(struct f2t_source *src, const struct f2t_event *ev, size_t *len);
+int f2t_capsrc_fields(struct f2t_source *src, const struct f2t_event *ev, f2t_field_fn fn,
+		      void *ctx);
+
 /*
- * The kernel symbol holding ADDR, from the capture's KALLSYMS record, with
+ * The kernel symbol holding ADDR, from the capture's recording's kallsyms, with
  * its module ("[MOD]", NULL for the kernel proper) in *MODULE; without a
  * symbol, ADDR as "0x..." text in the record's scratch space.  Never NULL.
  */
 const char *f2t_capsrc_ksym(struct f2t_capsrc *s, uint64_t addr, const char **module);
+/* Hands libtraceevent the recording's kallsyms and printk formats, once. */
+void f2t_capsrc_tep_symbols(struct f2t_capsrc *s);
 /* Frees what f2t_capsrc_ksym() read. */
 void f2t_capsrc_ksyms_free(struct f2t_capsrc *s);
 

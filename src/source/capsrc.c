@@ -19,6 +19,7 @@
 #include "source/capsrc.h"
 #include "source/capsrc-local.h"
 #include "source/source.h"
+#include "util/log.h"
 #include "util/minheap.h"
 
 struct cursor {
@@ -36,8 +37,7 @@ struct cursor {
 	bool lost_flag;
 };
 
-static int cursor_load_page(struct f2t_capsrc *s, struct cursor *c, char *err,
-			    size_t errlen);
+static int cursor_load_page(struct f2t_capsrc *s, struct cursor *c);
 
 static int read_meta_u64(const struct f2t_capr *cap, const char *key, uint64_t *v)
 {
@@ -51,17 +51,17 @@ static int read_meta_u64(const struct f2t_capr *cap, const char *key, uint64_t *
 	return 0;
 }
 
-static int parse_formats(struct f2t_capsrc *s, char *err, size_t errlen)
+static int parse_formats(struct f2t_capsrc *s)
 {
 	const struct f2t_capr *cap = s->cap;
 	const struct f2t_cap_rec *hp = f2t_capr_find(cap, F2T_CAP_HEADER_PAGE, -1);
 
 	if (!hp) {
-		snprintf(err, errlen, "%s: no header_page record: not a complete capture", cap->path);
+		f2t_err("%s: no header_page record: not a complete capture", cap->path);
 		return -EINVAL;
 	}
 	if (tep_parse_header_page(s->tep, (char *)hp->data, hp->len, 8) < 0) {
-		snprintf(err, errlen, "%s: offset %llu: cannot parse header_page",
+		f2t_err("%s: offset %llu: cannot parse header_page",
 			 cap->path, (unsigned long long)hp->offset);
 		return -EINVAL;
 	}
@@ -73,12 +73,12 @@ static int parse_formats(struct f2t_capsrc *s, char *err, size_t errlen)
 			continue;
 		nul = memchr(sys, '\0', r->len);
 		if (!nul) {
-			snprintf(err, errlen, "%s: offset %llu: event format without a system name",
+			f2t_err("%s: offset %llu: event format without a system name",
 				 cap->path, (unsigned long long)r->offset);
 			return -EINVAL;
 		}
 		if (tep_parse_event(s->tep, nul + 1, r->len - (size_t)(nul + 1 - sys), sys)) {
-			snprintf(err, errlen, "%s: offset %llu: cannot parse the format of an event in system %s",
+			f2t_err("%s: offset %llu: cannot parse the format of an event in system %s",
 				 cap->path, (unsigned long long)r->offset, sys);
 			return -EINVAL;
 		}
@@ -95,12 +95,12 @@ static bool before(const void *pa, const void *pb)
 	return a->ts < b->ts || (a->ts == b->ts && a->cpu < b->cpu);
 }
 
-static int setup_cursors(struct f2t_capsrc *s, char *err, size_t errlen)
+static int setup_cursors(struct f2t_capsrc *s)
 {
 	const struct f2t_capr *cap = s->cap;
 	int ret;
 
-	ret = f2t_capr_split_by_cpu(cap, F2T_CAP_CPU_DATA, F2T_MAX_CPUS, &s->split, err, errlen);
+	ret = f2t_capr_split_by_cpu(cap, F2T_CAP_CPU_DATA, F2T_MAX_CPUS, &s->split);
 	if (ret)
 		return ret;
 	for (size_t i = 0; i < cap->nrecs; i++) {
@@ -109,7 +109,7 @@ static int setup_cursors(struct f2t_capsrc *s, char *err, size_t errlen)
 		if (r->type != F2T_CAP_CPU_DATA)
 			continue;
 		if (r->len % s->subbuf_size) {
-			snprintf(err, errlen, "%s: offset %llu: cpu data of %llu bytes is not whole %u-byte sub-buffers",
+			f2t_err("%s: offset %llu: cpu data of %llu bytes is not whole %u-byte sub-buffers",
 				 cap->path, (unsigned long long)r->offset - 16,
 				 (unsigned long long)r->len, s->subbuf_size);
 			return -EINVAL;
@@ -162,8 +162,7 @@ static void release_consumed(struct f2t_capsrc *s)
 	}
 }
 
-static int cursor_load_page(struct f2t_capsrc *s, struct cursor *c, char *err,
-			    size_t errlen)
+static int cursor_load_page(struct f2t_capsrc *s, struct cursor *c)
 {
 	for (;;) {
 		const struct f2t_cap_rec *r;
@@ -189,7 +188,7 @@ static int cursor_load_page(struct f2t_capsrc *s, struct cursor *c, char *err,
 		if (kbuffer_load_subbuffer(c->kbuf, (void *)c->page) < 0 ||
 		    kbuffer_start_of_data(c->kbuf) + kbuffer_subbuffer_size(c->kbuf) >
 			    (int)s->subbuf_size) {
-			snprintf(err, errlen, "%s: offset %llu: cpu %u: corrupt ring-buffer page (bad commit size)",
+			f2t_err("%s: offset %llu: cpu %u: corrupt ring-buffer page (bad commit size)",
 				 s->cap->path, (unsigned long long)c->page_off, c->cpu);
 			return -EINVAL;
 		}
@@ -213,8 +212,7 @@ static int cursor_load_page(struct f2t_capsrc *s, struct cursor *c, char *err,
 	return 1;
 }
 
-static int cursor_advance(struct f2t_capsrc *s, struct cursor *c, char *err,
-			  size_t errlen)
+static int cursor_advance(struct f2t_capsrc *s, struct cursor *c)
 {
 	if (c->lost_flag) {
 		c->lost_flag = false;
@@ -227,74 +225,20 @@ static int cursor_advance(struct f2t_capsrc *s, struct cursor *c, char *err,
 			return 1;
 		}
 	}
-	return cursor_load_page(s, c, err, errlen);
+	return cursor_load_page(s, c);
 }
 
-struct f2t_capsrc *f2t_capsrc_open(const struct f2t_capr *cap,
-				   struct f2t_tasks *tasks,
-				   char *err, size_t errlen)
+static int capsrc_next(struct f2t_source *src, struct f2t_event *ev)
 {
-	struct f2t_capsrc *s = calloc(1, sizeof(*s));
-	uint64_t v;
-	int ret;
+	struct f2t_capsrc *s = (struct f2t_capsrc *)src;
 
-	if (!s)
-		return NULL;
-	s->cap = cap;
-	s->tasks = tasks;
-	s->subbuf_size = 4096;
-	if (read_meta_u64(cap, "subbuf_size", &v) == 0 && v >= 64 && v <= (1u << 24))
-		s->subbuf_size = (uint32_t)v;
-	else if (read_meta_u64(cap, "page_size", &v) == 0 && v >= 64 && v <= (1u << 24))
-		s->subbuf_size = (uint32_t)v;
-	trace_seq_init(&s->seq);
-	s->tep = tep_alloc();
-	if (!s->tep) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	tep_set_long_size(s->tep, 8);
-	tep_set_page_size(s->tep, (int)s->subbuf_size);
-	tep_set_file_bigendian(s->tep, TEP_LITTLE_ENDIAN);
-	ret = parse_formats(s, err, errlen);
-	if (ret)
-		goto out;
-	ret = f2t_capsrc_bind_events(s, err, errlen);
-	if (ret)
-		goto out;
-	ret = setup_cursors(s, err, errlen);
-	if (ret)
-		goto out;
-	for (uint32_t c = 0; c < s->ncursors; c++) {
-		ret = cursor_load_page(s, &s->cursors[c], err, errlen);
-		if (ret < 0)
-			goto out;
-		if (ret)
-			f2t_minheap_push(&s->heap, &s->cursors[c]);
-	}
-	f2t_minheap_build(&s->heap);
-	ret = 0;
-out:
-	if (ret) {
-		if (ret == -ENOMEM)
-			snprintf(err, errlen, "%s: out of memory", cap->path);
-		f2t_capsrc_close(s);
-		errno = -ret;
-		return NULL;
-	}
-	return s;
-}
-
-int f2t_capsrc_next(struct f2t_capsrc *s, struct f2t_event *ev, char *err,
-		    size_t errlen)
-{
 	for (;;) {
 		struct cursor *c;
 		int ret;
 
 		/* Advance the cursor whose event was handed out last time. */
 		if (s->last) {
-			ret = cursor_advance(s, s->last, err, errlen);
+			ret = cursor_advance(s, s->last);
 			s->last = NULL;
 			if (ret < 0)
 				return ret;
@@ -306,7 +250,7 @@ int f2t_capsrc_next(struct f2t_capsrc *s, struct f2t_event *ev, char *err,
 		memset(ev, 0, sizeof(*ev));
 		ev->ts = c->ts;
 		ev->cpu = c->cpu;
-		ev->src = (const struct f2t_source *)s;
+		ev->src = &s->base;
 		if (c->lost_flag) {
 			ev->kind = F2T_EV_LOST;
 			ev->lost.count = c->lost_pending;
@@ -315,8 +259,8 @@ int f2t_capsrc_next(struct f2t_capsrc *s, struct f2t_event *ev, char *err,
 			return 1;
 		}
 		if ((const unsigned char *)c->data + c->size > c->page_end || c->size < 8) {
-			snprintf(err, errlen, "%s: offset %llu: cpu %u: event runs past the end of its page",
-				 s->cap->path, (unsigned long long)c->page_off, c->cpu);
+			f2t_err("%s: offset %llu: cpu %u: event runs past the end of its page",
+				s->cap->path, (unsigned long long)c->page_off, c->cpu);
 			return -EINVAL;
 		}
 		ret = f2t_capsrc_decode(s, c->data, c->size, c->ts, c->cpu, ev);
@@ -326,8 +270,10 @@ int f2t_capsrc_next(struct f2t_capsrc *s, struct f2t_event *ev, char *err,
 	}
 }
 
-void f2t_capsrc_stats(const struct f2t_capsrc *s, struct f2t_stats *st)
+static void capsrc_counts(const struct f2t_source *src, struct f2t_stats *st)
 {
+	const struct f2t_capsrc *s = (const struct f2t_capsrc *)src;
+
 	st->lost_events += s->stats.lost_events;
 	st->lost_pages += s->stats.lost_pages;
 	st->records += s->stats.records;
@@ -337,16 +283,18 @@ void f2t_capsrc_stats(const struct f2t_capsrc *s, struct f2t_stats *st)
 		st->ncpus = s->ncursors;
 }
 
-void f2t_capsrc_progress(const struct f2t_capsrc *s, uint64_t *done, uint64_t *total)
+static void capsrc_progress(const struct f2t_source *src, uint64_t *done, uint64_t *total)
 {
+	const struct f2t_capsrc *s = (const struct f2t_capsrc *)src;
+
 	*done = s->done_bytes;
 	*total = s->total_bytes;
 }
 
-void f2t_capsrc_close(struct f2t_capsrc *s)
+static void capsrc_close(struct f2t_source *src)
 {
-	if (!s)
-		return;
+	struct f2t_capsrc *s = (struct f2t_capsrc *)src;
+
 	for (uint32_t c = 0; c < s->ncursors; c++) {
 		if (s->cursors[c].kbuf)
 			kbuffer_free(s->cursors[c].kbuf);
@@ -362,4 +310,70 @@ void f2t_capsrc_close(struct f2t_capsrc *s)
 	if (s->tep)
 		tep_free(s->tep);
 	free(s);
+}
+
+static const struct f2t_source_ops capsrc_ops = {
+	.next = capsrc_next,
+	.text = f2t_capsrc_text,
+	.fields = f2t_capsrc_fields,
+	.counts = capsrc_counts,
+	.progress = capsrc_progress,
+	.close = capsrc_close,
+};
+
+struct f2t_source *f2t_capsrc_open(const struct f2t_capr *cap, const struct f2t_recording *rec)
+{
+	struct f2t_capsrc *s = calloc(1, sizeof(*s));
+	uint64_t v;
+	int ret;
+
+	if (!s) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	s->base.ops = &capsrc_ops;
+	s->cap = cap;
+	s->recording = rec;
+	s->subbuf_size = 4096;
+	if (read_meta_u64(cap, "subbuf_size", &v) == 0 && v >= 64 && v <= (1u << 24))
+		s->subbuf_size = (uint32_t)v;
+	else if (read_meta_u64(cap, "page_size", &v) == 0 && v >= 64 && v <= (1u << 24))
+		s->subbuf_size = (uint32_t)v;
+	trace_seq_init(&s->seq);
+	s->tep = tep_alloc();
+	if (!s->tep) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	tep_set_long_size(s->tep, 8);
+	tep_set_page_size(s->tep, (int)s->subbuf_size);
+	tep_set_file_bigendian(s->tep, TEP_LITTLE_ENDIAN);
+	ret = parse_formats(s);
+	if (ret)
+		goto out;
+	ret = f2t_capsrc_bind_events(s);
+	if (ret)
+		goto out;
+	ret = setup_cursors(s);
+	if (ret)
+		goto out;
+	for (uint32_t c = 0; c < s->ncursors; c++) {
+		ret = cursor_load_page(s, &s->cursors[c]);
+		if (ret < 0)
+			goto out;
+		if (ret)
+			f2t_minheap_push(&s->heap, &s->cursors[c]);
+	}
+	f2t_minheap_build(&s->heap);
+	ret = 0;
+out:
+	if (ret) {
+		if (ret == -ENOMEM)
+			f2t_err("%s: out of memory", cap->path);
+		if (s)
+			capsrc_close(&s->base);
+		errno = -ret;
+		return NULL;
+	}
+	return &s->base;
 }

@@ -1,43 +1,27 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Capture source: decodes a capture's ring-buffer pages with libtraceevent
- * (the kernel's own format files, saved in the capture) and yields events in
- * timestamp order, merging the per-CPU streams.
+ * The capture's ring-buffer source: decodes a capture's ring-buffer pages
+ * with libtraceevent (the kernel's own format files, saved in the capture)
+ * and yields events in timestamp order, merging the per-CPU streams.  Its
+ * text for an event is the kernel's own (f2t_event_text()).
  */
 #ifndef F2T_CAPSRC_H
 #define F2T_CAPSRC_H
 
-#include <stddef.h>
-
 #include "capture/capture.h"
-#include "model/event.h"
-#include "model/stats.h"
-#include "model/tasks.h"
+#include "model/recording.h"
+#include "source/source.h"
 
-struct f2t_capsrc;
-
-/*
- * Prepares decoding of CAP.  TASKS is used to print comm and tgid in the
- * kernel's text (f2t_event_text()).  Returns NULL + errno with a message
- * naming the file and offset in ERR.
+/**
+ * f2t_capsrc_open() - the ring-buffer events of a capture
+ * @cap: the capture; must outlive the source
+ * @rec: what the capture says about the recording: its task table names
+ *	 the tasks in the text (as of each event), its kallsyms and printk
+ *	 formats name kernel addresses
+ *
+ * Return: the source, or NULL with errno set after reporting why (naming
+ * the file and offset).
  */
-struct f2t_capsrc *f2t_capsrc_open(const struct f2t_capr *cap,
-				   struct f2t_tasks *tasks,
-				   char *err, size_t errlen);
-
-/*
- * Next event in time order into EV.  Returns 1, 0 at the end, or a negative
- * errno with a message in ERR (a corrupt page, naming file and offset).
- */
-int f2t_capsrc_next(struct f2t_capsrc *s, struct f2t_event *ev,
-		    char *err, size_t errlen);
-
-/* Adds what decoding counted (lost, unknown, bad records) to ST. */
-void f2t_capsrc_stats(const struct f2t_capsrc *s, struct f2t_stats *st);
-
-/* Bytes of ring-buffer data consumed so far / in all (for progress). */
-void f2t_capsrc_progress(const struct f2t_capsrc *s, uint64_t *done, uint64_t *total);
-
-void f2t_capsrc_close(struct f2t_capsrc *s);
+struct f2t_source *f2t_capsrc_open(const struct f2t_capr *cap, const struct f2t_recording *rec);
 
 #endif

@@ -89,13 +89,13 @@ static int bind_known(struct handler *h, const struct known *k)
 	return 0;
 }
 
-int f2t_capsrc_bind_events(struct f2t_capsrc *s, char *err, size_t errlen)
+int f2t_capsrc_bind_events(struct f2t_capsrc *s)
 {
 	struct tep_event **events = tep_list_events(s->tep, TEP_EVENT_SORT_ID);
 	int maxid = -1;
 
 	if (!events || !events[0]) {
-		snprintf(err, errlen, "%s: the capture holds no event formats", s->cap->path);
+		f2t_err("%s: the capture holds no event formats", s->cap->path);
 		return -EINVAL;
 	}
 	for (int i = 0; events[i]; i++)
@@ -113,7 +113,7 @@ int f2t_capsrc_bind_events(struct f2t_capsrc *s, char *err, size_t errlen)
 	s->common_type = tep_find_common_field(events[0], "common_type");
 	s->common_pid = tep_find_common_field(events[0], "common_pid");
 	if (!s->common_type || !s->common_pid) {
-		snprintf(err, errlen, "%s: event formats lack common_type/common_pid", s->cap->path);
+		f2t_err("%s: event formats lack common_type/common_pid", s->cap->path);
 		return -EINVAL;
 	}
 	for (int i = 0; events[i]; i++) {
@@ -488,20 +488,20 @@ static void wake_text(struct textline *l, const struct f2t_event *ev)
 	tl_int(l, ev->wake.target_cpu, 3, TL_ZERO);
 }
 
-const char *f2t_event_text(const struct f2t_event *ev, size_t *len)
+const char *f2t_capsrc_text(struct f2t_source *src, const struct f2t_event *ev, size_t *len)
 {
-	struct f2t_capsrc *s = (struct f2t_capsrc *)ev->src;
+	struct f2t_capsrc *s = (struct f2t_capsrc *)src;
 	struct textline l;
 	const struct f2t_task *task;
 	const struct handler *h;
 	uint64_t usecs;
 
-	if (!s || ev->kind == F2T_EV_LOST || ev->raw != &s->rec) {
+	if (ev->kind == F2T_EV_LOST || ev->raw != &s->rec) {
 		errno = ENOENT;
 		return NULL;
 	}
 	l = (struct textline){ .buf = s->line };
-	task = ev->pid ? f2t_tasks_find(s->tasks, ev->pid) : NULL;
+	task = ev->pid ? f2t_tasks_find(s->recording->tasks, ev->pid) : NULL;
 	/* "%16s-%-7d (%7s) [%03d] " */
 	tl_str_right(&l, ev->pid == 0 ? "<idle>" : task ? task->comm : "<...>", 16);
 	tl_putc(&l, '-');
@@ -538,6 +538,7 @@ const char *f2t_event_text(const struct f2t_event *ev, size_t *len)
 		else
 			wake_text(&l, ev);
 	} else {
+		f2t_capsrc_tep_symbols(s);
 		trace_seq_reset(&s->seq);
 		tep_print_event(s->tep, &s->seq, &s->rec, "%s: %s", TEP_PRINT_NAME, TEP_PRINT_INFO);
 		trace_seq_terminate(&s->seq);
@@ -551,16 +552,14 @@ const char *f2t_event_text(const struct f2t_event *ev, size_t *len)
 	return l.buf;
 }
 
-int f2t_event_fields(const struct f2t_event *ev,
-		     int (*fn)(void *ctx, const char *name, int is_str,
-			       long long num, const char *str),
-		     void *ctx)
+int f2t_capsrc_fields(struct f2t_source *src, const struct f2t_event *ev, f2t_field_fn fn,
+		      void *ctx)
 {
-	struct f2t_capsrc *s = (struct f2t_capsrc *)ev->src;
+	struct f2t_capsrc *s = (struct f2t_capsrc *)src;
 	const struct tep_event *event;
 	int id;
 
-	if (!s || ev->raw != &s->rec)
+	if (ev->raw != &s->rec)
 		return -ENOENT;
 	id = (int)num(s->common_type, s->rec.data);
 	event = s->handlers[id].event;

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * Names for the kernel addresses in function-tracer records, from the
- * /proc/kallsyms text the recorder saved (symbols/kallsyms.h).  Read the
+ * /proc/kallsyms text the recording holds (symbols/kallsyms.h).  Read the
  * first time a record needs it, so a capture without function events pays
  * nothing for it.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "source/capsrc-local.h"
@@ -14,15 +15,15 @@
 
 static void load(struct f2t_capsrc *s)
 {
-	const struct f2t_cap_rec *r = f2t_capr_find(s->cap, F2T_CAP_KALLSYMS, -1);
+	const struct f2t_text *k = &s->recording->kallsyms;
 
 	s->ksyms_tried = true;
-	if (!r) {
+	if (!k->s) {
 		f2t_warn("%s: no kernel symbols in the capture: functions are named by address",
 			 s->cap->path);
 		return;
 	}
-	s->ksyms = f2t_ksyms_parse(r->data, r->len);
+	s->ksyms = f2t_ksyms_parse(k->s, k->len);
 	if (!s->ksyms)
 		f2t_warn("%s: out of memory reading the kernel symbols: functions are named by address",
 			 s->cap->path);
@@ -63,4 +64,35 @@ void f2t_capsrc_ksyms_free(struct f2t_capsrc *s)
 {
 	f2t_ksyms_free(s->ksyms);
 	s->ksyms = NULL;
+}
+
+/*
+ * libtraceevent prints %ps/%pS fields (a timer's function, a work item's
+ * callback) and %s of kernel strings through its own tables, which stay
+ * empty unless given the recording's kallsyms and printk formats.  They
+ * are large and only the generic print path needs them: loaded once, on
+ * first use.
+ */
+void f2t_capsrc_tep_symbols(struct f2t_capsrc *s)
+{
+	const struct f2t_text *texts[] = { &s->recording->kallsyms, &s->recording->printk_formats };
+	int (*parse[])(struct tep_handle *, const char *) = {
+		tep_parse_kallsyms, tep_parse_printk_formats,
+	};
+
+	if (s->tep_symbols)
+		return;
+	s->tep_symbols = true;
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		char *copy;
+
+		if (!texts[i]->s || !texts[i]->len)
+			continue;
+		/* The parsers want a terminated string; the recording's is not. */
+		copy = strndup(texts[i]->s, texts[i]->len);
+		if (!copy || parse[i](s->tep, copy) < 0)
+			f2t_warn("%s: cannot read the recording's %s: some kernel addresses stay numbers",
+				 s->cap->path, i ? "printk formats" : "kernel symbols");
+		free(copy);
+	}
 }

@@ -32,6 +32,7 @@ struct cursor {
 };
 
 struct f2t_perfsrc {
+	struct f2t_source base;
 	const struct f2t_capr *cap;
 	uint64_t sample_type, regs_mask;
 	unsigned int nregs;
@@ -77,8 +78,7 @@ static uint64_t info_u64(const struct f2t_cap_rec *r, const char *key)
 	return n;
 }
 
-static int read_info(struct f2t_perfsrc *s, const struct f2t_cap_rec *r, char *err,
-		     size_t errlen)
+static int read_info(struct f2t_perfsrc *s, const struct f2t_cap_rec *r)
 {
 	char *ev = info_get(r, "event"), *cg = info_get(r, "callgraph");
 	uint64_t known = F2T_SAMPLE_TYPE_DWARF;
@@ -91,7 +91,7 @@ static int read_info(struct f2t_perfsrc *s, const struct f2t_cap_rec *r, char *e
 	/* We parse what we asked for, nothing else: anything more is not ours. */
 	if ((s->sample_type & ~known) || !(s->sample_type & PERF_SAMPLE_TIME) ||
 	    !(s->sample_type & PERF_SAMPLE_TID)) {
-		snprintf(err, errlen, "%s: offset %llu: sample_type %llu is not one this build decodes",
+		f2t_err("%s: offset %llu: sample_type %llu is not one this build decodes",
 			 s->cap->path, (unsigned long long)r->offset,
 			 (unsigned long long)s->sample_type);
 		ret = -EINVAL;
@@ -109,13 +109,13 @@ static int read_info(struct f2t_perfsrc *s, const struct f2t_cap_rec *r, char *e
 	return ret;
 }
 
-static int load_maps(struct f2t_perfsrc *s)
+/* The address spaces as they were when recording started. */
+static int load_maps(struct f2t_perfsrc *s, const struct f2t_recording *rec)
 {
-	for (size_t i = 0; i < s->cap->nrecs; i++) {
-		const struct f2t_cap_rec *r = &s->cap->recs[i];
+	for (size_t i = 0; i < rec->nproc_maps; i++) {
+		const struct f2t_pid_text *m = &rec->proc_maps[i];
 
-		if (r->type == F2T_CAP_MAPS &&
-		    f2t_maps_parse_proc(s->maps, (int32_t)r->arg, r->data, r->len) < 0)
+		if (f2t_maps_parse_proc(s->maps, m->pid, m->text, m->len) < 0)
 			return -ENOMEM;
 	}
 	return 0;
@@ -138,7 +138,7 @@ static uint64_t record_time(const struct f2t_perfsrc *s, const struct cursor *c)
 }
 
 /* Loads the record at the cursor's position, moving to the next capture record as needed. */
-static int cursor_load(struct f2t_perfsrc *s, struct cursor *c, char *err, size_t errlen)
+static int cursor_load(struct f2t_perfsrc *s, struct cursor *c)
 {
 	for (;;) {
 		const struct f2t_cap_rec *r;
@@ -155,13 +155,13 @@ static int cursor_load(struct f2t_perfsrc *s, struct cursor *c, char *err, size_
 			continue;
 		}
 		if (r->len - c->pos < sizeof(h)) {
-			snprintf(err, errlen, "%s: offset %llu: cpu %u: perf record header cut short",
+			f2t_err("%s: offset %llu: cpu %u: perf record header cut short",
 				 s->cap->path, (unsigned long long)(r->offset + c->pos), c->cpu);
 			return -EINVAL;
 		}
 		memcpy(&h, (const unsigned char *)r->data + c->pos, sizeof(h));
 		if (h.size < sizeof(h) || h.size > r->len - c->pos) {
-			snprintf(err, errlen, "%s: offset %llu: cpu %u: perf record of %u bytes does not fit",
+			f2t_err("%s: offset %llu: cpu %u: perf record of %u bytes does not fit",
 				 s->cap->path, (unsigned long long)(r->offset + c->pos), c->cpu,
 				 h.size);
 			return -EINVAL;
@@ -184,11 +184,11 @@ static bool before(const void *pa, const void *pb)
 }
 
 
-static int setup_cursors(struct f2t_perfsrc *s, char *err, size_t errlen)
+static int setup_cursors(struct f2t_perfsrc *s)
 {
 	int ret;
 
-	ret = f2t_capr_split_by_cpu(s->cap, F2T_CAP_PERF_DATA, F2T_MAX_CPUS, &s->split, err, errlen);
+	ret = f2t_capr_split_by_cpu(s->cap, F2T_CAP_PERF_DATA, F2T_MAX_CPUS, &s->split);
 	if (ret)
 		return ret;
 	s->ncursors = s->split.ncpus;
@@ -199,7 +199,7 @@ static int setup_cursors(struct f2t_perfsrc *s, char *err, size_t errlen)
 		s->cursors[i].cpu = i;
 		s->cursors[i].recs = s->split.cpu[i].recs;
 		s->cursors[i].nrecs = s->split.cpu[i].n;
-		ret = cursor_load(s, &s->cursors[i], err, errlen);
+		ret = cursor_load(s, &s->cursors[i]);
 		if (ret < 0)
 			return ret;
 		if (ret)
@@ -428,58 +428,16 @@ static int handle(struct f2t_perfsrc *s, const struct cursor *c, struct f2t_even
 	return 0;
 }
 
-struct f2t_perfsrc *f2t_perfsrc_open(const struct f2t_capr *cap, const char *debug_root,
-				     char *err, size_t errlen)
+static int perfsrc_next(struct f2t_source *src, struct f2t_event *ev)
 {
-	const struct f2t_cap_rec *info = f2t_capr_find(cap, F2T_CAP_PERF_INFO, -1);
-	struct f2t_perfsrc *s;
-	int ret;
+	struct f2t_perfsrc *s = (struct f2t_perfsrc *)src;
 
-	if (!info) {
-		errno = ENOENT;
-		return NULL;
-	}
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		return NULL;
-	s->cap = cap;
-	s->maps = f2t_maps_new();
-	if (!s->maps) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	ret = read_info(s, info, err, errlen);
-	if (ret)
-		goto out;
-	s->sym = f2t_symbolizer_new(cap, s->maps, debug_root);
-	if (!s->sym) {
-		ret = -errno;
-		goto out;
-	}
-	if (s->dwarf_arch)
-		s->unw = f2t_unwinder_new(s->dwarf_arch, s->regs_mask, s->maps, s->sym, debug_root);
-	ret = load_maps(s);
-	if (!ret)
-		ret = setup_cursors(s, err, errlen);
-out:
-	if (ret) {
-		if (ret == -ENOMEM)
-			snprintf(err, errlen, "%s: out of memory", cap->path);
-		f2t_perfsrc_close(s);
-		errno = -ret;
-		return NULL;
-	}
-	return s;
-}
-
-int f2t_perfsrc_next(struct f2t_perfsrc *s, struct f2t_event *ev, char *err, size_t errlen)
-{
 	for (;;) {
 		struct cursor *c;
 		int ret;
 
 		if (s->last) {
-			ret = cursor_load(s, s->last, err, errlen);
+			ret = cursor_load(s, s->last);
 			s->last = NULL;
 			if (ret < 0)
 				return ret;
@@ -489,9 +447,10 @@ int f2t_perfsrc_next(struct f2t_perfsrc *s, struct f2t_event *ev, char *err, siz
 		if (!c)
 			return 0;
 		memset(ev, 0, sizeof(*ev));
+		ev->src = &s->base;
 		ret = handle(s, c, ev);
 		if (ret < 0) {
-			snprintf(err, errlen, "%s: out of memory", s->cap->path);
+			f2t_err("%s: out of memory", s->cap->path);
 			return ret;
 		}
 		if (ret)
@@ -499,8 +458,10 @@ int f2t_perfsrc_next(struct f2t_perfsrc *s, struct f2t_event *ev, char *err, siz
 	}
 }
 
-void f2t_perfsrc_stats(const struct f2t_perfsrc *s, struct f2t_stats *st)
+static void perfsrc_counts(const struct f2t_source *src, struct f2t_stats *st)
 {
+	const struct f2t_perfsrc *s = (const struct f2t_perfsrc *)src;
+
 	st->samples_lost += s->st.samples_lost;
 	st->sample_throttles += s->st.sample_throttles;
 	st->perf_records += s->st.perf_records;
@@ -517,10 +478,10 @@ void f2t_perfsrc_stats(const struct f2t_perfsrc *s, struct f2t_stats *st)
 	}
 }
 
-void f2t_perfsrc_close(struct f2t_perfsrc *s)
+static void perfsrc_close(struct f2t_source *src)
 {
-	if (!s)
-		return;
+	struct f2t_perfsrc *s = (struct f2t_perfsrc *)src;
+
 	free(s->cursors);
 	f2t_cap_cpus_free(&s->split);
 	f2t_minheap_free(&s->heap);
@@ -537,4 +498,58 @@ void f2t_perfsrc_close(struct f2t_perfsrc *s)
 	f2t_symbolizer_free(s->sym);
 	f2t_maps_free(s->maps, f2t_symbolizer_free_module_syms);
 	free(s);
+}
+
+static const struct f2t_source_ops perfsrc_ops = {
+	.next = perfsrc_next,
+	.counts = perfsrc_counts,
+	.close = perfsrc_close,
+};
+
+struct f2t_source *f2t_perfsrc_open(const struct f2t_capr *cap, const struct f2t_recording *rec,
+				    const char *debug_root)
+{
+	const struct f2t_cap_rec *info = f2t_capr_find(cap, F2T_CAP_PERF_INFO, -1);
+	struct f2t_perfsrc *s;
+	int ret;
+
+	if (!info) {
+		errno = ENOENT;
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	s->base.ops = &perfsrc_ops;
+	s->cap = cap;
+	s->maps = f2t_maps_new();
+	if (!s->maps) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = read_info(s, info);
+	if (ret)
+		goto out;
+	s->sym = f2t_symbolizer_new(rec, s->maps, debug_root);
+	if (!s->sym) {
+		ret = -errno;
+		goto out;
+	}
+	if (s->dwarf_arch)
+		s->unw = f2t_unwinder_new(s->dwarf_arch, s->regs_mask, s->maps, s->sym, debug_root);
+	ret = load_maps(s, rec);
+	if (!ret)
+		ret = setup_cursors(s);
+out:
+	if (ret) {
+		if (ret == -ENOMEM)
+			f2t_err("%s: out of memory", cap->path);
+		if (s)
+			perfsrc_close(&s->base);
+		errno = -ret;
+		return NULL;
+	}
+	return &s->base;
 }

@@ -13,7 +13,6 @@
 
 #include <elf.h>
 
-#include "capture/perf_rec.h"
 #include "symbols/elfsyms.h"
 #include "symbols/jitmap.h"
 #include "symbols/kallsyms.h"
@@ -21,14 +20,14 @@
 #include "util/log.h"
 
 struct bid_ent {
-	const char *path;	/* into the capture */
+	const char *path;	/* into the recording's text */
 	size_t len;
 	struct f2t_build_id id;
 };
 
 struct jit_ent {
 	int32_t pid;
-	const struct f2t_cap_rec *rec;
+	const struct f2t_pid_text *text;
 	struct f2t_jitmap *map;	/* parsed on first use */
 	bool tried;
 };
@@ -57,10 +56,10 @@ static int by_path(const void *a, const void *b)
 	return c ? c : (x->len > y->len) - (x->len < y->len);
 }
 
-/* "HEX PATH\n" lines of the BUILD_IDS record. */
-static int load_build_ids(struct f2t_symbolizer *s, const struct f2t_cap_rec *r)
+/* "HEX PATH\n" lines: the build-ids the recorder read for the mapped files. */
+static int load_build_ids(struct f2t_symbolizer *s, const struct f2t_text *t)
 {
-	const char *p = r->data, *end = p + r->len;
+	const char *p = t->s, *end = p + t->len;
 	size_t cap = 0;
 
 	while (p < end) {
@@ -100,86 +99,55 @@ static const struct f2t_build_id *recorded_build_id(const struct f2t_symbolizer 
 	return hit ? &hit->id : NULL;
 }
 
-static char *info_value(const struct f2t_capr *cap, const char *key)
-{
-	const struct f2t_cap_rec *r = f2t_capr_find(cap, F2T_CAP_PERF_INFO, -1);
-	const char *p, *end;
-	size_t klen = strlen(key);
-
-	if (!r)
-		return NULL;
-	for (p = r->data, end = p + r->len; p < end;) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-
-		if (!nl)
-			nl = end;
-		if ((size_t)(nl - p) > klen && p[klen] == '=' && !memcmp(p, key, klen))
-			return strndup(p + klen + 1, (size_t)(nl - p - klen - 1));
-		p = nl + 1;
-	}
-	return NULL;
-}
-
 /* Is the kernel we run the recorded one (so its vDSO is the recorded one)? */
-static bool same_kernel(const struct f2t_capr *cap)
+static bool same_kernel(const char *kernel)
 {
-	char *kernel = f2t_capr_meta(cap, "kernel");
 	struct utsname u;
-	bool same = kernel && uname(&u) == 0 && !strcmp(kernel, u.release);
 
-	free(kernel);
-	return same;
+	return kernel && *kernel && uname(&u) == 0 && !strcmp(kernel, u.release);
 }
 
-static int load_kernel(struct f2t_symbolizer *s, const struct f2t_capr *cap)
+static int load_kernel(struct f2t_symbolizer *s, const struct f2t_recording *rec)
 {
-	const struct f2t_cap_rec *r = f2t_capr_find(cap, F2T_CAP_KALLSYMS, -1);
-	char *hex = info_value(cap, "kernel_build_id");
-
-	if (hex)
-		f2t_build_id_parse(hex, strlen(hex), &s->kernel_bid);
-	free(hex);
-	s->same_kernel = same_kernel(cap);
-	if (!r)
+	if (rec->kernel_build_id)
+		f2t_build_id_parse(rec->kernel_build_id, strlen(rec->kernel_build_id),
+				   &s->kernel_bid);
+	s->same_kernel = same_kernel(rec->info.kernel);
+	if (!rec->kallsyms.s)
 		return 0;
-	s->ksyms = f2t_ksyms_parse(r->data, r->len);
+	s->ksyms = f2t_ksyms_parse(rec->kallsyms.s, rec->kallsyms.len);
 	return s->ksyms ? 0 : -ENOMEM;
 }
 
-static int load_jits(struct f2t_symbolizer *s, const struct f2t_capr *cap)
+static int load_jits(struct f2t_symbolizer *s, const struct f2t_recording *rec)
 {
-	for (size_t i = 0; i < cap->nrecs; i++) {
-		const struct f2t_cap_rec *r = &cap->recs[i];
-		struct jit_ent *v;
-
-		if (r->type != F2T_CAP_JIT_MAP)
-			continue;
-		v = realloc(s->jits, (s->njits + 1) * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		s->jits = v;
-		s->jits[s->njits++] = (struct jit_ent){ .pid = (int32_t)r->arg, .rec = r };
-	}
+	if (!rec->njit_maps)
+		return 0;
+	s->jits = calloc(rec->njit_maps, sizeof(*s->jits));
+	if (!s->jits)
+		return -ENOMEM;
+	for (size_t i = 0; i < rec->njit_maps; i++)
+		s->jits[i] = (struct jit_ent){ .pid = rec->jit_maps[i].pid,
+					       .text = &rec->jit_maps[i] };
+	s->njits = rec->njit_maps;
 	return 0;
 }
 
-struct f2t_symbolizer *f2t_symbolizer_new(const struct f2t_capr *cap, struct f2t_maps *maps,
+struct f2t_symbolizer *f2t_symbolizer_new(const struct f2t_recording *rec, struct f2t_maps *maps,
 					  const char *debug_root)
 {
 	struct f2t_symbolizer *s = calloc(1, sizeof(*s));
-	const struct f2t_cap_rec *b;
 	int err;
 
 	if (!s)
 		return NULL;
 	s->maps = maps;
 	s->debug_root = strdup(debug_root ? debug_root : F2T_DEBUG_ROOT);
-	err = s->debug_root ? load_kernel(s, cap) : -ENOMEM;
-	b = f2t_capr_find(cap, F2T_CAP_BUILD_IDS, -1);
-	if (!err && b)
-		err = load_build_ids(s, b);
+	err = s->debug_root ? load_kernel(s, rec) : -ENOMEM;
+	if (!err && rec->build_ids.s)
+		err = load_build_ids(s, &rec->build_ids);
 	if (!err)
-		err = load_jits(s, cap);
+		err = load_jits(s, rec);
 	if (err) {
 		f2t_symbolizer_free(s);
 		errno = -err;
@@ -254,7 +222,7 @@ static struct f2t_jitmap *jit_map(struct f2t_symbolizer *s, int32_t pid)
 			continue;
 		if (!j->tried) {
 			j->tried = true;
-			j->map = f2t_jitmap_parse(j->rec->data, j->rec->len);
+			j->map = f2t_jitmap_parse(j->text->text, j->text->len);
 		}
 		return j->map;
 	}

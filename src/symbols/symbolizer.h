@@ -13,8 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "capture/capture.h"
 #include "model/event.h"
+#include "model/recording.h"
 #include "symbols/maps.h"
 
 struct f2t_symbolizer;
@@ -29,16 +29,17 @@ struct f2t_sym_stats {
 };
 
 /**
- * f2t_symbolizer_new() - a symbolizer over @maps, from what @cap saved
+ * f2t_symbolizer_new() - a symbolizer over @maps, from what @rec holds
+ * @rec: the recording's kallsyms, build-ids, JIT maps and kernel; must
+ *	 outlive the symbolizer
  * @debug_root: where separate debug files live (NULL: F2T_DEBUG_ROOT)
  *
- * Reads the KALLSYMS, BUILD_IDS and JIT_MAP records.  The build-ids of
- * modules already in @maps, and of those created later, are completed from
- * BUILD_IDS as they are asked for.
+ * The build-ids of modules already in @maps, and of those created later,
+ * are completed from the recording's build-id list as they are asked for.
  *
  * Return: the symbolizer, or NULL with errno set.
  */
-struct f2t_symbolizer *f2t_symbolizer_new(const struct f2t_capr *cap, struct f2t_maps *maps,
+struct f2t_symbolizer *f2t_symbolizer_new(const struct f2t_recording *rec, struct f2t_maps *maps,
 					  const char *debug_root);
 void f2t_symbolizer_free(struct f2t_symbolizer *s);
 
@@ -61,7 +62,7 @@ void f2t_symbolize(struct f2t_symbolizer *s, int32_t pid, uint64_t ip, bool kern
 /**
  * f2t_symbolizer_build_id() - the build-id recorded for @mod
  *
- * Completed from the capture's BUILD_IDS record when the mapping record
+ * Completed from the recording's build-id list when the mapping record
  * carried none.
  *
  * Return: @mod's build-id, of length 0 when none was recorded.

@@ -6,12 +6,20 @@
 
 bool f2t_verbose;
 bool f2t_quiet;
+static FILE *log_out;
+
+void f2t_log_set_output(FILE *f)
+{
+	log_out = f;
+}
 
 static void vsay(const char *level, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "ftrace2trace: %s", level);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	FILE *f = log_out ? log_out : stderr;
+
+	fprintf(f, "ftrace2trace: %s", level);
+	vfprintf(f, fmt, ap);
+	fputc('\n', f);
 }
 
 void f2t_err(const char *fmt, ...)

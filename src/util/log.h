@@ -8,9 +8,13 @@
 #define F2T_LOG_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 extern bool f2t_verbose;
 extern bool f2t_quiet;
+
+/* Where messages go: stderr unless set (tests read them from a memstream). */
+void f2t_log_set_output(FILE *f);
 
 void f2t_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void f2t_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

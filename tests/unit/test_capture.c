@@ -13,18 +13,21 @@
 #include <cmocka.h>
 
 #include "capture/capture.h"
+#include "logged.h"
 
 static char path[64];
 
 static int setup(void **state)
 {
 	snprintf(path, sizeof(path), "/tmp/f2t-test-cap-%d", (int)getpid());
+	logged_start();
 	return 0;
 }
 
 static int teardown(void **state)
 {
 	unlink(path);
+	logged_stop();
 	return 0;
 }
 
@@ -50,13 +53,12 @@ static void truncate_to(long size)
 
 static void test_round_trip(void **state)
 {
-	char err[256] = "";
 	struct f2t_capr *r;
 	const struct f2t_cap_rec *rec;
 	char *v;
 
 	write_sample(true);
-	r = f2t_capr_open(path, err, sizeof(err));
+	r = f2t_capr_open(path);
 	assert_non_null(r);
 	assert_true(r->complete);
 	assert_int_equal(r->nrecs, 3);
@@ -79,11 +81,10 @@ static void test_round_trip(void **state)
 
 static void test_killed_recorder_is_readable_but_incomplete(void **state)
 {
-	char err[256] = "";
 	struct f2t_capr *r;
 
 	write_sample(false);
-	r = f2t_capr_open(path, err, sizeof(err));
+	r = f2t_capr_open(path);
 	assert_non_null(r);
 	assert_false(r->complete);
 	assert_int_equal(r->nrecs, 3);
@@ -92,31 +93,28 @@ static void test_killed_recorder_is_readable_but_incomplete(void **state)
 
 static void test_truncated_record_names_offset(void **state)
 {
-	char err[256] = "";
 
 	write_sample(false);
 	/* Cut the CPU data record (header at 96, data at 112) in its data. */
 	truncate_to(96 + 16 + 8);
-	assert_null(f2t_capr_open(path, err, sizeof(err)));
-	assert_non_null(strstr(err, "offset 96"));
-	assert_non_null(strstr(err, path));
+	assert_null(f2t_capr_open(path));
+	assert_non_null(strstr(logged(), "offset 96"));
+	assert_non_null(strstr(logged(), path));
 }
 
 static void test_bad_magic(void **state)
 {
-	char err[256] = "";
 	FILE *f = fopen(path, "w");
 
 	fputs("this is not a capture at all", f);
 	fclose(f);
-	assert_null(f2t_capr_open(path, err, sizeof(err)));
-	assert_non_null(strstr(err, "offset 0"));
-	assert_non_null(strstr(err, "bad magic"));
+	assert_null(f2t_capr_open(path));
+	assert_non_null(strstr(logged(), "offset 0"));
+	assert_non_null(strstr(logged(), "bad magic"));
 }
 
 static void test_unknown_record_type(void **state)
 {
-	char err[256] = "";
 	FILE *f;
 	uint32_t bogus = 77;
 
@@ -125,8 +123,8 @@ static void test_unknown_record_type(void **state)
 	fseek(f, 16, SEEK_SET);		/* the META record's type */
 	fwrite(&bogus, 4, 1, f);
 	fclose(f);
-	assert_null(f2t_capr_open(path, err, sizeof(err)));
-	assert_non_null(strstr(err, "offset 16: unknown record type 77"));
+	assert_null(f2t_capr_open(path));
+	assert_non_null(strstr(logged(), "offset 16: unknown record type 77"));
 }
 
 static void test_split_by_cpu(void **state)
@@ -134,7 +132,6 @@ static void test_split_by_cpu(void **state)
 	struct f2t_capw *w = f2t_capw_open(path);
 	struct f2t_cap_cpus split;
 	struct f2t_capr *r;
-	char err[256] = "";
 
 	assert_non_null(w);
 	f2t_capw_add(w, F2T_CAP_CPU_DATA, 2, "a", 1);	/* record 0 */
@@ -143,10 +140,10 @@ static void test_split_by_cpu(void **state)
 	f2t_capw_add(w, F2T_CAP_CPU_DATA, 2, "", 0);	/* record 3: empty, left out */
 	f2t_capw_add(w, F2T_CAP_CPU_DATA, 2, "c", 1);	/* record 4 */
 	assert_int_equal(f2t_capw_close(w), 0);
-	r = f2t_capr_open(path, err, sizeof(err));
+	r = f2t_capr_open(path);
 	assert_non_null(r);
 
-	assert_int_equal(f2t_capr_split_by_cpu(r, F2T_CAP_CPU_DATA, 8, &split, err, sizeof(err)), 0);
+	assert_int_equal(f2t_capr_split_by_cpu(r, F2T_CAP_CPU_DATA, 8, &split), 0);
 	assert_int_equal(split.ncpus, 3);
 	assert_int_equal(split.cpu[0].n, 1);
 	assert_int_equal(split.cpu[0].recs[0], 2);
@@ -157,9 +154,9 @@ static void test_split_by_cpu(void **state)
 	f2t_cap_cpus_free(&split);
 
 	/* A cpu number past the limit is refused, naming the record's offset. */
-	assert_int_equal(f2t_capr_split_by_cpu(r, F2T_CAP_CPU_DATA, 2, &split, err, sizeof(err)),
+	assert_int_equal(f2t_capr_split_by_cpu(r, F2T_CAP_CPU_DATA, 2, &split),
 			 -EINVAL);
-	assert_non_null(strstr(err, "offset 16: cpu 2 out of range"));
+	assert_non_null(strstr(logged(), "offset 16: cpu 2 out of range"));
 	f2t_capr_close(r);
 }
 

@@ -81,7 +81,7 @@ static void test_procsnap_has_us(void **state)
 	struct f2t_capw *w = f2t_capw_open(path);
 	const struct f2t_cap_rec *rec;
 	struct f2t_capr *r;
-	char err[256], want[128], comm[32] = "";
+	char want[128], comm[32] = "";
 	FILE *f = fopen("/proc/self/comm", "r");
 	char *text;
 
@@ -95,7 +95,7 @@ static void test_procsnap_has_us(void **state)
 	assert_non_null(w);
 	assert_int_equal(f2t_procsnap_write(w, 1), 0);
 	assert_int_equal(f2t_capw_close(w), 0);
-	r = f2t_capr_open(path, err, sizeof(err));
+	r = f2t_capr_open(path);
 	assert_non_null(r);
 	rec = f2t_capr_find(r, F2T_CAP_TASKS, 1);
 	assert_non_null(rec);
@@ -127,14 +127,14 @@ static void test_meta_keys(void **state)
 	};
 	struct f2t_capw *w = f2t_capw_open(path);
 	struct f2t_capr *r;
-	char err[256], *v;
+	char *v;
 
 	f2t_meta_mark_start(&m);
 	m.stop_ns = m.start_ns + 5;
 	assert_non_null(w);
 	assert_int_equal(f2t_meta_write(w, &m), 0);
 	assert_int_equal(f2t_capw_close(w), 0);
-	r = f2t_capr_open(path, err, sizeof(err));
+	r = f2t_capr_open(path);
 	assert_non_null(r);
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		v = f2t_capr_meta(r, keys[i]);

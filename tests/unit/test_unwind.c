@@ -20,7 +20,7 @@
 
 #include <linux/perf_event.h>
 
-#include "capture/capture.h"
+#include "model/recording.h"
 #include "symbols/maps.h"
 #include "symbols/unwind.h"
 #include "symbols/symbolizer.h"
@@ -237,7 +237,7 @@ static bool has(const struct f2t_frame *f, size_t n, const char *name)
 static void test_unwind_own_stack(void **state)
 {
 	static struct snap s;
-	struct f2t_capr cap = { .path = "(none)" };
+	struct f2t_recording rec = { .path = "(none)" };
 	unsigned char packed[8 * NPERF];
 	/* Static, so the stack between here and main stays small. */
 	static struct f2t_frame frames[F2T_UNWIND_MAX_FRAMES];
@@ -266,7 +266,7 @@ static void test_unwind_own_stack(void **state)
 	maps = f2t_maps_new();
 	assert_non_null(maps);
 	assert_true(f2t_maps_parse_proc(maps, getpid(), text, len) > 0);
-	sym = f2t_symbolizer_new(&cap, maps, NULL);
+	sym = f2t_symbolizer_new(&rec, maps, NULL);
 	assert_non_null(sym);
 	assert_null(f2t_unwinder_new("aarch64", full_mask, maps, sym, NULL));
 	u = f2t_unwinder_new("x86_64", full_mask, maps, sym, NULL);

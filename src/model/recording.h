@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What is known about a recording besides its events: where and when it was
+ * made, the threads alive at its start and end, and the side data that
+ * names addresses (kallsyms, printk formats, build-ids, JIT maps, process
+ * mappings).  An input (a capture, later a trace.dat) fills it in when it is
+ * opened; the symbolizer, the event decoders and every writer read it, so
+ * none of them needs to know the input's file layout.
+ *
+ * Texts point into the input's memory and live as long as the input.
+ */
+#ifndef F2T_RECORDING_H
+#define F2T_RECORDING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/tasks.h"
+
+/*
+ * A clock sync marker the recorder wrote itself (at start, at stop), with
+ * CLOCK_MONOTONIC, CLOCK_REALTIME and CLOCK_BOOTTIME read back to back just
+ * before the write: the marker's kernel timestamp pairs the trace clock
+ * with the other two.
+ */
+struct f2t_sync_point {
+	const char *id;		/* "trace_event_clock_sync: name=ID"; NULL or "" if none */
+	uint64_t mono_ns, realtime_ns, boottime_ns;
+};
+
+/* Facts about the recording, from the input's metadata. */
+struct f2t_trace_info {
+	const char *host;
+	const char *kernel;	/* uname -r */
+	const char *cmdline;	/* what was recorded: the command, or "-a" */
+	const char *clock;	/* ftrace trace_clock, "mono" normally */
+	uint64_t start_ns;	/* trace clock at start / stop */
+	uint64_t stop_ns;
+	uint64_t realtime_ns;	/* CLOCK_REALTIME at start_ns, 0 if unknown */
+	uint64_t boottime_ns;	/* CLOCK_BOOTTIME at start_ns, 0 if unknown */
+	uint32_t ncpus;
+	const char *recorder;	/* "ftrace2trace VERSION" */
+	struct f2t_sync_point sync_start, sync_end;
+};
+
+/* A text that belongs to one process (its JIT map, its /proc maps). */
+struct f2t_pid_text {
+	int32_t pid;
+	const char *text;
+	size_t len;
+};
+
+struct f2t_text {
+	const char *s;		/* NULL: the input has none */
+	size_t len;
+};
+
+struct f2t_recording {
+	const char *path;		/* the input file, for messages */
+	struct f2t_trace_info info;
+	/*
+	 * The threads alive when recording started; the pipeline keeps this
+	 * table up to date as events pass (model/tracker.h), so it is also
+	 * the names and processes as of the current event.
+	 */
+	struct f2t_tasks *tasks;
+	/* The threads alive at the end: what a task created meanwhile was. */
+	struct f2t_tasks *tasks_end;
+	/* What the kernel's own counters said about our buffers at the end. */
+	uint64_t kernel_overrun, kernel_dropped, kernel_read;
+
+	struct f2t_text kallsyms;	/* /proc/kallsyms */
+	struct f2t_text printk_formats;	/* tracefs printk_formats */
+	struct f2t_text build_ids;	/* "HEXBUILDID PATH\n" lines */
+	const char *kernel_build_id;	/* hex, or NULL */
+	const struct f2t_pid_text *jit_maps;	/* /tmp/perf-PID.map files */
+	size_t njit_maps;
+	const struct f2t_pid_text *proc_maps;	/* /proc/PID/maps at start */
+	size_t nproc_maps;
+};
+
+#endif

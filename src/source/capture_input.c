@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Our own capture as an input: the recording's facts from its metadata and
+ * side records, its events from two sources (the ring-buffer pages and the
+ * perf rings) merged by time.  This file and the two sources are the only
+ * code that knows the capture's record layout (capture/capture.h).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture/capture.h"
+#include "source/capsrc.h"
+#include "source/input.h"
+#include "source/perfsrc.h"
+#include "util/log.h"
+
+struct capture_input {
+	struct f2t_input in;
+	struct f2t_capr *cap;
+	/* The metadata values the recording points to, owned here. */
+	char *host, *kernel, *cmdline, *clock, *recorder;
+	char *sync_start_id, *sync_end_id, *kernel_build_id;
+	struct f2t_pid_text *jit_maps, *proc_maps;
+};
+
+static bool capture_probe(const unsigned char *head, size_t len)
+{
+	return len >= 8 && !memcmp(head, F2T_CAP_MAGIC, 8);
+}
+
+static uint64_t meta_u64(const struct f2t_capr *cap, const char *key)
+{
+	char *v = f2t_capr_meta(cap, key);
+	uint64_t n = v ? strtoull(v, NULL, 10) : 0;
+
+	free(v);
+	return n;
+}
+
+/* The value of KEY in a "key=value\n" record, malloc'd, or NULL. */
+static char *kv_value(const struct f2t_cap_rec *r, const char *key)
+{
+	const char *p, *end;
+	size_t klen = strlen(key);
+
+	if (!r)
+		return NULL;
+	for (p = r->data, end = p + r->len; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if (!nl)
+			nl = end;
+		if ((size_t)(nl - p) > klen && p[klen] == '=' && !memcmp(p, key, klen))
+			return strndup(p + klen + 1, (size_t)(nl - p - klen - 1));
+		p = nl + 1;
+	}
+	return NULL;
+}
+
+static void read_info(struct capture_input *c)
+{
+	const struct f2t_capr *cap = c->cap;
+	struct f2t_trace_info *info = &c->in.rec.info;
+
+	c->host = f2t_capr_meta(cap, "host");
+	c->kernel = f2t_capr_meta(cap, "kernel");
+	c->cmdline = f2t_capr_meta(cap, "cmdline");
+	c->clock = f2t_capr_meta(cap, "clock");
+	c->recorder = f2t_capr_meta(cap, "recorder");
+	info->host = c->host ? c->host : "";
+	info->kernel = c->kernel ? c->kernel : "";
+	info->cmdline = c->cmdline ? c->cmdline : "";
+	info->clock = c->clock ? c->clock : "mono";
+	info->recorder = c->recorder ? c->recorder : "";
+	info->start_ns = meta_u64(cap, "start_ns");
+	info->stop_ns = meta_u64(cap, "stop_ns");
+	info->realtime_ns = meta_u64(cap, "start_realtime_ns");
+	info->boottime_ns = meta_u64(cap, "start_boottime_ns");
+	info->ncpus = (uint32_t)meta_u64(cap, "ncpus");
+	/* The recorder's clock sync markers (record/syncmark.h); none in older captures. */
+	c->sync_start_id = f2t_capr_meta(cap, "sync_start_id");
+	c->sync_end_id = f2t_capr_meta(cap, "sync_end_id");
+	info->sync_start = (struct f2t_sync_point){
+		.id = c->sync_start_id,
+		.mono_ns = meta_u64(cap, "sync_start_mono_ns"),
+		.realtime_ns = meta_u64(cap, "sync_start_realtime_ns"),
+		.boottime_ns = meta_u64(cap, "sync_start_boottime_ns"),
+	};
+	info->sync_end = (struct f2t_sync_point){
+		.id = c->sync_end_id,
+		.mono_ns = meta_u64(cap, "sync_end_mono_ns"),
+		.realtime_ns = meta_u64(cap, "sync_end_realtime_ns"),
+		.boottime_ns = meta_u64(cap, "sync_end_boottime_ns"),
+	};
+	c->kernel_build_id = kv_value(f2t_capr_find(cap, F2T_CAP_PERF_INFO, -1), "kernel_build_id");
+	c->in.rec.kernel_build_id = c->kernel_build_id;
+}
+
+static uint64_t stat_value(const char *text, size_t len, const char *key)
+{
+	size_t klen = strlen(key);
+
+	for (const char *p = text; p && p < text + len;) {
+		const char *nl = memchr(p, '\n', (size_t)(text + len - p));
+
+		if ((size_t)(text + len - p) > klen && !memcmp(p, key, klen))
+			return strtoull(p + klen, NULL, 10);
+		p = nl ? nl + 1 : NULL;
+	}
+	return 0;
+}
+
+/* The kernel's own count of what its ring buffer overwrote, refused, handed out. */
+static void read_cpu_stats(struct capture_input *c)
+{
+	struct f2t_recording *rec = &c->in.rec;
+
+	for (size_t i = 0; i < c->cap->nrecs; i++) {
+		const struct f2t_cap_rec *r = &c->cap->recs[i];
+
+		if (r->type != F2T_CAP_CPU_STATS)
+			continue;
+		rec->kernel_overrun += stat_value(r->data, r->len, "overrun: ");
+		rec->kernel_dropped += stat_value(r->data, r->len, "dropped events: ");
+		rec->kernel_read += stat_value(r->data, r->len, "read events: ");
+	}
+}
+
+/* A task snapshot (0: at start, 1: at stop) into a new table; none is an empty one. */
+static int load_tasks(struct capture_input *c, uint32_t which, struct f2t_tasks **out)
+{
+	const struct f2t_cap_rec *r = f2t_capr_find(c->cap, F2T_CAP_TASKS, which);
+	int line = 0, n;
+
+	*out = f2t_tasks_new();
+	if (!*out)
+		return -ENOMEM;
+	if (!r)
+		return 0;
+	n = f2t_tasks_load_snapshot(*out, r->data, r->len, &line);
+	if (n == -EINVAL)
+		f2t_err("%s: offset %llu: task snapshot line %d is malformed",
+			c->cap->path, (unsigned long long)r->offset, line);
+	return n < 0 ? n : 0;
+}
+
+static struct f2t_text text_of(const struct f2t_capr *cap, uint32_t type)
+{
+	const struct f2t_cap_rec *r = f2t_capr_find(cap, type, -1);
+
+	return r ? (struct f2t_text){ r->data, r->len } : (struct f2t_text){ NULL, 0 };
+}
+
+/* Every record of TYPE as a per-process text (arg = pid). */
+static int pid_texts(const struct f2t_capr *cap, uint32_t type, struct f2t_pid_text **out,
+		     size_t *n)
+{
+	size_t k = 0;
+
+	*n = 0;
+	for (size_t i = 0; i < cap->nrecs; i++)
+		k += cap->recs[i].type == type;
+	if (!k)
+		return 0;
+	*out = calloc(k, sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	for (size_t i = 0; i < cap->nrecs; i++) {
+		const struct f2t_cap_rec *r = &cap->recs[i];
+
+		if (r->type == type)
+			(*out)[(*n)++] = (struct f2t_pid_text){ (int32_t)r->arg, r->data, r->len };
+	}
+	return 0;
+}
+
+static void capture_close(struct f2t_input *in)
+{
+	struct capture_input *c = (struct capture_input *)in;
+
+	f2t_source_close(in->events);
+	f2t_tasks_free(in->rec.tasks);
+	f2t_tasks_free(in->rec.tasks_end);
+	free(c->host);
+	free(c->kernel);
+	free(c->cmdline);
+	free(c->clock);
+	free(c->recorder);
+	free(c->sync_start_id);
+	free(c->sync_end_id);
+	free(c->kernel_build_id);
+	free(c->jit_maps);
+	free(c->proc_maps);
+	f2t_capr_close(c->cap);
+	free(c);
+}
+
+/* The recording's facts from the capture's records. */
+static int read_recording(struct capture_input *c)
+{
+	struct f2t_recording *rec = &c->in.rec;
+	int ret;
+
+	rec->path = c->cap->path;
+	read_info(c);
+	read_cpu_stats(c);
+	rec->kallsyms = text_of(c->cap, F2T_CAP_KALLSYMS);
+	rec->printk_formats = text_of(c->cap, F2T_CAP_PRINTK_FORMATS);
+	rec->build_ids = text_of(c->cap, F2T_CAP_BUILD_IDS);
+	ret = load_tasks(c, 0, &rec->tasks);
+	if (!ret)
+		ret = load_tasks(c, 1, &rec->tasks_end);
+	if (!ret)
+		ret = pid_texts(c->cap, F2T_CAP_JIT_MAP, &c->jit_maps, &rec->njit_maps);
+	if (!ret)
+		ret = pid_texts(c->cap, F2T_CAP_MAPS, &c->proc_maps, &rec->nproc_maps);
+	rec->jit_maps = c->jit_maps;
+	rec->proc_maps = c->proc_maps;
+	if (ret == -ENOMEM)
+		f2t_err("%s: out of memory", c->cap->path);
+	return ret;
+}
+
+/* Ring-buffer events first on equal timestamps: the order convert has always used. */
+static int open_sources(struct capture_input *c)
+{
+	struct f2t_source *srcs[2];
+	unsigned int n = 0;
+
+	srcs[n] = f2t_capsrc_open(c->cap, &c->in.rec);
+	if (!srcs[n])
+		return -errno;
+	n++;
+	srcs[n] = f2t_perfsrc_open(c->cap, &c->in.rec, NULL);
+	if (srcs[n])
+		n++;
+	else if (errno != ENOENT) {
+		int ret = -errno;
+
+		f2t_source_close(srcs[0]);
+		return ret;
+	}
+	c->in.events = f2t_source_merge(srcs, n);
+	if (!c->in.events) {
+		f2t_err("%s: out of memory", c->cap->path);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int capture_open(const char *path, struct f2t_input **out)
+{
+	struct capture_input *c = calloc(1, sizeof(*c));
+	int ret;
+
+	if (!c) {
+		f2t_err("%s: out of memory", path);
+		return -ENOMEM;
+	}
+	c->in.kind = f2t_capture_input.name;
+	c->in.close = capture_close;
+	c->cap = f2t_capr_open(path);
+	if (!c->cap) {
+		ret = -errno;
+		goto out;
+	}
+	if (!c->cap->complete)
+		f2t_warn("%s: capture has no end record (recorder killed?); converting what is there",
+			 path);
+	ret = read_recording(c);
+	if (!ret)
+		ret = open_sources(c);
+out:
+	if (ret) {
+		capture_close(&c->in);
+		return ret;
+	}
+	*out = &c->in;
+	return 0;
+}
+
+const struct f2t_input_kind f2t_capture_input = {
+	.name = "ftrace2trace capture",
+	.probe = capture_probe,
+	.open = capture_open,
+};

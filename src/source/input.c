@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+/* Opening an input: which kind of file it is, from its first bytes. */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "source/input.h"
+#include "util/log.h"
+
+static const struct f2t_input_kind *const kinds[] = {
+	&f2t_capture_input,
+};
+
+struct f2t_input *f2t_input_open(const char *path)
+{
+	unsigned char head[F2T_INPUT_PROBE_LEN];
+	struct f2t_input *in = NULL;
+	ssize_t n;
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		f2t_err("%s: %s", path, strerror(errno));
+		goto out;
+	}
+	n = read(fd, head, sizeof(head));
+	ret = n < 0 ? -errno : 0;
+	close(fd);
+	if (ret) {
+		f2t_err("%s: %s", path, strerror(-ret));
+		goto out;
+	}
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		if (!kinds[i]->probe(head, (size_t)n))
+			continue;
+		ret = kinds[i]->open(path, &in);
+		goto out;
+	}
+	f2t_err("%s: offset 0: not a file this build reads (an ftrace2trace capture, written by 'ftrace2trace record -k')",
+		path);
+	ret = -EINVAL;
+out:
+	if (ret) {
+		errno = -ret;
+		return NULL;
+	}
+	return in;
+}
+
+void f2t_input_close(struct f2t_input *in)
+{
+	if (in)
+		in->close(in);
+}
