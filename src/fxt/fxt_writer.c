@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The FXT writer: scheduling as context switch and thread wakeup records,
- * names as kernel object records, other tracepoints as instant events,
- * trace_marker writes as slices, counters and instants (fxt_marker.c),
- * function calls, irq handlers, idle and frequency as slices, instants and
- * counters (fxt_kernel.c).  What Perfetto makes of each is in shared/VIEWERS.md.
+ * names as kernel object records, the model's items as event records and
+ * CPU samples as profiler records (fxt_items.c), the run's counts as one
+ * instant at the end.  What Perfetto makes of each: docs/viewers.md.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -12,18 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbols/maps.h"
-#include "fxt/fxt_enc.h"
-#include "fxt/fxt_kernel.h"
-#include "fxt/fxt_marker.h"
-#include "fxt/fxt_prof.h"
 #include "fxt/fxt_state.h"
-#include "fxt/fxt_tables.h"
-#include "output/writer.h"
+#include "fxt/fxt_writer-local.h"
 
 #define PROVIDER_ID	1u
 #define PROVIDER_NAME	"ftrace2trace"
-#define MAX_NAME_LEN	256	/* marker text longer than this is cut */
 
 /* String indices this writer keeps for itself; the table hands out the rest. */
 enum {
@@ -47,35 +39,7 @@ static const char *const constant_strings[] = {
 	[S_PROCESS] = "process",
 };
 
-struct fxt_priv {
-	struct fxt_strtab *strs;
-	struct fxt_thrtab *threads;
-	struct fxt_prof *prof;		/* modules and mappings already written */
-	struct fxt_markers *markers;	/* trace_marker writes: fxt_marker.c */
-	struct fxt_kernel *kern;	/* functions, irqs, idle, frequency: fxt_kernel.c */
-	bool lost_written;
-	uint64_t last_ts;	/* of the last event, for records written at the end */
-	uint64_t rec[FXT_MAX_RECORD_WORDS];
-};
-
-static inline void emit(struct f2t_writer *w, const uint64_t *words, int n)
-{
-	f2t_out_write(w->out, words, (size_t)n * sizeof(uint64_t));
-}
-
-/* Writes the record an encoder just put in the scratch buffer, or passes its error on. */
-static inline int emit_encoded(struct f2t_writer *w, int words)
-{
-	struct fxt_priv *p = w->priv;
-
-	if (words < 0)
-		return words;
-	emit(w, p->rec, words);
-	return 0;
-}
-
-/* A ref for S, writing its string record first when the index is new. */
-static int string_ref(struct f2t_writer *w, const char *s, size_t len, struct fxt_str *ref)
+int fxt_string_ref(struct f2t_writer *w, const char *s, size_t len, struct fxt_str *ref)
 {
 	struct fxt_priv *p = w->priv;
 	bool fresh;
@@ -91,20 +55,31 @@ static int string_ref(struct f2t_writer *w, const char *s, size_t len, struct fx
 	if (idx < 0)
 		return idx;
 	if (fresh)
-		emit(w, p->rec, fxt_string(p->rec, (uint16_t)idx, s, len));
+		fxt_emit(w, p->rec, fxt_string(p->rec, (uint16_t)idx, s, len));
 	*ref = fxt_str_index((uint16_t)idx);
 	return 0;
 }
 
-static int thread_ref(struct f2t_writer *w, uint64_t pid, uint64_t tid,
-		      struct fxt_thread *ref)
+int fxt_category_ref(struct f2t_writer *w, struct f2t_str cat, struct fxt_str *ref)
+{
+	for (unsigned int i = 1; i < sizeof(constant_strings) / sizeof(constant_strings[0]); i++) {
+		if (cat.len == strlen(constant_strings[i]) &&
+		    !memcmp(cat.s, constant_strings[i], cat.len)) {
+			*ref = fxt_str_index((uint16_t)i);
+			return 0;
+		}
+	}
+	return fxt_string_ref(w, cat.s, cat.len, ref);
+}
+
+int fxt_thread_ref(struct f2t_writer *w, uint64_t pid, uint64_t tid, struct fxt_thread *ref)
 {
 	struct fxt_priv *p = w->priv;
 	bool fresh;
 	int idx = fxt_thrtab_intern(p->threads, pid, tid, &fresh);
 
 	if (fresh)
-		emit(w, p->rec, fxt_thread_record(p->rec, (uint8_t)idx, pid, tid));
+		fxt_emit(w, p->rec, fxt_thread_record(p->rec, (uint8_t)idx, pid, tid));
 	*ref = fxt_thread_index((uint8_t)idx);
 	return 0;
 }
@@ -123,7 +98,7 @@ static int object_record(struct f2t_writer *w, uint8_t type, const struct f2t_ta
 	struct fxt_str name;
 	int ret;
 
-	ret = string_ref(w, t->comm, strnlen(t->comm, F2T_COMM_LEN), &name);
+	ret = fxt_string_ref(w, t->comm, strnlen(t->comm, F2T_COMM_LEN), &name);
 	if (ret)
 		return ret;
 	if (type == FXT_OBJ_THREAD) {
@@ -134,7 +109,7 @@ static int object_record(struct f2t_writer *w, uint8_t type, const struct f2t_ta
 	ret = fxt_kernel_object(p->rec, type,
 				type == FXT_OBJ_PROCESS ? process_koid(t) : (uint64_t)t->tid,
 				name, &args);
-	return emit_encoded(w, ret);
+	return fxt_emit_encoded(w, ret);
 }
 
 /* Names T's thread and, when T is its process's main thread, the process. */
@@ -177,16 +152,13 @@ static int announce(struct f2t_writer *w, struct f2t_task *t)
 	return announce_one(w, t);
 }
 
-/* Makes sure the viewer knows TID's current name before a record uses it. */
-static inline int ensure_named(struct f2t_writer *w, int32_t tid, struct f2t_task **out)
+int fxt_ensure_named(struct f2t_writer *w, int32_t tid)
 {
 	struct f2t_task *t;
 
 	t = f2t_tasks_get(w->tasks, tid);
 	if (!t)
 		return -ENOMEM;
-	if (out)
-		*out = t;
 	if (t->announced[w->slot] == t->gen)
 		return 0;
 	return announce(w, t);
@@ -214,7 +186,7 @@ static int fxt_begin(struct f2t_writer *w)
 	for (unsigned int i = 1; i < sizeof(constant_strings) / sizeof(constant_strings[0]); i++)
 		n += fxt_string(r + n, (uint16_t)i, constant_strings[i],
 				strlen(constant_strings[i]));
-	emit(w, r, n);
+	fxt_emit(w, r, n);
 	return f2t_tasks_each(w->tasks, announce_each, w);
 }
 
@@ -236,9 +208,9 @@ static int write_switch(struct f2t_writer *w, const struct f2t_event *ev)
 	memcpy(state, ev->sw.prev_state, F2T_STATE_LEN);
 	state[F2T_STATE_LEN] = '\0';
 	fstate = fxt_linux_state(state, &canonical);
-	ret = ensure_named(w, ev->sw.prev_pid, NULL);
+	ret = fxt_ensure_named(w, ev->sw.prev_pid);
 	if (!ret)
-		ret = ensure_named(w, ev->sw.next_pid, NULL);
+		ret = fxt_ensure_named(w, ev->sw.next_pid);
 	if (ret)
 		return ret;
 	fxt_arg_int32(argw, fxt_str_index(S_OUTGOING_WEIGHT),
@@ -249,7 +221,7 @@ static int write_switch(struct f2t_writer *w, const struct f2t_event *ev)
 		/* D, I, t, P...: FXT has no letter for these; keep Linux's. */
 		struct fxt_str v;
 
-		ret = string_ref(w, state, strlen(state), &v);
+		ret = fxt_string_ref(w, state, strlen(state), &v);
 		if (ret)
 			return ret;
 		args.nwords += (uint16_t)fxt_arg_string(argw + 2, fxt_str_index(S_LINUX_STATE), v);
@@ -257,7 +229,7 @@ static int write_switch(struct f2t_writer *w, const struct f2t_event *ev)
 	}
 	ret = fxt_context_switch(p->rec, (uint16_t)ev->cpu, (uint8_t)fstate, ev->ts,
 				 (uint64_t)ev->sw.prev_pid, (uint64_t)ev->sw.next_pid, &args);
-	return emit_encoded(w, ret);
+	return fxt_emit_encoded(w, ret);
 }
 
 static int write_wakeup(struct f2t_writer *w, const struct f2t_event *ev)
@@ -268,9 +240,9 @@ static int write_wakeup(struct f2t_writer *w, const struct f2t_event *ev)
 	int32_t cpu = ev->wake.target_cpu >= 0 ? ev->wake.target_cpu : (int32_t)ev->cpu;
 	int ret;
 
-	ret = ensure_named(w, ev->wake.pid, NULL);
+	ret = fxt_ensure_named(w, ev->wake.pid);
 	if (!ret)
-		ret = ensure_named(w, ev->pid, NULL);
+		ret = fxt_ensure_named(w, ev->pid);
 	if (ret)
 		return ret;
 	args.nwords = (uint16_t)fxt_arg_int32(argw, fxt_str_index(S_WEIGHT),
@@ -278,37 +250,7 @@ static int write_wakeup(struct f2t_writer *w, const struct f2t_event *ev)
 	args.nwords += (uint16_t)fxt_arg_koid(argw + args.nwords, fxt_str_index(S_WAKER),
 					      (uint64_t)ev->pid);
 	ret = fxt_thread_wakeup(p->rec, (uint16_t)cpu, ev->ts, (uint64_t)ev->wake.pid, &args);
-	return emit_encoded(w, ret);
-}
-
-/* Other tracepoints: an instant event on the thread that hit them (markers: fxt_marker.c). */
-static int write_instant(struct f2t_writer *w, const struct f2t_event *ev)
-{
-	struct fxt_priv *p = w->priv;
-	struct fxt_event_head e = { .ts = ev->ts, .category = fxt_str_index(S_FTRACE) };
-	struct fxt_args fields;
-	struct f2t_task *t;
-	char name[MAX_NAME_LEN];
-	int ret, n;
-	size_t len;
-
-	ret = ensure_named(w, ev->pid, &t);
-	if (ret)
-		return ret;
-	n = snprintf(name, sizeof(name), "%s:%s", ev->other.system ? ev->other.system : "?",
-		     ev->other.name ? ev->other.name : "?");
-	len = n < 0 ? 0 : (size_t)n < sizeof(name) ? (size_t)n : sizeof(name) - 1;
-	ret = string_ref(w, name, len, &e.name);
-	if (!ret)
-		ret = fxt_kernel_fields(p->kern, w, ev, &fields);
-	if (ret)
-		return ret;
-	e.args = &fields;
-	ret = thread_ref(w, process_koid(t), (uint64_t)t->tid, &e.thread);
-	if (ret)
-		return ret;
-	ret = fxt_instant(p->rec, &e);
-	return emit_encoded(w, ret);
+	return fxt_emit_encoded(w, ret);
 }
 
 static int write_lost(struct f2t_writer *w)
@@ -316,90 +258,16 @@ static int write_lost(struct f2t_writer *w)
 	struct fxt_priv *p = w->priv;
 
 	p->lost_written = true;
-	emit(w, p->rec, fxt_provider_event(p->rec, PROVIDER_ID,
-					   FXT_PROVIDER_EVENT_BUFFER_FILLED));
+	fxt_emit(w, p->rec, fxt_provider_event(p->rec, PROVIDER_ID,
+					       FXT_PROVIDER_EVENT_BUFFER_FILLED));
 	return 0;
 }
 
-/*
- * The module record for F's module and the mmap record for F's mapping in
- * process PID, the first time a backtrace needs them.  Module records name
- * the process that first mapped the module (thread koid 0, as the spec has it).
- */
-static int describe_frame(struct f2t_writer *w, uint64_t ts, int32_t pid,
-			  const struct f2t_frame *f)
+static int fxt_item(struct f2t_writer *w, const struct f2t_item *it)
 {
-	struct fxt_priv *p = w->priv;
-	const struct f2t_module *m = f->mod;
-	struct fxt_thread proc = fxt_thread_inline((uint64_t)pid, 0);
-	int ret;
-
-	if (!m || m->id > UINT16_MAX)
-		return 0;	/* no module (or more than FXT can number): raw address only */
-	ret = fxt_prof_first_module(p->prof, m->id);
-	if (ret > 0) {
-		size_t len = strlen(m->name);
-		/* A name longer than FXT allows keeps its end: the file name. */
-		const char *name = len > 255 ? m->name + len - 255 : m->name;
-
-		ret = fxt_profiler_module(p->rec, ts, proc, (uint16_t)m->id, name,
-					  len > 255 ? 255 : len, m->build_id.b, m->build_id.len);
-		if (ret < 0)
-			return ret;
-		emit(w, p->rec, ret);
-	}
-	if (ret < 0)
-		return ret;
-	ret = fxt_prof_first_mmap(p->prof, pid, f->map_start, m->id);
-	if (ret > 0) {
-		/* Only executable mappings are tracked: r-x. */
-		ret = fxt_profiler_mmap(p->rec, ts, proc, (uint16_t)m->id, 5, f->map_start,
-					f->map_len, f->map_vaddr);
-		if (ret < 0)
-			return ret;
-		emit(w, p->rec, ret);
-	}
-	return ret < 0 ? ret : 0;
+	((struct fxt_priv *)w->priv)->last_ts = it->ts;
+	return fxt_write_item(w, it);
 }
-
-/* A CPU sample: what its frames need described, then one backtrace record. */
-static int write_sample(struct f2t_writer *w, const struct f2t_event *ev)
-{
-	struct fxt_priv *p = w->priv;
-	uint64_t ips[255];
-	size_t n = ev->sample.nframes < 255 ? ev->sample.nframes : 255;
-	int32_t pid = ev->sample.tgid > 0 ? ev->sample.tgid : ev->pid;
-	struct fxt_thread thread;
-	int ret;
-
-	ret = ensure_named(w, ev->pid, NULL);
-	for (size_t i = 0; !ret && i < n; i++) {
-		ips[i] = ev->sample.frames[i].ip;
-		ret = describe_frame(w, ev->ts, pid, &ev->sample.frames[i]);
-	}
-	if (!ret)
-		ret = thread_ref(w, (uint64_t)(pid > 0 ? pid : 0), (uint64_t)(ev->pid > 0 ? ev->pid : 0),
-				 &thread);
-	if (!ret)
-		ret = fxt_profiler_backtrace(p->rec, ev->ts, thread, ips, n);
-	return emit_encoded(w, ret);
-}
-
-/* What fxt_marker.c borrows to write marker records into this file. */
-static const struct fxt_marker_io marker_io = {
-	.string_ref = string_ref,
-	.thread_ref = thread_ref,
-	.ensure_named = ensure_named,
-	.emit = emit,
-};
-
-/* What fxt_kernel.c borrows, likewise. */
-static const struct fxt_kernel_io kernel_io = {
-	.string_ref = string_ref,
-	.thread_ref = thread_ref,
-	.ensure_named = ensure_named,
-	.emit = emit,
-};
 
 static int fxt_event(struct f2t_writer *w, const struct f2t_event *ev)
 {
@@ -410,62 +278,28 @@ static int fxt_event(struct f2t_writer *w, const struct f2t_event *ev)
 	case F2T_EV_WAKING:
 	case F2T_EV_WAKEUP_NEW:
 		return write_wakeup(w, ev);
-	case F2T_EV_PRINT:
-		return fxt_markers_event(((struct fxt_priv *)w->priv)->markers, w, ev);
-	case F2T_EV_OTHER:
-		return write_instant(w, ev);
-	case F2T_EV_LOST: {
-		int ret = fxt_kernel_event(((struct fxt_priv *)w->priv)->kern, w, ev);
-
-		return ret ? ret : write_lost(w);
-	}
-	case F2T_EV_FUNCTION:
-	case F2T_EV_FUNCGRAPH_ENTRY:
-	case F2T_EV_FUNCGRAPH_EXIT:
-	case F2T_EV_IRQ_ENTRY:
-	case F2T_EV_IRQ_EXIT:
-	case F2T_EV_SOFTIRQ_ENTRY:
-	case F2T_EV_SOFTIRQ_EXIT:
-	case F2T_EV_CPU_IDLE:
-	case F2T_EV_CPU_FREQ:
-		return fxt_kernel_event(((struct fxt_priv *)w->priv)->kern, w, ev);
-	case F2T_EV_SAMPLE:
-		return write_sample(w, ev);
+	case F2T_EV_LOST:
+		return write_lost(w);
 	default:
 		/*
 		 * sched_wakeup repeats what sched_waking said; fork, exec,
-		 * exit and rename reach the trace as names, via the task table.
+		 * exit and rename reach the trace as names, via the task
+		 * table; the rest arrived as items.
 		 */
 		return 0;
 	}
 }
 
 /*
- * The run's counts, as one instant event "ftrace2trace_stats" on the idle
- * thread at the end of the trace, so what was lost or inconsistent travels
- * with the file (Perfetto shows it as a slice with these arguments).
+ * The run's counts (model/stats.h), as instant events "ftrace2trace_stats"
+ * on the idle thread at the end of the trace, so what was lost or
+ * inconsistent travels with the file (Perfetto shows them as slices with
+ * these arguments).  A record holds 15 arguments: one instant per 15 counts.
  */
 static int write_stats(struct f2t_writer *w, const struct f2t_stats *st)
 {
 	struct fxt_priv *p = w->priv;
-	const struct { const char *name; uint64_t value; } counts[] = {
-		{ "events", st->total_events },
-		{ "lost_events", st->lost_events },
-		{ "kernel_overrun", st->kernel_overrun },
-		{ "kernel_dropped", st->kernel_dropped },
-		{ "sched_gaps", st->sched_gaps },
-		{ "unknown_events", st->unknown_events },
-		{ "bad_records", st->bad_records },
-		{ "samples", st->events[F2T_EV_SAMPLE] },
-		{ "samples_lost", st->samples_lost },
-		{ "records", st->records },
-		{ "kernel_read", st->kernel_read },
-		{ "sample_throttles", st->sample_throttles },
-		{ "unwind_samples", st->unwind_samples },
-		{ "unwind_leaf_only", st->unwind_leaf_only },
-	};
-	uint64_t argw[2 * sizeof(counts) / sizeof(counts[0])];
-	struct fxt_args args = { .words = argw };
+	struct fxt_args args = { .words = p->argw };
 	struct fxt_event_head e = {
 		.ts = w->info->stop_ns ? w->info->stop_ns : p->last_ts,
 		.thread = fxt_thread_inline(0, 0),
@@ -473,24 +307,26 @@ static int write_stats(struct f2t_writer *w, const struct f2t_stats *st)
 	};
 	int ret;
 
-	ret = string_ref(w, "ftrace2trace", strlen("ftrace2trace"), &e.category);
+	ret = fxt_string_ref(w, "ftrace2trace", strlen("ftrace2trace"), &e.category);
 	if (!ret)
-		ret = string_ref(w, "ftrace2trace_stats", strlen("ftrace2trace_stats"), &e.name);
-	for (size_t i = 0; !ret && i < sizeof(counts) / sizeof(counts[0]); i++) {
+		ret = fxt_string_ref(w, "ftrace2trace_stats", strlen("ftrace2trace_stats"), &e.name);
+	for (size_t i = 0; !ret && i < f2t_stat_count; i++) {
+		const struct f2t_stat_desc *d = &f2t_stat_list[i];
 		struct fxt_str name;
 
-		ret = string_ref(w, counts[i].name, strlen(counts[i].name), &name);
+		ret = fxt_string_ref(w, d->name, strlen(d->name), &name);
 		if (!ret)
-			ret = fxt_arg_uint64(argw + args.nwords, name, counts[i].value);
-		if (ret > 0) {
-			args.nwords = (uint16_t)(args.nwords + ret);
-			args.count++;
-			ret = 0;
+			ret = fxt_arg_uint64(p->argw + args.nwords, name, f2t_stat_value(st, d));
+		if (ret < 0)
+			break;
+		args.nwords = (uint16_t)(args.nwords + ret);
+		ret = 0;
+		if (++args.count == FXT_MAX_ARGS || i == f2t_stat_count - 1) {
+			ret = fxt_emit_encoded(w, fxt_instant(p->rec, &e));
+			args.nwords = args.count = 0;
 		}
 	}
-	if (!ret)
-		ret = fxt_instant(p->rec, &e);
-	return emit_encoded(w, ret);
+	return ret;
 }
 
 static int fxt_end(struct f2t_writer *w, const struct f2t_stats *st)
@@ -501,9 +337,7 @@ static int fxt_end(struct f2t_writer *w, const struct f2t_stats *st)
 	/* Losses the kernel counted but no event reported still get a mark. */
 	if (!p->lost_written && (st->lost_events || st->kernel_overrun || st->kernel_dropped))
 		write_lost(w);
-	ret = fxt_markers_end(p->markers, w, w->info->stop_ns ? w->info->stop_ns : p->last_ts);
-	if (!ret)
-		ret = write_stats(w, st);
+	ret = write_stats(w, st);
 	return ret ? ret : w->out->err;
 }
 
@@ -516,8 +350,6 @@ static void fxt_destroy(struct f2t_writer *w)
 	fxt_strtab_free(p->strs);
 	fxt_thrtab_free(p->threads);
 	fxt_prof_free(p->prof);
-	fxt_markers_free(p->markers);
-	fxt_kernel_free(p->kern);
 	free(p);
 	w->priv = NULL;
 }
@@ -525,6 +357,7 @@ static void fxt_destroy(struct f2t_writer *w)
 static const struct f2t_writer_ops fxt_ops = {
 	.name = "fxt",
 	.begin = fxt_begin,
+	.item = fxt_item,
 	.event = fxt_event,
 	.end = fxt_end,
 	.destroy = fxt_destroy,
@@ -539,15 +372,9 @@ int f2t_fxt_writer_init(struct f2t_writer *w)
 	p->strs = fxt_strtab_new(S_FIRST_DYNAMIC, FXT_MAX_STRING_INDEX);
 	p->threads = fxt_thrtab_new(1, FXT_MAX_THREAD_INDEX);
 	p->prof = fxt_prof_new();
-	p->markers = fxt_markers_new(&marker_io);
-	p->kern = fxt_kernel_new(&kernel_io);
-	if (!p->strs || !p->threads || !p->prof || !p->markers || !p->kern) {
-		fxt_strtab_free(p->strs);
-		fxt_thrtab_free(p->threads);
-		fxt_prof_free(p->prof);
-		fxt_markers_free(p->markers);
-		fxt_kernel_free(p->kern);
-		free(p);
+	if (!p->strs || !p->threads || !p->prof) {
+		w->priv = p;
+		fxt_destroy(w);
 		return -ENOMEM;
 	}
 	w->ops = &fxt_ops;

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* JSON numbers and string escaping; see json_fmt.h. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "json/json_fmt.h"
@@ -137,4 +139,38 @@ void f2t_json_put_string(struct f2t_out *o, const char *s, size_t len)
 	f2t_out_putc(o, '"');
 	f2t_json_put_escaped(o, s, len);
 	f2t_out_putc(o, '"');
+}
+
+void f2t_json_put_u64(struct f2t_out *o, uint64_t v)
+{
+	char buf[F2T_JSON_NUM_MAX];
+
+	f2t_out_write(o, buf, f2t_json_u64(buf, v));
+}
+
+void f2t_json_put_i64(struct f2t_out *o, int64_t v)
+{
+	char buf[F2T_JSON_NUM_MAX];
+
+	f2t_out_write(o, buf, f2t_json_i64(buf, v));
+}
+
+void f2t_json_put_ts(struct f2t_out *o, uint64_t ns)
+{
+	char buf[F2T_JSON_NUM_MAX];
+
+	f2t_out_write(o, buf, f2t_json_ts(buf, ns));
+}
+
+void f2t_json_put_double(struct f2t_out *o, double v)
+{
+	char buf[40];
+	int n = 0;
+
+	for (int prec = 15; prec <= 17; prec++) {
+		n = snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	f2t_out_write(o, buf, (size_t)n);
 }

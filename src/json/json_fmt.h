@@ -46,6 +46,18 @@ size_t f2t_json_i64(char *buf, int64_t v);
  */
 size_t f2t_json_ts(char *buf, uint64_t ns);
 
+/* The numbers above, written straight into @o. */
+void f2t_json_put_u64(struct f2t_out *o, uint64_t v);
+void f2t_json_put_i64(struct f2t_out *o, int64_t v);
+void f2t_json_put_ts(struct f2t_out *o, uint64_t ns);
+
+/**
+ * f2t_json_put_double() - the shortest decimal that reads back as @v
+ * @o: where to write
+ * @v: a finite value (JSON has no infinity or NaN), so 0.1 stays "0.1"
+ */
+void f2t_json_put_double(struct f2t_out *o, double v);
+
 /**
  * f2t_json_put_escaped() - write bytes as the inside of a JSON string
  * @o: where to write

@@ -9,10 +9,15 @@
  *
  * Scheduling travels as the kernel's own ftrace text, which both viewers
  * parse (Perfetto reads sched_waking from it, catapult sched_wakeup; the
- * recorder takes both).  Everything is streamed: traceEvents go straight to
- * the output, the text to an unlinked spool file that end() copies in after
- * traceEvents has been closed with the names from the task table.  What
- * each viewer makes of it: shared/VIEWERS.md.
+ * recorder takes both).  The model's items are traceEvents (json_items.c),
+ * and the lines of what they draw stay out of the text: Trace Viewer would
+ * draw irq and power lines a second time (its own CPU irq slices and
+ * C-State / Clock Frequency counters), and Perfetto draws cpu_idle from the
+ * text only next to a cpu_frequency track.  Function-tracer lines stay in
+ * the text (neither viewer draws them from there).  Everything is streamed:
+ * traceEvents go straight to the output, the text to an unlinked spool file
+ * that end() copies in after traceEvents has been closed with the names
+ * from the task table.  What each viewer makes of it: docs/viewers.md.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,51 +25,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "model/cputime.h"
-#include "text/ftrace_text.h"
 #include "json/json_fmt.h"
-#include "json/json_kernel.h"
-#include "json/json_marker.h"
-#include "json/json_samples.h"
-#include "util/spool.h"
-#include "output/writer.h"
-
-struct json_priv {
-	struct f2t_spool spool;
-	struct f2t_ftext text;		/* writes into spool.out */
-	struct f2t_clock_link link;
-	struct f2t_cputime *cpu;	/* to put the busiest processes first */
-	uint64_t markers;
-	struct json_markers *mk;	/* trace_marker writes: json_marker.c */
-	struct f2t_jsamples *samples;	/* CPU samples: samples + stackFrames */
-	struct json_kernel *kern;	/* functions, irqs, power, tracepoints: json_kernel.c */
-};
+#include "json/json_writer-local.h"
 
 /* The unknown-name placeholder of the task table: no name, not a name. */
 static bool named(const struct f2t_task *t)
 {
 	return t->comm[0] && strcmp(t->comm, "<...>");
-}
-
-static void put_num(struct f2t_out *o, uint64_t v)
-{
-	char buf[F2T_JSON_NUM_MAX];
-
-	f2t_out_write(o, buf, f2t_json_u64(buf, v));
-}
-
-static void put_int(struct f2t_out *o, int64_t v)
-{
-	char buf[F2T_JSON_NUM_MAX];
-
-	f2t_out_write(o, buf, f2t_json_i64(buf, v));
-}
-
-static void put_ts(struct f2t_out *o, uint64_t ns)
-{
-	char buf[F2T_JSON_NUM_MAX];
-
-	f2t_out_write(o, buf, f2t_json_ts(buf, ns));
 }
 
 static int json_begin(struct f2t_writer *w)
@@ -73,47 +40,41 @@ static int json_begin(struct f2t_writer *w)
 	struct f2t_out *o = w->out;
 
 	f2t_clock_link_choose(w->info, true, &p->link);
-	/* Knows our own clock_sync id, so no marker can repeat it. */
-	p->mk = json_markers_new(p->link.sync_id);
-	if (!p->mk)
-		return -ENOMEM;
 	f2t_out_puts(o, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
 			"{\"name\":\"clock_sync\",\"ph\":\"c\",\"ts\":");
-	put_ts(o, p->link.ts);
+	f2t_json_put_ts(o, p->link.ts);
 	f2t_out_puts(o, ",\"pid\":0,\"tid\":0,\"args\":{\"sync_id\":");
 	f2t_json_put_string(o, p->link.sync_id, strlen(p->link.sync_id));
 	f2t_out_puts(o, "}}");
 	f2t_ftext_header(&p->text, w->info, &p->link);
-	return o->err ? o->err : p->spool.out->err;
+	return o->err ? o->err : p->text_spool.out->err;
+}
+
+static int json_item(struct f2t_writer *w, const struct f2t_item *it)
+{
+	return json_write_item(w, it);
 }
 
 static int json_event(struct f2t_writer *w, const struct f2t_event *ev)
 {
 	struct json_priv *p = w->priv;
 
-	if (f2t_cputime_event(p->cpu, ev))
-		return -ENOMEM;
-	if (ev->kind == F2T_EV_PRINT) {
-		/* In traceEvents, not in the text: json_marker.h says why. */
-		p->markers++;
-		return json_markers_event(p->mk, w, ev);
+	switch (ev->kind) {
+	case F2T_EV_PRINT:
+		/* traceEvents only: the viewers would draw markers twice. */
+		return 0;
+	case F2T_EV_IRQ_ENTRY:
+	case F2T_EV_IRQ_EXIT:
+	case F2T_EV_SOFTIRQ_ENTRY:
+	case F2T_EV_SOFTIRQ_EXIT:
+	case F2T_EV_CPU_IDLE:
+	case F2T_EV_CPU_FREQ:
+		p->not_in_text++;
+		return 0;
+	default:
+		f2t_ftext_event(&p->text, ev);
+		return w->out->err ? w->out->err : p->text_spool.out->err;
 	}
-	if (ev->kind == F2T_EV_SAMPLE) {
-		int ret = f2t_jsamples_event(p->samples, ev);
-
-		return ret ? ret : w->out->err;
-	}
-	{
-		/* Some of these stay out of the text: json_kernel.h says why. */
-		int ret = json_kernel_event(p->kern, w, ev);
-
-		if (ret < 0)
-			return ret;
-		if (ret)
-			return w->out->err;
-	}
-	f2t_ftext_event(&p->text, ev);
-	return w->out->err ? w->out->err : p->spool.out->err;
 }
 
 /* One metadata event: {"name":KIND,"ph":"M","pid":..,"tid":..,"args":{KEY:..}} */
@@ -123,15 +84,15 @@ static void meta_event(struct f2t_out *o, const char *kind, int32_t pid, int32_t
 	f2t_out_puts(o, ",\n{\"name\":\"");
 	f2t_out_puts(o, kind);
 	f2t_out_puts(o, "\",\"ph\":\"M\",\"pid\":");
-	put_int(o, pid);
+	f2t_json_put_i64(o, pid);
 	f2t_out_puts(o, ",\"tid\":");
-	put_int(o, tid);
+	f2t_json_put_i64(o, tid);
 	if (name) {
 		f2t_out_puts(o, ",\"args\":{\"name\":");
 		f2t_json_put_string(o, name, strnlen(name, F2T_COMM_LEN));
 	} else {
 		f2t_out_puts(o, ",\"args\":{\"sort_index\":");
-		put_int(o, sort_index);
+		f2t_json_put_i64(o, sort_index);
 	}
 	f2t_out_puts(o, "}}");
 }
@@ -144,7 +105,7 @@ struct proc {
 struct proc_list {
 	struct proc *v;
 	size_t n, cap;
-	const struct f2t_cputime *cpu;
+	const struct f2t_model *model;
 };
 
 static int collect_leader(struct f2t_task *t, void *ctx)
@@ -191,7 +152,7 @@ static int sum_thread(struct f2t_task *t, void *ctx)
 	struct proc_list *l = ctx;
 	struct f2t_task key = { .tgid = t->tgid };
 	struct proc k = { .leader = &key }, *hit;
-	uint64_t ns = f2t_cputime_get(l->cpu, t->tid);
+	uint64_t ns = f2t_model_cputime(l->model, t->tid);
 
 	if (!ns)
 		return 0;
@@ -222,8 +183,7 @@ static int name_thread(struct f2t_task *t, void *ctx)
  */
 static int write_names(struct f2t_writer *w)
 {
-	struct json_priv *p = w->priv;
-	struct proc_list l = { .cpu = p->cpu };
+	struct proc_list l = { .model = w->model };
 	int ret;
 
 	ret = f2t_tasks_each(w->tasks, collect_leader, &l);
@@ -260,7 +220,7 @@ static void kv_num(struct f2t_out *o, const char *key, uint64_t v)
 	f2t_out_puts(o, ",\"");
 	f2t_out_puts(o, key);
 	f2t_out_puts(o, "\":");
-	put_num(o, v);
+	f2t_json_put_u64(o, v);
 }
 
 /* CLOCK_REALTIME ns as ISO 8601 UTC with ns, or "" if unknown. */
@@ -278,6 +238,27 @@ static void iso_time(uint64_t ns, char *buf, size_t len)
 		snprintf(buf + n, len - n, ".%09lluZ", (unsigned long long)(ns % 1000000000ull));
 }
 
+/* One recorder sync point: id, the kernel's time for it, the clocks read with it. */
+static void sync_point(struct f2t_out *o, const char *which, const struct f2t_sync_point *pt,
+		       uint64_t trace_ns)
+{
+	char k[48];
+
+	if (!pt->id || !*pt->id)
+		return;
+	snprintf(k, sizeof(k), "sync_%s_id", which);
+	kv_str(o, k, pt->id);
+	snprintf(k, sizeof(k), "sync_%s_trace_ns", which);
+	kv_num(o, k, trace_ns);
+	snprintf(k, sizeof(k), "sync_%s_mono_ns", which);
+	kv_num(o, k, pt->mono_ns);
+	snprintf(k, sizeof(k), "sync_%s_realtime_ns", which);
+	kv_num(o, k, pt->realtime_ns);
+	snprintf(k, sizeof(k), "sync_%s_boottime_ns", which);
+	kv_num(o, k, pt->boottime_ns);
+}
+
+/* The recording's facts, then every count of the run (model/stats.h), then this file's own. */
 static void write_other_data(struct f2t_writer *w, const struct f2t_stats *st)
 {
 	const struct f2t_trace_info *info = w->info;
@@ -299,36 +280,15 @@ static void write_other_data(struct f2t_writer *w, const struct f2t_stats *st)
 	kv_str(o, "clock_sync_id", p->link.sync_id);
 	kv_num(o, "ncpus", info->ncpus);
 	kv_str(o, "recorder", info->recorder);
-	kv_num(o, "events", st->total_events);
-	kv_num(o, "sched_switch", st->events[F2T_EV_SWITCH]);
-	kv_num(o, "sched_waking", st->events[F2T_EV_WAKING]);
-	kv_num(o, "sched_wakeup", st->events[F2T_EV_WAKEUP]);
-	kv_num(o, "markers", p->markers);
-	if (p->mk)
-		json_markers_other_data(p->mk, w);
-	json_kernel_other_data(p->kern, w);
+	sync_point(o, "start", &info->sync_start, st->sync_start_trace_ns);
+	sync_point(o, "end", &info->sync_end, st->sync_end_trace_ns);
+	for (size_t i = 0; i < f2t_stat_count; i++)
+		kv_num(o, f2t_stat_list[i].name, f2t_stat_value(st, &f2t_stat_list[i]));
 	kv_num(o, "ftrace_lines", p->text.lines);
-	kv_num(o, "lost_events", st->lost_events);
 	kv_num(o, "lost_event_notes", p->text.lost);
-	kv_num(o, "lost_pages", st->lost_pages);
-	kv_num(o, "kernel_overrun", st->kernel_overrun);
-	kv_num(o, "kernel_dropped", st->kernel_dropped);
-	kv_num(o, "sched_gaps", st->sched_gaps);
-	kv_num(o, "unknown_events", st->unknown_events);
-	kv_num(o, "bad_records", st->bad_records);
 	kv_num(o, "events_without_text", p->text.no_text);
 	kv_num(o, "lines_with_breaks_replaced", p->text.patched);
-	kv_num(o, "samples", f2t_jsamples_count(p->samples));
-	kv_num(o, "stack_frames", f2t_jsamples_frames(p->samples));
-	kv_num(o, "samples_lost", st->samples_lost);
-	kv_num(o, "sample_throttles", st->sample_throttles);
-	kv_num(o, "frames", st->frames);
-	kv_num(o, "frames_named", st->frames_named);
-	kv_num(o, "unwind_samples", st->unwind_samples);
-	kv_num(o, "unwind_leaf_only", st->unwind_leaf_only);
-	/* Records decoded against the kernel's own count of what it handed out. */
-	kv_num(o, "records", st->records);
-	kv_num(o, "kernel_read", st->kernel_read);
+	kv_num(o, "kernel_lines_not_in_text", p->not_in_text);
 	f2t_out_puts(o, "}}\n");
 }
 
@@ -345,10 +305,10 @@ static int json_end(struct f2t_writer *w, const struct f2t_stats *st)
 	ret = write_names(w);
 	f2t_out_puts(o, "\n],\n\"systemTraceEvents\":\"");
 	if (!ret)
-		ret = f2t_spool_copy(&p->spool, o);
+		ret = f2t_spool_copy(&p->text_spool, o);
 	f2t_out_putc(o, '"');
 	if (!ret)
-		ret = f2t_jsamples_write(p->samples, o);
+		ret = json_write_samples(w);
 	write_other_data(w, st);
 	return ret ? ret : o->err;
 }
@@ -359,11 +319,8 @@ static void json_destroy(struct f2t_writer *w)
 
 	if (!p)
 		return;
-	f2t_spool_close(&p->spool);
-	f2t_cputime_free(p->cpu);
-	f2t_jsamples_free(p->samples);
-	json_markers_free(p->mk);
-	json_kernel_free(p->kern);
+	f2t_spool_close(&p->text_spool);
+	f2t_spool_close(&p->sample_spool);
 	free(p);
 	w->priv = NULL;
 }
@@ -371,6 +328,7 @@ static void json_destroy(struct f2t_writer *w)
 static const struct f2t_writer_ops json_ops = {
 	.name = "json",
 	.begin = json_begin,
+	.item = json_item,
 	.event = json_event,
 	.end = json_end,
 	.destroy = json_destroy,
@@ -378,7 +336,7 @@ static const struct f2t_writer_ops json_ops = {
 
 /**
  * f2t_json_writer_init() - make W write Chrome Trace Event Format JSON
- * @w: the writer; out, info, tasks and slot already set
+ * @w: the writer; out, info, tasks, model and slot already set
  *
  * Opens the spool for the ftrace text next to the output file.
  *
@@ -391,26 +349,15 @@ int f2t_json_writer_init(struct f2t_writer *w)
 
 	if (!p)
 		return -ENOMEM;
-	p->spool.fd = -1;
-	p->cpu = f2t_cputime_new();
-	p->samples = f2t_jsamples_new(w->out ? w->out->path : NULL);
-	p->kern = json_kernel_new();
-	if (!p->cpu || !p->samples || !p->kern) {
-		ret = -ENOMEM;
-		goto out;
+	p->text_spool.fd = -1;
+	p->sample_spool.fd = -1;
+	ret = f2t_spool_open(&p->text_spool, w->out ? w->out->path : NULL);
+	if (ret) {
+		free(p);
+		return ret;
 	}
-	ret = f2t_spool_open(&p->spool, w->out ? w->out->path : NULL);
-	if (ret)
-		goto out;
-	f2t_ftext_init(&p->text, p->spool.out, true);
+	f2t_ftext_init(&p->text, p->text_spool.out, true);
 	w->ops = &json_ops;
 	w->priv = p;
 	return 0;
-out:
-	f2t_spool_close(&p->spool);
-	f2t_cputime_free(p->cpu);
-	f2t_jsamples_free(p->samples);
-	json_kernel_free(p->kern);
-	free(p);
-	return ret;
 }

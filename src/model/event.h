@@ -151,11 +151,46 @@ struct f2t_event {
 		} power;
 	};
 	/*
-	 * Where the event came from, so a writer can ask the source for the
-	 * kernel's own text for it (f2t_source_format_text()).  Opaque.
+	 * Where the event came from, so a writer can ask for the kernel's own
+	 * text for it and its raw fields (below).  Opaque.
 	 */
 	struct f2t_source *src;
 	const void *raw;
 };
+
+/*
+ * Called once per field of a tracepoint, with its name and either a number
+ * (is_str 0) or a string.  A non-zero return stops the walk.
+ */
+typedef int (*f2t_field_fn)(void *ctx, const char *name, int is_str, long long num,
+			    const char *str);
+
+/**
+ * f2t_event_text() - the kernel's own ftrace text for an event
+ * @ev: an event, during the call that received it
+ * @len: out: the text's length
+ *
+ * Exactly as /sys/kernel/tracing/trace prints it with the record-tgid option
+ * ("TASK-PID (TGID) [CPU] FLAGS SECONDS: event: fields", no trailing
+ * newline).  The buffer belongs to the event's source and is valid until the
+ * next call.
+ *
+ * Return: the text, or NULL with errno ENOENT for an event that has none
+ * (lost-event notes, CPU samples).
+ */
+const char *f2t_event_text(const struct f2t_event *ev, size_t *len);
+
+/**
+ * f2t_event_fields() - the raw fields of a tracepoint event
+ * @ev: an event, during the call that received it (F2T_EV_OTHER, mostly)
+ * @fn: called once per field
+ * @ctx: passed to @fn
+ *
+ * For writers that pass tracepoints they do not model through.
+ *
+ * Return: 0, what @fn returned to stop, -ENOENT when the event's source
+ * keeps no fields, or another negative errno.
+ */
+int f2t_event_fields(const struct f2t_event *ev, f2t_field_fn fn, void *ctx);
 
 #endif

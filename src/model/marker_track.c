@@ -321,15 +321,10 @@ void f2t_mtrack_counts(const struct f2t_mtrack *t, struct f2t_mcounts *c)
 	c->open_async = t->async_used;
 }
 
-void f2t_mtrack_report(const struct f2t_mtrack *t, const void *key)
+void f2t_mtrack_report(const struct f2t_mtrack *t)
 {
-	/* Every writer of a conversion saw the same markers: say it once. */
-	static const void *reported;
 	const struct f2t_mcounts *c = &t->counts;
 
-	if (key && key == reported)
-		return;
-	reported = key;
 	if (!(c->malformed || c->unmatched_ends || c->unmatched_async_ends ||
 	      c->repeated_sync_ids))
 		return;

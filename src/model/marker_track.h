@@ -3,13 +3,13 @@
  * What a trace_marker write becomes in a trace, decided once for every
  * writer so that FXT and JSON agree record for record.
  *
- * A writer hands each F2T_EV_PRINT event to f2t_mtrack_event() and gets back
- * one record to write (or none): which kind, on which thread and process,
+ * Each F2T_EV_PRINT event handed to f2t_mtrack_event() gives back one
+ * record to write (or none): which kind, on which thread and process,
  * under which name, with which async or counter id.  The table behind it
  * keeps what pairing needs across events: open B slices per thread
  * (model/slices.h), open async slices (S/F, G/H) with their names, and the
- * clock sync ids already written.  Every writer owns one table, fed the same
- * events in the same order, so each reaches the same decisions.
+ * clock sync ids already written.  The model (model.h) owns the one table
+ * of a conversion and turns its records into items for every writer.
  *
  * The mapping, and why:
  *  - B -> duration begin on the writing thread; E -> duration end when that
@@ -137,14 +137,11 @@ void f2t_mtrack_counts(const struct f2t_mtrack *t, struct f2t_mcounts *c);
 /**
  * f2t_mtrack_report() - tell the user on stderr what went wrong with markers
  * @t:   the table
- * @key: identifies the conversion (the writers' shared trace info): every
- *	 writer of one conversion has the same counts, so only the first to
- *	 call this for a key prints
  *
  * One warning line when markers were malformed, ends were unmatched or sync
  * ids repeated; nothing otherwise.
  */
-void f2t_mtrack_report(const struct f2t_mtrack *t, const void *key);
+void f2t_mtrack_report(const struct f2t_mtrack *t);
 
 /**
  * f2t_mtrack_hash() - the id async events are paired by

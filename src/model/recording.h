@@ -79,4 +79,19 @@ struct f2t_recording {
 	size_t nproc_maps;
 };
 
+/* Room for f2t_recording_sync_id()'s id. */
+#define F2T_SYNC_ID_MAX 64
+
+/**
+ * f2t_recording_sync_id() - the id of the clock sync point an output writes
+ *			     for itself (JSON's "clock_sync" event)
+ * @info: the recording
+ * @buf: at least F2T_SYNC_ID_MAX bytes
+ *
+ * Unique per recording: two files merged into one must not carry the same
+ * id twice, which Trace Viewer rejects.  Only [A-Za-z0-9_-], which is what
+ * its marker-line pattern accepts.
+ */
+void f2t_recording_sync_id(const struct f2t_trace_info *info, char *buf);
+
 #endif

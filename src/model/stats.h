@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What a conversion counted: everything that was lost, dropped, unknown or
- * inconsistent, so it can be printed at the end and written into the trace.
+ * The run's counts: everything that was decoded, lost, dropped, unknown or
+ * inconsistent, summed by the sources, the tracker and the model.  They are
+ * listed once, in f2t_stat_list, which every writer and the summary walk,
+ * so the trace files and the terminal always say the same.
  */
 #ifndef F2T_STATS_H
 #define F2T_STATS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "model/event.h"
@@ -42,9 +45,36 @@ struct f2t_stats {
 	uint64_t perf_bad_records;	/* perf records that did not parse, skipped */
 	uint64_t frames;		/* stack frames in samples */
 	uint64_t frames_named;		/* ... of which had a function name */
+	uint64_t stack_frames;		/* distinct stack-frame nodes (model/stacks.h) */
 	uint64_t unwind_samples;	/* --call-graph dwarf: user stacks unwound */
 	uint64_t unwind_leaf_only;	/* ... of which no caller was found (leaf kept) */
+	/* trace_marker writes (model/marker_track.h) */
+	uint64_t markers;
+	uint64_t markers_malformed;		/* kept as instants */
+	uint64_t markers_unmatched_ends;	/* E with nothing open: dropped */
+	uint64_t markers_unmatched_async_ends;	/* F/H with nothing open: dropped */
+	uint64_t markers_repeated_sync_ids;	/* kept as instants */
+	uint64_t markers_open_slices;		/* B never ended */
+	uint64_t markers_open_async;		/* S/G never ended */
+	uint64_t funcgraph_exits_without_entry;	/* shown as complete slices */
+	/* Kernel times of the recorder's own clock sync markers, 0 if unseen. */
+	uint64_t sync_start_trace_ns, sync_end_trace_ns;
 	uint32_t ncpus;
 };
+
+/* One count as the trace files name it. */
+struct f2t_stat_desc {
+	const char *name;
+	size_t offset;		/* of its uint64_t in struct f2t_stats */
+};
+
+/* Every count, in the order the outputs list them. */
+extern const struct f2t_stat_desc f2t_stat_list[];
+extern const size_t f2t_stat_count;
+
+static inline uint64_t f2t_stat_value(const struct f2t_stats *st, const struct f2t_stat_desc *d)
+{
+	return *(const uint64_t *)((const char *)st + d->offset);
+}
 
 #endif

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The writer interface.  The conversion pipeline opens one writer per output
- * file, calls begin() once, event() for every event in timestamp order (after
- * the task table has been updated for it), and end() once with the final
- * counts.  A writer never knows where events came from.
+ * The writer interface: one writer per output file, an encoder of one
+ * format.  The pipeline (pipeline/pipeline.h) calls begin() once; then for
+ * every event in timestamp order, after the tracker has updated the task
+ * table for it, item() for each item the model made of it (model/item.h)
+ * and event() with the event itself (scheduling and the kernel's text are
+ * taken from events); and end() once with the run's counts.  A writer never
+ * knows where events came from, and decides nothing the model decides.
  */
 #ifndef F2T_WRITER_H
 #define F2T_WRITER_H
@@ -11,6 +14,8 @@
 #include <stdint.h>
 
 #include "model/event.h"
+#include "model/item.h"
+#include "model/model.h"
 #include "model/recording.h"
 #include "model/stats.h"
 #include "model/tasks.h"
@@ -29,6 +34,7 @@ struct f2t_writer;
 struct f2t_writer_ops {
 	const char *name;
 	int (*begin)(struct f2t_writer *w);
+	int (*item)(struct f2t_writer *w, const struct f2t_item *it);
 	int (*event)(struct f2t_writer *w, const struct f2t_event *ev);
 	int (*end)(struct f2t_writer *w, const struct f2t_stats *stats);
 	void (*destroy)(struct f2t_writer *w);
@@ -39,13 +45,15 @@ struct f2t_writer {
 	struct f2t_out *out;
 	const struct f2t_trace_info *info;
 	struct f2t_tasks *tasks;	/* read-only for writers */
+	const struct f2t_model *model;	/* stacks and CPU times, read at end() */
 	unsigned int slot;		/* index into f2t_task.announced[] */
 	void *priv;
 };
 
 /*
- * Each format's constructor fills W->ops and W->priv; out, info, tasks and
- * slot are set by the caller beforehand.  Return 0 or negative errno.
+ * Each format's constructor fills W->ops and W->priv; out, info, tasks,
+ * model and slot are set by the caller beforehand.  Return 0 or negative
+ * errno.
  */
 int f2t_fxt_writer_init(struct f2t_writer *w);
 int f2t_json_writer_init(struct f2t_writer *w);

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Capture -> trace files.  One decode pass feeds every requested output.
+ * A file of any kind we read (source/input.h) -> trace files, through the
+ * pipeline (pipeline.h): one pass feeds every requested output.  What
+ * `convert` runs, and `record` at its end.
  */
 #ifndef F2T_CONVERT_H
 #define F2T_CONVERT_H
 
 #include <stdbool.h>
 
-#include "output/writer.h"
-
-#define F2T_MAX_OUTPUTS F2T_MAX_WRITERS
+#include "pipeline/pipeline.h"
 
 struct f2t_output {
 	const char *path;
@@ -24,11 +24,11 @@ struct f2t_convert_opts {
 };
 
 /*
- * Converts the capture at CAPTURE_PATH into every output.  Prints its own
- * errors (naming file and offset).  Returns 0 or a negative errno; on error,
- * outputs written so far are removed so no partial file is left behind.
+ * Converts the file at PATH into every output.  Reports its own errors
+ * (naming file and offset).  Returns 0 or a negative errno; on error, no
+ * output is left behind to be mistaken for a whole trace.
  */
-int f2t_convert(const char *capture_path, const struct f2t_convert_opts *opts);
+int f2t_convert(const char *path, const struct f2t_convert_opts *opts);
 
 /*
  * Adds an output, resolving its format from FORMAT_NAME (may be NULL) or

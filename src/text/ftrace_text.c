@@ -29,13 +29,7 @@ void f2t_clock_link_choose(const struct f2t_trace_info *info, bool json,
 	uint64_t ts = info->start_ns, parent = 0;
 
 	memset(link, 0, sizeof(*link));
-	/*
-	 * Unique per recording: two files merged into one must not carry the
-	 * same id twice, which catapult rejects.  Only [A-Za-z0-9_-], which is
-	 * what its marker-line pattern accepts.
-	 */
-	snprintf(link->sync_id, sizeof(link->sync_id), "ftrace2trace-%llx-%llx",
-		 (unsigned long long)info->start_ns, (unsigned long long)info->realtime_ns);
+	f2t_recording_sync_id(info, link->sync_id);
 	if (!strcmp(info->clock, "mono")) {
 		link->kind = F2T_LINK_MONO_COMMENT;
 	} else {

@@ -32,7 +32,7 @@ struct f2t_clock_link {
 	enum f2t_clock_link_kind kind;
 	uint64_t ts;		/* trace clock ns of the marker line / clock_sync event */
 	uint64_t parent_ns;	/* F2T_LINK_PARENT_TS: CLOCK_MONOTONIC ns at ts, 0 unknown */
-	char sync_id[64];	/* what the clock_sync event and the marker line share */
+	char sync_id[F2T_SYNC_ID_MAX];	/* what the clock_sync event and the marker line share */
 };
 
 /**

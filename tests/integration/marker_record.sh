@@ -185,7 +185,7 @@ kslices = collections.defaultdict(list)
 for e in m["traceEvents"]:
     if e.get("cat") == "marker" and e.get("ph") == "B":
         stack[e["tid"]].append(e)
-    elif e.get("ph") == "E" and e.get("cat") is None and stack.get(e["tid"]):
+    elif e.get("ph") == "E" and e.get("cat") == "marker" and stack.get(e["tid"]):
         b = stack[e["tid"]].pop()
         if b["name"] == "round":
             kslices[e["tid"]].append((round(b["ts"] * 1000), round(e["ts"] * 1000)))

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The FXT writer, through the reader: events in, records out, checked
- * field by field (a round trip writer -> file -> reader).
+ * The FXT writer, through the reader: events in (through the pipeline, as
+ * a conversion feeds them), records out, checked field by field (a round
+ * trip writer -> file -> reader).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,19 +17,20 @@
 #include <cmocka.h>
 
 #include "fxt/reader.h"
-#include "output/writer.h"
+#include "pipeline/pipeline.h"
 
 struct rt {
 	struct f2t_tasks *tasks;
-	struct f2t_writer w;
-	struct f2t_trace_info info;
+	struct f2t_recording rec;
+	struct f2t_pipeline *p;
 	FILE *tmp;
 	unsigned char *data;
 	size_t len;
 	struct fxt_reader *r;
 };
 
-static void rt_begin(struct rt *t, const char *snapshot)
+/* A recording of the threads in @snapshot whose ring buffer overwrote @overrun events. */
+static void rt_begin(struct rt *t, const char *snapshot, uint64_t overrun)
 {
 	int bad = 0;
 
@@ -39,28 +41,26 @@ static void rt_begin(struct rt *t, const char *snapshot)
 		assert_true(f2t_tasks_load_snapshot(t->tasks, snapshot, strlen(snapshot), &bad) > 0);
 	t->tmp = tmpfile();
 	assert_non_null(t->tmp);
-	t->w.out = f2t_out_fdopen(fileno(t->tmp), "test.fxt");
-	t->w.info = &t->info;
-	t->w.tasks = t->tasks;
-	t->w.slot = 2;
-	assert_int_equal(f2t_fxt_writer_init(&t->w), 0);
-	assert_int_equal(t->w.ops->begin(&t->w), 0);
+	t->rec.tasks = t->tasks;
+	t->rec.kernel_overrun = overrun;
+	t->p = f2t_pipeline_new(&t->rec);
+	assert_non_null(t->p);
+	assert_int_equal(f2t_pipeline_add_out(t->p, f2t_out_fdopen(fileno(t->tmp), "test.fxt"),
+					      F2T_FMT_FXT), 0);
 }
 
 static void rt_event(struct rt *t, const struct f2t_event *ev)
 {
-	assert_int_equal(t->w.ops->event(&t->w, ev), 0);
+	assert_int_equal(f2t_pipeline_event(t->p, ev), 0);
 }
 
-/* Ends the writer and opens a reader on what it wrote. */
-static void rt_end(struct rt *t, const struct f2t_stats *st)
+/* Ends the file and opens a reader on what was written. */
+static void rt_end(struct rt *t)
 {
-	struct f2t_stats none = { 0 };
 	long len;
 
-	assert_int_equal(t->w.ops->end(&t->w, st ? st : &none), 0);
-	t->w.ops->destroy(&t->w);
-	assert_int_equal(f2t_out_close(t->w.out), 0);
+	assert_int_equal(f2t_pipeline_finish(t->p, NULL), 0);
+	f2t_pipeline_free(t->p);
 	len = lseek(fileno(t->tmp), 0, SEEK_END);
 	assert_true(len > 0 && len % 8 == 0);
 	t->len = (size_t)len;
@@ -108,21 +108,44 @@ static const struct fxt_arg *arg(const struct fxt_record *rec, const char *name)
 	return NULL;
 }
 
-/* The last record: the run's counts as an instant event, then the end. */
-static void expect_stats_then_end(struct rt *t, uint64_t kernel_overrun)
+/*
+ * The last records: the run's counts as instant events of up to 15
+ * arguments each, every count of the list exactly once; then the end.
+ * Returns the value of count @name.
+ */
+static uint64_t expect_stats_then_end(struct rt *t, const char *name)
 {
+	unsigned int seen[64] = { 0 };
+	uint64_t value = UINT64_MAX;
 	struct fxt_record rec;
-	const struct fxt_arg *a;
+	int ret;
 
+	assert_true(f2t_stat_count <= 64);
 	next_of(t, &rec, FXT_K_INSTANT);
-	assert_true(sv_is(&rec.event.name, "ftrace2trace_stats"));
-	a = arg(&rec, "kernel_overrun");
-	assert_non_null(a);
-	assert_int_equal(a->type, FXT_ARG_UINT64);
-	assert_int_equal(a->u64, kernel_overrun);
-	assert_non_null(arg(&rec, "sched_gaps"));
-	assert_non_null(arg(&rec, "lost_events"));
-	assert_int_equal(fxt_reader_next(t->r, &rec), 0);
+	do {
+		if (rec.kind == FXT_K_STRING)
+			continue;	/* the next instant's argument names */
+		assert_int_equal(rec.kind, FXT_K_INSTANT);
+		assert_true(sv_is(&rec.event.name, "ftrace2trace_stats"));
+		assert_true(rec.nargs <= 15);
+		for (unsigned int i = 0; i < rec.nargs; i++) {
+			size_t k;
+
+			for (k = 0; k < f2t_stat_count; k++)
+				if (sv_is(&rec.args[i].name, f2t_stat_list[k].name))
+					break;
+			assert_true(k < f2t_stat_count);
+			assert_int_equal(rec.args[i].type, FXT_ARG_UINT64);
+			seen[k]++;
+			if (sv_is(&rec.args[i].name, name))
+				value = rec.args[i].u64;
+		}
+	} while ((ret = fxt_reader_next(t->r, &rec)) > 0);
+	assert_int_equal(ret, 0);
+	for (size_t k = 0; k < f2t_stat_count; k++)
+		assert_int_equal(seen[k], 1);
+	assert_int_not_equal(value, UINT64_MAX);
+	return value;
 }
 
 static struct f2t_event sw(uint64_t ts, uint32_t cpu, int32_t prev, int32_t prev_prio,
@@ -134,8 +157,9 @@ static struct f2t_event sw(uint64_t ts, uint32_t cpu, int32_t prev, int32_t prev
 	ev.sw.prev_prio = prev_prio;
 	ev.sw.next_pid = next;
 	ev.sw.next_prio = next_prio;
-	ev.sw.prev_comm = "";
-	ev.sw.next_comm = "";
+	/* No names: the tests name tasks through the snapshot and the task table. */
+	ev.sw.prev_comm = NULL;
+	ev.sw.next_comm = NULL;
 	strncpy(ev.sw.prev_state, state, F2T_STATE_LEN);
 	return ev;
 }
@@ -167,8 +191,8 @@ static void test_preamble(void **state)
 	struct rt t;
 	struct fxt_record rec;
 
-	rt_begin(&t, "100 100 proc\n101 100 worker\n");
-	rt_end(&t, NULL);
+	rt_begin(&t, "100 100 proc\n101 100 worker\n", 0);
+	rt_end(&t);
 	assert_int_equal(fxt_reader_next(t.r, &rec), 1);
 	assert_int_equal(rec.kind, FXT_K_MAGIC);
 	assert_int_equal(rec.offset, 0);
@@ -185,8 +209,8 @@ static void test_preamble(void **state)
 	check_object(&t, FXT_OBJ_PROCESS, 100, "proc", -1);
 	check_object(&t, FXT_OBJ_THREAD, 100, "proc", 100);
 	check_object(&t, FXT_OBJ_THREAD, 101, "worker", 100);
-	expect_stats_then_end(&t, 0);
-	assert_int_equal(f2t_tasks_find(t.tasks, 101)->announced[2],
+	assert_int_equal(expect_stats_then_end(&t, "kernel_overrun"), 0);
+	assert_int_equal(f2t_tasks_find(t.tasks, 101)->announced[0],
 			 f2t_tasks_find(t.tasks, 101)->gen);
 	rt_free(&t);
 }
@@ -198,7 +222,7 @@ static void test_switches(void **state)
 	struct f2t_event ev;
 	const struct fxt_arg *a;
 
-	rt_begin(&t, "100 100 proc\n101 100 worker\n");
+	rt_begin(&t, "100 100 proc\n101 100 worker\n", 0);
 	ev = sw(1000, 1, 101, 120, "S", 0, 120);
 	rt_event(&t, &ev);
 	ev = sw(1100, 0, 100, 110, "D", 101, 120);
@@ -207,7 +231,7 @@ static void test_switches(void **state)
 	rt_event(&t, &ev);
 	ev = sw(1300, 3, 0, 120, "R", 101, 120);
 	rt_event(&t, &ev);
-	rt_end(&t, NULL);
+	rt_end(&t);
 
 	for (int i = 0; i < 3; i++)
 		next_of(&t, &rec, FXT_K_KERNEL_OBJECT);
@@ -252,7 +276,7 @@ static void test_switches(void **state)
 	assert_int_equal(arg(&rec, "outgoing_weight")->i32, INT32_MIN);
 	assert_int_equal(arg(&rec, "incoming_weight")->i32, 120);
 	/* pid 0 never got a kernel object record. */
-	expect_stats_then_end(&t, 0);
+	assert_int_equal(expect_stats_then_end(&t, "kernel_overrun"), 0);
 	rt_free(&t);
 }
 
@@ -262,7 +286,7 @@ static void test_wakeups(void **state)
 	struct fxt_record rec;
 	struct f2t_event ev = { .ts = 2000, .cpu = 0, .pid = 100, .kind = F2T_EV_WAKING };
 
-	rt_begin(&t, "100 100 proc\n101 100 worker\n");
+	rt_begin(&t, "100 100 proc\n101 100 worker\n", 0);
 	ev.wake.pid = 101;
 	ev.wake.prio = 110;
 	ev.wake.target_cpu = 1;
@@ -278,7 +302,7 @@ static void test_wakeups(void **state)
 	ev.wake.pid = 102;
 	ev.wake.target_cpu = -1;
 	rt_event(&t, &ev);
-	rt_end(&t, NULL);
+	rt_end(&t);
 
 	for (int i = 0; i < 3; i++)
 		next_of(&t, &rec, FXT_K_KERNEL_OBJECT);
@@ -292,13 +316,13 @@ static void test_wakeups(void **state)
 	assert_int_equal(arg(&rec, "waker")->type, FXT_ARG_KOID);
 	assert_int_equal(arg(&rec, "waker")->koid, 100);
 
-	/* The unknown task 102 is named before the record that uses it. */
-	check_object(&t, FXT_OBJ_PROCESS, 102, "<...>", -1);
-	check_object(&t, FXT_OBJ_THREAD, 102, "<...>", 102);
+	/* The task 102, new to the table, is named (by its wakeup) before the record that uses it. */
+	check_object(&t, FXT_OBJ_PROCESS, 102, "worker", -1);
+	check_object(&t, FXT_OBJ_THREAD, 102, "worker", 102);
 	next_of(&t, &rec, FXT_K_THREAD_WAKEUP);
 	assert_int_equal(rec.sched.cpu, 1);
 	assert_int_equal(rec.sched.koid, 102);
-	expect_stats_then_end(&t, 0);
+	assert_int_equal(expect_stats_then_end(&t, "kernel_overrun"), 0);
 	rt_free(&t);
 }
 
@@ -308,15 +332,23 @@ static void test_renames_are_announced(void **state)
 	struct fxt_record rec;
 	struct f2t_event ev;
 
-	rt_begin(&t, "100 100 proc\n101 100 worker\n");
-	/* What the tracker does on task_rename / exec: a new name, a new generation. */
-	f2t_task_set(f2t_tasks_find(t.tasks, 101), "renamed", 0);
-	f2t_task_set(f2t_tasks_find(t.tasks, 100), "newproc", 0);
+	rt_begin(&t, "100 100 proc\n101 100 worker\n", 0);
+	/* task_rename: a new name, a new generation in the task table. */
+	ev = (struct f2t_event){ .ts = 2000, .pid = 101, .kind = F2T_EV_RENAME };
+	ev.rename.pid = 101;
+	ev.rename.oldcomm = "worker";
+	ev.rename.newcomm = "renamed";
+	rt_event(&t, &ev);
+	ev.ts = 2001;
+	ev.pid = ev.rename.pid = 100;
+	ev.rename.oldcomm = "proc";
+	ev.rename.newcomm = "newproc";
+	rt_event(&t, &ev);
 	ev = sw(3000, 0, 101, 120, "S", 0, 120);
 	rt_event(&t, &ev);
 	ev = sw(3100, 0, 0, 120, "R", 101, 120);
 	rt_event(&t, &ev);
-	rt_end(&t, NULL);
+	rt_end(&t);
 
 	for (int i = 0; i < 3; i++)
 		next_of(&t, &rec, FXT_K_KERNEL_OBJECT);
@@ -327,7 +359,7 @@ static void test_renames_are_announced(void **state)
 	next_of(&t, &rec, FXT_K_CONTEXT_SWITCH);
 	/* Once is enough. */
 	next_of(&t, &rec, FXT_K_CONTEXT_SWITCH);
-	expect_stats_then_end(&t, 0);
+	assert_int_equal(expect_stats_then_end(&t, "kernel_overrun"), 0);
 	rt_free(&t);
 }
 
@@ -336,10 +368,9 @@ static void test_markers_and_lost(void **state)
 	struct rt t;
 	struct fxt_record rec;
 	struct f2t_event ev = { .ts = 4000, .cpu = 0, .pid = 101, .kind = F2T_EV_PRINT };
-	struct f2t_stats st = { .lost_events = 5 };
 	uint8_t ref;
 
-	rt_begin(&t, "100 100 proc\n101 100 worker\n");
+	rt_begin(&t, "100 100 proc\n101 100 worker\n", 0);
 	ev.print.buf = "hello marker";
 	ev.print.len = 12;
 	rt_event(&t, &ev);
@@ -351,7 +382,7 @@ static void test_markers_and_lost(void **state)
 	ev.kind = F2T_EV_LOST;
 	ev.lost.count = 5;
 	rt_event(&t, &ev);
-	rt_end(&t, &st);
+	rt_end(&t);
 
 	for (int i = 0; i < 3; i++)
 		next_of(&t, &rec, FXT_K_KERNEL_OBJECT);
@@ -373,12 +404,8 @@ static void test_markers_and_lost(void **state)
 	next_of(&t, &rec, FXT_K_PROVIDER_EVENT);
 	assert_int_equal(rec.meta.provider_id, 1);
 	assert_int_equal(rec.meta.event_id, 0);
-	/* The marker counts come before the run's. */
-	next_of(&t, &rec, FXT_K_INSTANT);
-	assert_true(sv_is(&rec.event.name, "ftrace2trace_markers"));
-	assert_int_equal(arg(&rec, "markers")->u64, 1);
-	/* Losses were already marked: end() adds no second record. */
-	expect_stats_then_end(&t, 0);
+	/* Losses were already marked: the end adds no second record.  Markers are counted. */
+	assert_int_equal(expect_stats_then_end(&t, "markers"), 1);
 	rt_free(&t);
 }
 
@@ -386,16 +413,15 @@ static void test_losses_only_in_stats(void **state)
 {
 	struct rt t;
 	struct fxt_record rec;
-	struct f2t_stats st = { .kernel_overrun = 3 };
 
-	rt_begin(&t, NULL);
-	rt_end(&t, &st);
+	rt_begin(&t, NULL, 3);
+	rt_end(&t);
 	next_of(&t, &rec, FXT_K_MAGIC);
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(fxt_reader_next(t.r, &rec), 1);
 	next_of(&t, &rec, FXT_K_PROVIDER_EVENT);
 	assert_int_equal(rec.meta.event_id, FXT_PROVIDER_EVENT_BUFFER_FILLED);
-	expect_stats_then_end(&t, 3);
+	assert_int_equal(expect_stats_then_end(&t, "kernel_overrun"), 3);
 	rt_free(&t);
 }
 
@@ -409,7 +435,7 @@ static void test_table_reuse(void **state)
 	unsigned int instants = 0;
 	int ret;
 
-	rt_begin(&t, NULL);
+	rt_begin(&t, NULL, 0);
 	ev.other.name = "e";
 	for (int i = 0; i < 40000; i++) {
 		snprintf(sys, sizeof(sys), "sys%d", i);
@@ -418,7 +444,7 @@ static void test_table_reuse(void **state)
 		ev.other.system = sys;
 		rt_event(&t, &ev);
 	}
-	rt_end(&t, NULL);
+	rt_end(&t);
 	while ((ret = fxt_reader_next(t.r, &rec)) > 0) {
 		if (rec.kind != FXT_K_INSTANT || sv_is(&rec.event.name, "ftrace2trace_stats"))
 			continue;

@@ -19,8 +19,9 @@
 #include "model/cputime.h"
 #include "text/ftrace_text.h"
 #include "json/json_fmt.h"
+#include "pipeline/pipeline.h"
 #include "util/spool.h"
-#include "output/writer.h"
+#include "event_source.h"
 
 /* An f2t_out over a memfd, and a way to read back what was written. */
 struct mem {
@@ -44,7 +45,8 @@ static const char *mem_text(struct mem *m)
 {
 	off_t size;
 
-	assert_int_equal(f2t_out_flush(m->out), 0);
+	if (m->out)
+		assert_int_equal(f2t_out_flush(m->out), 0);
 	size = lseek(m->fd, 0, SEEK_END);
 	free(m->text);
 	m->text = calloc(1, (size_t)size + 1);
@@ -53,9 +55,19 @@ static const char *mem_text(struct mem *m)
 	return m->text;
 }
 
+/* The output, handed to a pipeline that will close it. */
+static struct f2t_out *mem_give(struct mem *m)
+{
+	struct f2t_out *o = m->out;
+
+	m->out = NULL;
+	return o;
+}
+
 static void mem_close(struct mem *m)
 {
-	f2t_out_close(m->out);
+	if (m->out)
+		f2t_out_close(m->out);
 	close(m->fd);
 	free(m->text);
 }
@@ -260,39 +272,38 @@ static void test_cputime(void **state)
 	f2t_cputime_free(c);
 }
 
-/* A whole JSON file from synthetic events (no source: no kernel text). */
+/* A whole JSON file from synthetic events (a test source: no kernel text). */
 static void test_json_writer_shape(void **state)
 {
-	struct f2t_tasks *tasks = f2t_tasks_new();
-	struct f2t_trace_info info = mono_info;
-	struct f2t_stats st = { .total_events = 3, .lost_events = 7, .sched_gaps = 2 };
-	struct f2t_writer w = { 0 };
-	struct f2t_event ev;
+	struct f2t_recording rec = { .info = mono_info, .tasks = f2t_tasks_new() };
+	struct f2t_event ev[4] = {
+		sw(1000, 0, 0, 50),
+		sw(901000, 0, 50, 43),
+		{ .ts = 1234567, .cpu = 0, .pid = 43, .kind = F2T_EV_PRINT },
+		{ .ts = 1300000, .cpu = 1, .kind = F2T_EV_LOST },
+	};
+	struct event_source src = event_source(ev, 4);
+	struct f2t_pipeline *p;
 	struct mem m;
 	const char *s;
 
+	/* The switches name the tasks as the table does: the tracker sees them too. */
+	ev[0].sw.next_comm = ev[1].sw.prev_comm = "busy";
+	ev[1].sw.next_comm = "worker";
+	ev[2].print.buf = "B|42|frame";
+	ev[2].print.len = 10;
+	src.counts.lost_events = 7;
 	mem_open(&m);
-	f2t_task_set(f2t_tasks_get(tasks, 42), "a\"b\\c\nd\te\x01" "f\xff", 42);
-	f2t_task_set(f2t_tasks_get(tasks, 43), "worker", 42);
-	f2t_tasks_get(tasks, 44);		/* name unknown: "<...>" */
-	f2t_task_set(f2t_tasks_get(tasks, 50), "busy", 50);
-	w.out = m.out;
-	w.info = &info;
-	w.tasks = tasks;
-	assert_int_equal(f2t_json_writer_init(&w), 0);
-	assert_int_equal(w.ops->begin(&w), 0);
-	ev = sw(1000, 0, 0, 50);
-	assert_int_equal(w.ops->event(&w, &ev), 0);
-	ev = sw(901000, 0, 50, 43);
-	assert_int_equal(w.ops->event(&w, &ev), 0);
-	ev = (struct f2t_event){ .ts = 1234567, .cpu = 0, .pid = 43, .kind = F2T_EV_PRINT };
-	ev.print.buf = "B|42|frame";
-	ev.print.len = 10;
-	assert_int_equal(w.ops->event(&w, &ev), 0);
-	ev = (struct f2t_event){ .ts = 1300000, .cpu = 1, .kind = F2T_EV_LOST };
-	assert_int_equal(w.ops->event(&w, &ev), 0);
-	assert_int_equal(w.ops->end(&w, &st), 0);
-	w.ops->destroy(&w);
+	f2t_task_set(f2t_tasks_get(rec.tasks, 42), "a\"b\\c\nd\te\x01" "f\xff", 42);
+	f2t_task_set(f2t_tasks_get(rec.tasks, 43), "worker", 42);
+	f2t_tasks_get(rec.tasks, 44);		/* name unknown: "<...>" */
+	f2t_task_set(f2t_tasks_get(rec.tasks, 50), "busy", 50);
+	p = f2t_pipeline_new(&rec);
+	assert_non_null(p);
+	assert_int_equal(f2t_pipeline_add_out(p, mem_give(&m), F2T_FMT_JSON), 0);
+	assert_int_equal(f2t_pipeline_run(p, &src.base, false), 0);
+	assert_int_equal(f2t_pipeline_finish(p, &src.base), 0);
+	f2t_pipeline_free(p);
 	s = mem_text(&m);
 
 	assert_memory_equal(s, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
@@ -315,35 +326,36 @@ static void test_json_writer_shape(void **state)
 				  "\"tid\":42,\"args\":{\"sort_index\":1}}"));
 	assert_non_null(strstr(s, "\n],\n\"systemTraceEvents\":\"# tracer: nop\\n#\\n"
 				  "# clock_type=LINUX_CLOCK_MONOTONIC\\n"));
+	/* The source's counts and the pipeline's own, listed once. */
 	assert_non_null(strstr(s, "\"lost_events\":7,"));
 	assert_non_null(strstr(s, "\"lost_event_notes\":1,"));
-	assert_non_null(strstr(s, "\"sched_gaps\":2,"));
+	assert_non_null(strstr(s, "\"sched_gaps\":0,"));
+	assert_non_null(strstr(s, "\"sched_switch\":2,"));
 	assert_non_null(strstr(s, "\"events_without_text\":2,"));	/* not the marker */
 	assert_non_null(strstr(s, "\"start_time\":\"2023-11-14T22:13:20.123456789Z\""));
 	assert_string_equal(s + m.len - 3, "}}\n");
 	mem_close(&m);
-	f2t_tasks_free(tasks);
+	f2t_tasks_free(rec.tasks);
 }
 
 static void test_systrace_writer_trailer(void **state)
 {
-	struct f2t_tasks *tasks = f2t_tasks_new();
-	struct f2t_stats st = { .lost_events = 5 };
-	struct f2t_writer w = { 0 };
+	struct f2t_recording rec = { .info = mono_info, .tasks = f2t_tasks_new() };
+	struct event_source src = event_source(NULL, 0);
+	struct f2t_pipeline *p;
 	struct mem m;
 
+	src.counts.lost_events = 5;
 	mem_open(&m);
-	w.out = m.out;
-	w.info = &mono_info;
-	w.tasks = tasks;
-	assert_int_equal(f2t_systrace_writer_init(&w), 0);
-	assert_int_equal(w.ops->begin(&w), 0);
-	assert_int_equal(w.ops->end(&w, &st), 0);
-	w.ops->destroy(&w);
+	p = f2t_pipeline_new(&rec);
+	assert_non_null(p);
+	assert_int_equal(f2t_pipeline_add_out(p, mem_give(&m), F2T_FMT_SYSTRACE), 0);
+	assert_int_equal(f2t_pipeline_finish(p, &src.base), 0);
+	f2t_pipeline_free(p);
 	assert_memory_equal(mem_text(&m), "# tracer: nop\n#\n# clock_type=LINUX_CLOCK_MONOTONIC\n", 51);
 	assert_non_null(strstr(m.text, "# ftrace2trace: lost_events=5 "));
 	mem_close(&m);
-	f2t_tasks_free(tasks);
+	f2t_tasks_free(rec.tasks);
 }
 
 int main(void)

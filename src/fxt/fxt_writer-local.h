@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internals shared by fxt_writer.c (the file, its tables, scheduling
+ * records, names, counts) and fxt_items.c (the model's items and CPU
+ * samples as event and profiler records).
+ */
+#ifndef F2T_FXT_WRITER_LOCAL_H
+#define F2T_FXT_WRITER_LOCAL_H
+
+#include "fxt/fxt_enc.h"
+#include "fxt/fxt_prof.h"
+#include "fxt/fxt_tables.h"
+#include "output/writer.h"
+
+/* Argument words of one record: room for inline text, below the record's limit. */
+#define FXT_ARG_WORDS 3500
+
+struct fxt_priv {
+	struct fxt_strtab *strs;
+	struct fxt_thrtab *threads;
+	struct fxt_prof *prof;		/* modules and mappings already written */
+	bool lost_written;
+	uint64_t last_ts;	/* of the last event, for records written at the end */
+	uint64_t argw[FXT_ARG_WORDS];
+	uint64_t rec[FXT_MAX_RECORD_WORDS];
+};
+
+/* Appends @n words to the output. */
+static inline void fxt_emit(struct f2t_writer *w, const uint64_t *words, int n)
+{
+	f2t_out_write(w->out, words, (size_t)n * sizeof(uint64_t));
+}
+
+/* Writes the record an encoder just put in the scratch buffer, or passes its error on. */
+static inline int fxt_emit_encoded(struct f2t_writer *w, int words)
+{
+	struct fxt_priv *p = w->priv;
+
+	if (words < 0)
+		return words;
+	fxt_emit(w, p->rec, words);
+	return 0;
+}
+
+/* A ref for @s, writing its string record first when the index is new. */
+int fxt_string_ref(struct f2t_writer *w, const char *s, size_t len, struct fxt_str *ref);
+
+/*
+ * A ref for an event's category: one of the writer's constant strings when
+ * it is one ("ftrace": every tracepoint's), else as fxt_string_ref().
+ */
+int fxt_category_ref(struct f2t_writer *w, struct f2t_str cat, struct fxt_str *ref);
+
+/* A ref for the thread, writing its thread record first when the index is new. */
+int fxt_thread_ref(struct f2t_writer *w, uint64_t pid, uint64_t tid, struct fxt_thread *ref);
+
+/* Makes sure the viewer knows task @tid's current name before a record uses it. */
+int fxt_ensure_named(struct f2t_writer *w, int32_t tid);
+
+/* The records for one item of the model (fxt_items.c). */
+int fxt_write_item(struct f2t_writer *w, const struct f2t_item *it);
+
+#endif

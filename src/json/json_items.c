@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The model's items as traceEvents entries, each written as ",\n{...}":
+ *   slices       "B" / "E" / "X" (with "dur")
+ *   instants     "i" with "s":"t" (on the thread)
+ *   counters     "C", one series per argument
+ *   async        "b" / "e" with the pairing id as a hex string
+ *   clock syncs  "c" named "clock_sync" (Trace Viewer links clock domains by them)
+ *   names        "M" process_name / thread_name for pseudo tracks
+ * "ts" is microseconds with three decimals, so no nanosecond is lost.  An
+ * "E" names the slice it ends only when the model knows the name: a name
+ * that differed from its "B"'s would make the viewers complain.
+ * Samples are the JSON writer's own (json_samples.h).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "json/json_fmt.h"
+#include "json/json_writer-local.h"
+
+static void put_str(struct f2t_out *o, struct f2t_str s)
+{
+	f2t_json_put_string(o, s.s, s.len);
+}
+
+static void put_args(struct f2t_out *o, const struct f2t_item *it)
+{
+	for (unsigned int i = 0; i < it->nargs; i++) {
+		const struct f2t_arg *a = &it->args[i];
+
+		f2t_out_puts(o, i ? "," : ",\"args\":{");
+		f2t_json_put_string(o, a->name, strlen(a->name));
+		f2t_out_putc(o, ':');
+		switch (a->type) {
+		case F2T_ARG_I32:
+		case F2T_ARG_I64:
+			f2t_json_put_i64(o, a->i);
+			break;
+		case F2T_ARG_U32:
+		case F2T_ARG_U64:
+			f2t_json_put_u64(o, a->u);
+			break;
+		case F2T_ARG_DOUBLE:
+			f2t_json_put_double(o, a->d);
+			break;
+		case F2T_ARG_BOOL:
+			f2t_out_puts(o, a->b ? "true" : "false");
+			break;
+		default:
+			put_str(o, a->str);
+			break;
+		}
+	}
+	if (it->nargs)
+		f2t_out_putc(o, '}');
+}
+
+/* A pseudo track's name: {"name":"thread_name","ph":"M",...,"args":{"name":N}} */
+static void put_name(struct f2t_out *o, const struct f2t_item *it)
+{
+	f2t_out_puts(o, it->track.kind == F2T_TRACK_CPUS ? ",\n{\"name\":\"process_name\"" :
+							  ",\n{\"name\":\"thread_name\"");
+	f2t_out_puts(o, ",\"ph\":\"M\",\"pid\":");
+	f2t_json_put_i64(o, it->track.pid);
+	f2t_out_puts(o, ",\"tid\":");
+	f2t_json_put_i64(o, it->track.tid);
+	f2t_out_puts(o, ",\"args\":{\"name\":");
+	put_str(o, it->name);
+	f2t_out_puts(o, "}}");
+}
+
+int json_write_item(struct f2t_writer *w, const struct f2t_item *it)
+{
+	static const char phase[] = {
+		[F2T_ITEM_BEGIN] = 'B', [F2T_ITEM_END] = 'E', [F2T_ITEM_COMPLETE] = 'X',
+		[F2T_ITEM_INSTANT] = 'i', [F2T_ITEM_COUNTER] = 'C',
+		[F2T_ITEM_ASYNC_BEGIN] = 'b', [F2T_ITEM_ASYNC_END] = 'e',
+		[F2T_ITEM_CLOCK_SYNC] = 'c',
+	};
+	struct f2t_out *o = w->out;
+
+	switch (it->kind) {
+	case F2T_ITEM_NAME:
+		put_name(o, it);
+		return o->err;
+	case F2T_ITEM_SAMPLE:
+		return json_sample(w, it);
+	case F2T_ITEM_CLOCK_SYNC:
+		f2t_out_puts(o, ",\n{\"name\":\"clock_sync\"");
+		break;
+	default:
+		f2t_out_puts(o, ",\n{");
+		if (it->name.s && (it->kind != F2T_ITEM_END || it->name.len)) {
+			f2t_out_puts(o, "\"name\":");
+			put_str(o, it->name);
+			f2t_out_putc(o, ',');
+		}
+		f2t_out_puts(o, "\"cat\":");
+		put_str(o, it->category);
+		break;
+	}
+	f2t_out_puts(o, ",\"ph\":\"");
+	f2t_out_putc(o, phase[it->kind]);
+	f2t_out_putc(o, '"');
+	if (it->kind == F2T_ITEM_INSTANT)
+		f2t_out_puts(o, ",\"s\":\"t\"");
+	if (it->kind == F2T_ITEM_ASYNC_BEGIN || it->kind == F2T_ITEM_ASYNC_END) {
+		char id[40];
+		int n = snprintf(id, sizeof(id), ",\"id\":\"0x%016" PRIx64 "\"", it->id);
+
+		f2t_out_write(o, id, (size_t)n);
+	}
+	f2t_out_puts(o, ",\"ts\":");
+	f2t_json_put_ts(o, it->ts);
+	f2t_out_puts(o, ",\"pid\":");
+	f2t_json_put_i64(o, it->track.pid);
+	f2t_out_puts(o, ",\"tid\":");
+	f2t_json_put_i64(o, it->track.tid);
+	if (it->kind == F2T_ITEM_COMPLETE) {
+		f2t_out_puts(o, ",\"dur\":");
+		f2t_json_put_ts(o, it->end_ts - it->ts);
+	}
+	put_args(o, it);
+	f2t_out_putc(o, '}');
+	return o->err;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internals shared by json_writer.c (the document, names, the kernel's
+ * text, otherData), json_items.c (the model's items as traceEvents) and
+ * json_samples.c (CPU samples and their stack frames).
+ */
+#ifndef F2T_JSON_WRITER_LOCAL_H
+#define F2T_JSON_WRITER_LOCAL_H
+
+#include "output/writer.h"
+#include "text/ftrace_text.h"
+#include "util/spool.h"
+
+struct json_priv {
+	struct f2t_spool text_spool;	/* systemTraceEvents, until end() */
+	struct f2t_ftext text;		/* writes into text_spool.out */
+	struct f2t_clock_link link;
+	struct f2t_spool sample_spool;	/* "samples" entries, opened at the first */
+	uint64_t samples;
+	uint64_t not_in_text;		/* events drawn from traceEvents instead */
+};
+
+/* One item as a traceEvents entry (json_items.c). */
+int json_write_item(struct f2t_writer *w, const struct f2t_item *it);
+
+/* One sample into the samples spool (json_samples.c). */
+int json_sample(struct f2t_writer *w, const struct f2t_item *it);
+
+/*
+ * ',"samples":[...],"stackFrames":{...}' from the spool and the model's
+ * stack tree; nothing when no sample came.  Return: 0 or negative errno.
+ */
+int json_write_samples(struct f2t_writer *w);
+
+#endif

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The model: runs once per conversion, between the tracker and the writers,
+ * and turns events into items (model/item.h) that every writer draws the
+ * same way:
+ *  - trace_marker writes: slices, counters, async slices, instants, clock
+ *    syncs (model/marker_track.h decides);
+ *  - function tracer calls: instants; function_graph calls: nested slices
+ *    (model/fgraph.h);
+ *  - irq and softirq handlers: nested slices on per-CPU pseudo threads
+ *    (model/cpu_tracks.h), idle and frequency: counters of the pseudo
+ *    process "CPUs" (model/pseudo.h);
+ *  - other tracepoints: instants with their fields as arguments;
+ *  - CPU samples: their stacks interned in one tree (model/stacks.h).
+ * It also keeps what is summed over the run: CPU time per thread, the
+ * distinct stacks, and its share of the run's counts (model/stats.h).
+ *
+ * Scheduling events (switches, wakeups) and the kernel's text are not
+ * items: writers take those from the events themselves.
+ */
+#ifndef F2T_MODEL_H
+#define F2T_MODEL_H
+
+#include <stdint.h>
+
+#include "model/event.h"
+#include "model/item.h"
+#include "model/recording.h"
+#include "model/stacks.h"
+#include "model/stats.h"
+
+struct f2t_model;
+
+/* Receives each item; a non-zero return stops and is passed on. */
+typedef int (*f2t_item_fn)(void *ctx, const struct f2t_item *it);
+
+/**
+ * f2t_model_new() - a model for one recording
+ * @rec: the recording; its task table (kept current by the tracker) says
+ *	 which process a thread is in
+ * @own_sync_id: a clock sync id the outputs use themselves (NULL: none): a
+ *	 marker with this id becomes an instant, not a second clock sync
+ *
+ * Return: the model, or NULL with errno set (ENOMEM).
+ */
+struct f2t_model *f2t_model_new(const struct f2t_recording *rec, const char *own_sync_id);
+
+/** f2t_model_free() - free @m; NULL is fine */
+void f2t_model_free(struct f2t_model *m);
+
+/**
+ * f2t_model_event() - the items for one event
+ * @m: the model
+ * @ev: the event, after the tracker has seen it
+ * @emit: called for each item, in drawing order
+ * @ctx: passed to @emit
+ *
+ * Return: 0, -ENOMEM, or what @emit returned to stop.
+ */
+int f2t_model_event(struct f2t_model *m, const struct f2t_event *ev, f2t_item_fn emit,
+		    void *ctx);
+
+/**
+ * f2t_model_counts() - add the model's counts to @st
+ *
+ * Marker outcomes, function_graph exits without entry, distinct stack
+ * nodes, the recorder's own sync markers' kernel times.
+ */
+void f2t_model_counts(const struct f2t_model *m, struct f2t_stats *st);
+
+/** f2t_model_stacks() - the tree every sample's stack was interned in */
+const struct f2t_stacks *f2t_model_stacks(const struct f2t_model *m);
+
+/** f2t_model_cputime() - CPU time of @tid so far, in ns, from its switches */
+uint64_t f2t_model_cputime(const struct f2t_model *m, int32_t tid);
+
+/**
+ * f2t_model_report() - tell the user on stderr what went wrong with markers
+ *
+ * One warning line when markers were malformed, ends were unmatched or
+ * sync ids repeated; nothing otherwise.
+ */
+void f2t_model_report(const struct f2t_model *m);
+
+#endif

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+/* The one list of the run's counts (stats.h). */
+#include "model/stats.h"
+
+#define STAT(name, member) { name, offsetof(struct f2t_stats, member) }
+
+const struct f2t_stat_desc f2t_stat_list[] = {
+	STAT("events", total_events),
+	STAT("sched_switch", events[F2T_EV_SWITCH]),
+	STAT("sched_waking", events[F2T_EV_WAKING]),
+	STAT("sched_wakeup", events[F2T_EV_WAKEUP]),
+	STAT("markers", markers),
+	STAT("markers_malformed", markers_malformed),
+	STAT("markers_unmatched_ends", markers_unmatched_ends),
+	STAT("markers_unmatched_async_ends", markers_unmatched_async_ends),
+	STAT("markers_repeated_sync_ids", markers_repeated_sync_ids),
+	STAT("markers_open_slices", markers_open_slices),
+	STAT("markers_open_async", markers_open_async),
+	STAT("funcgraph_exits_without_entry", funcgraph_exits_without_entry),
+	STAT("lost_events", lost_events),
+	STAT("lost_pages", lost_pages),
+	STAT("kernel_overrun", kernel_overrun),
+	STAT("kernel_dropped", kernel_dropped),
+	STAT("sched_gaps", sched_gaps),
+	STAT("unknown_events", unknown_events),
+	STAT("bad_records", bad_records),
+	STAT("samples", events[F2T_EV_SAMPLE]),
+	STAT("stack_frames", stack_frames),
+	STAT("samples_lost", samples_lost),
+	STAT("sample_throttles", sample_throttles),
+	STAT("perf_records", perf_records),
+	STAT("perf_bad_records", perf_bad_records),
+	STAT("frames", frames),
+	STAT("frames_named", frames_named),
+	STAT("unwind_samples", unwind_samples),
+	STAT("unwind_leaf_only", unwind_leaf_only),
+	/* Records decoded against the kernel's own count of what it handed out. */
+	STAT("records", records),
+	STAT("kernel_read", kernel_read),
+};
+
+const size_t f2t_stat_count = sizeof(f2t_stat_list) / sizeof(f2t_stat_list[0]);

@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The pipeline: tracker, model, writers; one pass over the events whatever
+ * the number of outputs.  See pipeline.h.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "model/model.h"
+#include "model/tracker.h"
+#include "output/format.h"
+#include "pipeline/pipeline.h"
+#include "util/log.h"
+
+struct output {
+	struct f2t_writer w;
+	enum f2t_format format;
+	char *path;		/* NULL: not ours to remove (stdout, a caller's out) */
+};
+
+struct f2t_pipeline {
+	struct f2t_recording *rec;
+	struct f2t_tracker *tracker;
+	struct f2t_model *model;
+	struct output out[F2T_MAX_OUTPUTS];
+	unsigned int nout;
+	bool begun, failed, finished;
+	struct f2t_stats st;
+};
+
+struct f2t_pipeline *f2t_pipeline_new(struct f2t_recording *rec)
+{
+	struct f2t_pipeline *p = calloc(1, sizeof(*p));
+	char sync_id[F2T_SYNC_ID_MAX];
+
+	if (!p)
+		goto nomem;
+	p->rec = rec;
+	f2t_recording_sync_id(&rec->info, sync_id);
+	p->tracker = f2t_tracker_new(rec->tasks, rec->tasks_end);
+	/* The id the outputs use for their own clock sync: no marker may repeat it. */
+	p->model = f2t_model_new(rec, sync_id);
+	if (!p->tracker || !p->model)
+		goto nomem;
+	p->st.kernel_overrun = rec->kernel_overrun;
+	p->st.kernel_dropped = rec->kernel_dropped;
+	p->st.kernel_read = rec->kernel_read;
+	return p;
+nomem:
+	f2t_err("out of memory");
+	f2t_pipeline_free(p);
+	errno = ENOMEM;
+	return NULL;
+}
+
+static int add(struct f2t_pipeline *p, struct f2t_out *out, enum f2t_format fmt,
+	       const char *path)
+{
+	struct output *o = &p->out[p->nout];
+	const struct f2t_format_desc *d = f2t_format_desc(fmt);
+	int ret;
+
+	if (p->nout == F2T_MAX_OUTPUTS || !d) {
+		f2t_err("%s: %s", out->path, p->nout == F2T_MAX_OUTPUTS ?
+			"too many outputs" : "unknown format");
+		f2t_out_close(out);
+		return -EINVAL;
+	}
+	*o = (struct output){
+		.w = { .out = out, .info = &p->rec->info, .tasks = p->rec->tasks,
+		       .model = p->model, .slot = p->nout },
+		.format = fmt,
+	};
+	p->nout++;
+	if (path && strcmp(path, "-")) {
+		o->path = strdup(path);
+		if (!o->path) {
+			f2t_err("out of memory");
+			return -ENOMEM;
+		}
+	}
+	ret = d->init(&o->w);
+	if (ret)
+		f2t_err("%s: cannot start the %s writer: %s", out->path, d->name, strerror(-ret));
+	return ret;
+}
+
+int f2t_pipeline_add_file(struct f2t_pipeline *p, const char *path, enum f2t_format fmt)
+{
+	struct f2t_out *out = f2t_out_open(path);
+
+	if (!out) {
+		f2t_err("%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	return add(p, out, fmt, path);
+}
+
+int f2t_pipeline_add_out(struct f2t_pipeline *p, struct f2t_out *out, enum f2t_format fmt)
+{
+	return add(p, out, fmt, NULL);
+}
+
+/* A writer's error, named after its output; everything is undone at the end. */
+static int failed(struct f2t_pipeline *p, const struct output *o, int err)
+{
+	f2t_err("%s: %s", o->w.out->path, strerror(-err));
+	p->failed = true;
+	return err;
+}
+
+static int begin(struct f2t_pipeline *p)
+{
+	p->begun = true;
+	for (unsigned int i = 0; i < p->nout; i++) {
+		struct output *o = &p->out[i];
+		int ret = o->w.ops->begin(&o->w);
+
+		if (ret)
+			return failed(p, o, ret);
+	}
+	return 0;
+}
+
+/* Hands one item to every writer. */
+static int to_writers(void *ctx, const struct f2t_item *it)
+{
+	struct f2t_pipeline *p = ctx;
+
+	for (unsigned int i = 0; i < p->nout; i++) {
+		struct output *o = &p->out[i];
+		int ret = o->w.ops->item ? o->w.ops->item(&o->w, it) : 0;
+
+		if (ret)
+			return failed(p, o, ret);
+	}
+	return 0;
+}
+
+int f2t_pipeline_event(struct f2t_pipeline *p, const struct f2t_event *ev)
+{
+	int ret;
+
+	if (!p->begun && (ret = begin(p)))
+		return ret;
+	ret = f2t_tracker_event(p->tracker, ev, &p->st);
+	if (!ret)
+		ret = f2t_model_event(p->model, ev, to_writers, p);
+	if (ret) {
+		if (!p->failed) {
+			f2t_err("out of memory");
+			p->failed = true;
+		}
+		return ret;
+	}
+	for (unsigned int i = 0; i < p->nout; i++) {
+		struct output *o = &p->out[i];
+
+		ret = o->w.ops->event(&o->w, ev);
+		if (ret)
+			return failed(p, o, ret);
+	}
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void show_progress(const struct f2t_source *src, uint64_t events, double t0, bool final)
+{
+	uint64_t done, total;
+	double dt = now_s() - t0;
+
+	f2t_source_progress(src, &done, &total);
+	fprintf(stderr, "\rconverting: %llu events, %.1f of %.1f MB, %.0f events/s%s",
+		(unsigned long long)events, done / 1e6, total / 1e6,
+		dt > 0 ? events / dt : 0.0, final ? "\n" : "");
+}
+
+int f2t_pipeline_run(struct f2t_pipeline *p, struct f2t_source *src, bool progress)
+{
+	double t0 = now_s(), last = t0;
+	struct f2t_event ev;
+	int ret;
+
+	while ((ret = f2t_source_next(src, &ev)) > 0) {
+		ret = f2t_pipeline_event(p, &ev);
+		if (ret)
+			return ret;
+		if (progress && !(p->st.total_events & 0xffff) && now_s() - last > 0.5) {
+			last = now_s();
+			show_progress(src, p->st.total_events, t0, false);
+		}
+	}
+	if (ret < 0) {
+		p->failed = true;	/* the source said why */
+		return ret;
+	}
+	if (progress && last != t0)
+		show_progress(src, p->st.total_events, t0, true);
+	return 0;
+}
+
+/* Closes every output; removes their files unless the run went well. */
+static int close_outputs(struct f2t_pipeline *p)
+{
+	int ret = 0;
+
+	for (unsigned int i = 0; i < p->nout; i++) {
+		struct output *o = &p->out[i];
+		int cret;
+
+		if (o->w.ops && o->w.ops->destroy)
+			o->w.ops->destroy(&o->w);
+		o->w.ops = NULL;
+		cret = f2t_out_close(o->w.out);
+		if (cret && !p->failed) {
+			f2t_err("%s: %s", o->path ? o->path : "standard output", strerror(-cret));
+			p->failed = true;
+			ret = cret;
+		}
+	}
+	for (unsigned int i = 0; i < p->nout; i++) {
+		/* No partial output left behind to be mistaken for a whole trace. */
+		if (p->failed && p->out[i].path)
+			unlink(p->out[i].path);
+		free(p->out[i].path);
+	}
+	p->nout = 0;
+	return ret;
+}
+
+int f2t_pipeline_finish(struct f2t_pipeline *p, const struct f2t_source *src)
+{
+	int ret = 0;
+
+	if (!p->begun && !p->failed)
+		ret = begin(p);
+	if (src)
+		f2t_source_counts(src, &p->st);
+	f2t_model_counts(p->model, &p->st);
+	f2t_model_report(p->model);
+	for (unsigned int i = 0; !ret && !p->failed && i < p->nout; i++) {
+		struct output *o = &p->out[i];
+
+		ret = o->w.ops->end(&o->w, &p->st);
+		if (ret)
+			failed(p, o, ret);
+	}
+	p->finished = true;
+	if (p->failed && !ret)
+		ret = -EIO;
+	return close_outputs(p) ? -EIO : ret;
+}
+
+const struct f2t_stats *f2t_pipeline_stats(const struct f2t_pipeline *p)
+{
+	return &p->st;
+}
+
+void f2t_pipeline_free(struct f2t_pipeline *p)
+{
+	if (!p)
+		return;
+	if (!p->finished)
+		p->failed = true;
+	close_outputs(p);
+	f2t_model_free(p->model);
+	f2t_tracker_free(p->tracker);
+	free(p);
+}
+
+void f2t_pipeline_summary(const struct f2t_pipeline *p, double secs)
+{
+	const struct f2t_stats *st = &p->st;
+
+	fprintf(stderr, "ftrace2trace: %llu events from %u CPUs in %.2f s: %llu sched_switch, %llu sched_waking, %llu other\n",
+		(unsigned long long)st->total_events, st->ncpus, secs,
+		(unsigned long long)st->events[F2T_EV_SWITCH],
+		(unsigned long long)st->events[F2T_EV_WAKING],
+		(unsigned long long)(st->total_events - st->events[F2T_EV_SWITCH] -
+				     st->events[F2T_EV_WAKING] - st->events[F2T_EV_SAMPLE]));
+	fprintf(stderr, "ftrace2trace: lost events: %llu (ring buffer overrun %llu, dropped %llu, pages flagged %llu)\n",
+		(unsigned long long)st->lost_events, (unsigned long long)st->kernel_overrun,
+		(unsigned long long)st->kernel_dropped, (unsigned long long)st->lost_pages);
+	if (st->kernel_read && st->kernel_read != st->records)
+		f2t_warn("decoded %llu ring-buffer records but the kernel handed out %llu",
+			 (unsigned long long)st->records, (unsigned long long)st->kernel_read);
+	else if (st->kernel_read)
+		fprintf(stderr, "ftrace2trace: decoded %llu ring-buffer records, as many as the kernel handed out\n",
+			(unsigned long long)st->records);
+	if (st->sched_gaps)
+		fprintf(stderr, "ftrace2trace: %llu scheduling gaps: a task ran on a CPU with no sched_switch to it (the kernel did not record that switch; nothing was invented)\n",
+			(unsigned long long)st->sched_gaps);
+	if (st->events[F2T_EV_SAMPLE] || st->samples_lost || st->perf_records)
+		fprintf(stderr, "ftrace2trace: %llu CPU samples, %llu frames (%.1f%% named), %llu sample records lost, throttled %llu times\n",
+			(unsigned long long)st->events[F2T_EV_SAMPLE], (unsigned long long)st->frames,
+			st->frames ? 100.0 * (double)st->frames_named / (double)st->frames : 0.0,
+			(unsigned long long)st->samples_lost, (unsigned long long)st->sample_throttles);
+	if (st->unwind_samples)
+		fprintf(stderr, "ftrace2trace: %llu user stacks unwound with DWARF CFI, %llu of them (%.1f%%) to their sampled function only\n",
+			(unsigned long long)st->unwind_samples, (unsigned long long)st->unwind_leaf_only,
+			100.0 * (double)st->unwind_leaf_only / (double)st->unwind_samples);
+	if (st->perf_bad_records)
+		f2t_warn("skipped %llu malformed perf records", (unsigned long long)st->perf_bad_records);
+	if (st->unknown_events || st->bad_records)
+		fprintf(stderr, "ftrace2trace: skipped %llu records of unknown type and %llu malformed records\n",
+			(unsigned long long)st->unknown_events, (unsigned long long)st->bad_records);
+}
