@@ -18,8 +18,13 @@ WARN     := -Wall -Wextra -Wshadow -Wno-unused-parameter
 ifeq ($(WERROR),1)
 WARN     += -Werror
 endif
+# The release number lives in VERSION alone; the code gets it as F2T_VERSION.
+VERSION  := $(strip $(file < VERSION))
+# CFLAGS, CPPFLAGS and LDFLAGS from the environment or the command line are
+# honoured (dpkg-buildflags' hardening flags arrive that way).
 CFLAGS   ?= -O2 -g
-ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -Isrc -Iinclude $(PKG_CFLAGS) $(CFLAGS)
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -DF2T_VERSION='"$(VERSION)"' $(WARN) -Isrc -Iinclude \
+	$(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 LDLIBS   := $(PKG_LIBS) -lstdc++ -lpthread -lm
 
 B        := build
@@ -33,19 +38,20 @@ TEST_HELPERS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(wildcard tes
 all: ftrace2trace
 
 ftrace2trace: $(B)/src/main.o $(B)/libf2t.a
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/libf2t.a: $(LIB_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(B)/%.o: %.c
+# Every object is rebuilt when VERSION changes: F2T_VERSION is a -D.
+$(B)/%.o: %.c VERSION
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/tests/test_%: tests/unit/test_%.c $(B)/libf2t.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS)
 
 # Small workload programs the integration tests and benchmarks drive.
 $(B)/tests/helpers/%: tests/helpers/%.c
