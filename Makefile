@@ -1,10 +1,8 @@
-# ftrace2trace build.  `make` builds ./ftrace2trace, `make check` runs every
-# test, `make install PREFIX=... DESTDIR=...` installs binary, header and man pages.
+# ftrace2trace build.  `make` builds ./ftrace2trace (and the man pages under
+# build/man), `make check` runs every test, `make install PREFIX=... DESTDIR=...`
+# installs the tool, man pages, bash completion, marker header and its
+# pkg-config file (mk/install.mk), `make uninstall` removes them.
 
-PREFIX   ?= /usr/local
-BINDIR   ?= $(PREFIX)/bin
-MANDIR   ?= $(PREFIX)/share/man
-INCDIR   ?= $(PREFIX)/include
 CC       ?= cc
 PKG_CONFIG ?= pkg-config
 
@@ -35,7 +33,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 TEST_HELPERS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(wildcard tests/helpers/*.c))
 
-all: ftrace2trace
+all: ftrace2trace man
 
 ftrace2trace: $(B)/src/main.o $(B)/libf2t.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -68,14 +66,9 @@ tests: $(UNIT_BINS) $(TEST_HELPERS)
 check: ftrace2trace tests
 	@F2T=$(CURDIR)/ftrace2trace B=$(CURDIR)/$(B) tests/run-all.sh $(UNIT_BINS)
 
-install: ftrace2trace
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(INCDIR)/ftrace2trace
-	install -m 755 ftrace2trace $(DESTDIR)$(BINDIR)/
-	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
-	$(if $(wildcard include/ftrace2trace/*.h),install -m 644 include/ftrace2trace/*.h $(DESTDIR)$(INCDIR)/ftrace2trace/)
-
 clean:
 	rm -rf $(B) ftrace2trace tests/out
 
-.PHONY: all tests check install clean
+.PHONY: all tests check clean
+include mk/install.mk
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
