@@ -97,6 +97,10 @@ ok "apt-get install ./ftrace2trace_*.deb ./libftrace2trace-dev_*.deb: installed 
 
 F=/usr/bin/ftrace2trace
 [ "$($F --version)" = "ftrace2trace $version" ] || fail "installed --version says '$($F --version)'"
+# dpkg-buildflags' hardening reached the compiler and the linker.
+readelf -d $F | grep -q 'FLAGS.*BIND_NOW' || fail "$F is not linked with -z now (LDFLAGS ignored?)"
+readelf -lW $F | grep -q GNU_RELRO || fail "$F has no RELRO"
+readelf -sW --dyn-syms $F | grep -q '__[a-z]*_chk@' || fail "$F calls no _FORTIFY_SOURCE checks (CPPFLAGS ignored?)"
 $F convert -q "$here/../fixtures/sched-tcp.cap" -o "$TMP/t.fxt" -o "$TMP/t.json" || fail "installed convert failed"
 python3 -c 'import json, sys; assert len(json.load(open(sys.argv[1]))["traceEvents"]) > 100' "$TMP/t.json" ||
 	fail "installed convert wrote no usable JSON"
@@ -107,7 +111,7 @@ zcat /usr/share/man/man1/ftrace2trace-record.1.gz | head -1 | grep -qF "\"ftrace
 got=$(PATH=/usr/bin:$PATH bash -c 'source /usr/share/bash-completion/completions/ftrace2trace &&
 	COMP_WORDS=(ftrace2trace record --no-) COMP_CWORD=2 && _ftrace2trace && echo "${COMPREPLY[*]}"')
 [ "$got" = --no-sample ] || fail "installed completion of 'record --no-' gave '$got'"
-ok "installed tool: --version, convert, dump -s ($records records), man page, completion"
+ok "installed tool: --version, hardened (bindnow, relro, fortify), convert, dump -s ($records records), man page, completion"
 
 # The packaged .pc only, not one a `make install` put under /usr/local.
 pc() { PKG_CONFIG_LIBDIR=/usr/share/pkgconfig pkg-config "$@"; }
