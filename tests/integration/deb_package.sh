@@ -25,7 +25,7 @@ installed=
 cleanup() {
 	if [ -n "$installed" ]; then
 		# shellcheck disable=SC2086  # package names are words
-		DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq $installed >>"$TMP/apt.log" 2>&1 ||
+		DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq -o DPkg::Lock::Timeout=300 $installed >>"$TMP/apt.log" 2>&1 ||
 			echo "FAIL: could not purge $installed: $(tail -3 "$TMP/apt.log")"
 	fi
 	rm -rf "$TMP"
@@ -84,14 +84,18 @@ for p in ftrace2trace libftrace2trace-dev; do
 	fi
 done
 
-pkgs() { dpkg-query -W -f='${db:Status-Abbrev} ${Package}:${Architecture}\n' | awk '$1 != "un" { print $2 }' | sort; }
-pkgs >"$TMP/before"
-DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$tool_deb" "$dev_deb" \
-	>"$TMP/apt.log" 2>&1
+# What apt will install: the two packages and any library they need that is
+# not there yet (purged again at the end; nothing else is touched, so other
+# installs on this machine meanwhile are left alone).
+apt_opts=(-y -qq -o DPkg::Lock::Timeout=300 --no-install-recommends)
+apt-get install -s "${apt_opts[@]}" "$tool_deb" "$dev_deb" >"$TMP/sim.log" 2>&1 ||
+	fail "apt-get cannot install the packages: $(tail -5 "$TMP/sim.log")"
+upgrades=$(awk '$1 == "Inst" && $3 ~ /^\[/ { print $2 }' "$TMP/sim.log" | paste -sd' ')
+[ -z "$upgrades" ] || skip "built and linted; installing would upgrade $upgrades, which purging cannot undo"
+new=$(awk '$1 == "Inst" { print $2 }' "$TMP/sim.log" | paste -sd' ')
+DEBIAN_FRONTEND=noninteractive apt-get install "${apt_opts[@]}" "$tool_deb" "$dev_deb" >"$TMP/apt.log" 2>&1
 rc=$?
-pkgs >"$TMP/after"
-# Whatever came with them goes with them.
-installed=$(comm -13 "$TMP/before" "$TMP/after" | paste -sd' ')
+installed=$new
 [ "$rc" -eq 0 ] || fail "apt-get install failed: $(tail -5 "$TMP/apt.log")"
 ok "apt-get install ./ftrace2trace_*.deb ./libftrace2trace-dev_*.deb: installed $installed"
 
@@ -127,10 +131,12 @@ F2T_TRACE_MARKER=$TMP/markers "$TMP/use" && grep -qx 'I|[0-9]*|deb' "$TMP/marker
 ok "pkg-config ftrace2trace-marker $version; a program built with the packaged header writes markers"
 
 # shellcheck disable=SC2086
-DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq $installed >"$TMP/apt.log" 2>&1 || fail "apt-get purge failed"
+DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq -o DPkg::Lock::Timeout=300 $installed >"$TMP/apt.log" 2>&1 ||
+	fail "apt-get purge failed: $(tail -5 "$TMP/apt.log")"
+for p in $installed; do
+	! dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null | grep -q '^.i' || fail "$p is still installed"
+done
 installed=
-pkgs >"$TMP/end"
-cmp -s "$TMP/before" "$TMP/end" || fail "packages differ from before: $(diff "$TMP/before" "$TMP/end" | grep '^[<>]')"
 [ ! -e $F ] || fail "$F is still there after purging"
-ok "purged; the installed packages are as before"
+ok "purged what was installed; $F is gone"
 exit 0
