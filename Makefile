@@ -1,10 +1,8 @@
-# ftrace2trace build.  `make` builds ./ftrace2trace, `make check` runs every
-# test, `make install PREFIX=... DESTDIR=...` installs binary, header and man pages.
+# ftrace2trace build.  `make` builds ./ftrace2trace (and the man pages under
+# build/man), `make check` runs every test, `make install PREFIX=... DESTDIR=...`
+# installs the tool, man pages, bash completion, marker header and its
+# pkg-config file (mk/install.mk), `make uninstall` removes them.
 
-PREFIX   ?= /usr/local
-BINDIR   ?= $(PREFIX)/bin
-MANDIR   ?= $(PREFIX)/share/man
-INCDIR   ?= $(PREFIX)/include
 CC       ?= cc
 PKG_CONFIG ?= pkg-config
 
@@ -18,8 +16,13 @@ WARN     := -Wall -Wextra -Wshadow -Wno-unused-parameter
 ifeq ($(WERROR),1)
 WARN     += -Werror
 endif
+# The release number lives in VERSION alone; the code gets it as F2T_VERSION.
+VERSION  := $(strip $(file < VERSION))
+# CFLAGS, CPPFLAGS and LDFLAGS from the environment or the command line are
+# honoured (dpkg-buildflags' hardening flags arrive that way).
 CFLAGS   ?= -O2 -g
-ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -Isrc -Iinclude $(PKG_CFLAGS) $(CFLAGS)
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -DF2T_VERSION='"$(VERSION)"' $(WARN) -Isrc -Iinclude \
+	$(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 LDLIBS   := $(PKG_LIBS) -lstdc++ -lpthread -lm
 
 B        := build
@@ -30,22 +33,23 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 TEST_HELPERS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(wildcard tests/helpers/*.c))
 
-all: ftrace2trace
+all: ftrace2trace man
 
 ftrace2trace: $(B)/src/main.o $(B)/libf2t.a
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/libf2t.a: $(LIB_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(B)/%.o: %.c
+# Every object is rebuilt when VERSION changes: F2T_VERSION is a -D.
+$(B)/%.o: %.c VERSION
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/tests/test_%: tests/unit/test_%.c $(B)/libf2t.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS)
 
 # Small workload programs the integration tests and benchmarks drive.
 $(B)/tests/helpers/%: tests/helpers/%.c
@@ -62,14 +66,14 @@ tests: $(UNIT_BINS) $(TEST_HELPERS)
 check: ftrace2trace tests
 	@F2T=$(CURDIR)/ftrace2trace B=$(CURDIR)/$(B) tests/run-all.sh $(UNIT_BINS)
 
-install: ftrace2trace
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(INCDIR)/ftrace2trace
-	install -m 755 ftrace2trace $(DESTDIR)$(BINDIR)/
-	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
-	$(if $(wildcard include/ftrace2trace/*.h),install -m 644 include/ftrace2trace/*.h $(DESTDIR)$(INCDIR)/ftrace2trace/)
+# The unit tests alone: no root, no tracefs, no tool outside the build
+# (the Debian package build runs these).
+check-unit: $(UNIT_BINS)
+	@for t in $^; do echo "== unit: $$t"; $$t || exit 1; done
 
 clean:
 	rm -rf $(B) ftrace2trace tests/out
 
-.PHONY: all tests check install clean
+.PHONY: all tests check check-unit clean
+include mk/install.mk
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

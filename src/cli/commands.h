@@ -6,7 +6,7 @@
 #ifndef F2T_COMMANDS_H
 #define F2T_COMMANDS_H
 
-#define F2T_VERSION "0.1.0"
+/* F2T_VERSION, the release number, comes from the build (the VERSION file). */
 
 int f2t_cmd_record(int argc, char **argv);
 int f2t_cmd_convert(int argc, char **argv);
