@@ -10,7 +10,7 @@
  * "ts" is microseconds with three decimals, so no nanosecond is lost.  An
  * "E" names the slice it ends only when the model knows the name: a name
  * that differed from its "B"'s would make the viewers complain.
- * Samples are the JSON writer's own (json_samples.h).
+ * Samples are json_samples.c's.
  */
 #include <inttypes.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * The JSON writer: Chrome Trace Event Format, object form.
  *
  *   {"displayTimeUnit":"ns","traceEvents":[clock_sync, markers..., kernel
- *    activity (json_kernel.h)..., names...],
+ *    activity..., names...],
  *    "systemTraceEvents":"# tracer: nop\n...kernel text...",
  *    "otherData":{recording facts and every loss count}}
  *

@@ -215,7 +215,7 @@ def main():
         # Markers are traceEvents in the JSON, not lines of its text (the
         # viewers would show them twice).
         txt = ''.join(ln for ln in txt.splitlines(True) if ': tracing_mark_write: ' not in ln)
-        # So are irq handlers and idle/frequency changes (json_kernel.h).
+        # So are irq handlers and idle/frequency changes (json_writer.c).
         txt = ''.join(ln for ln in txt.splitlines(True)
                       if not re.search(r': (irq_handler_entry|irq_handler_exit|softirq_entry|'
                                        r'softirq_exit|cpu_idle|cpu_frequency): ', ln))

@@ -4,7 +4,7 @@
 # begin/end) on the per-CPU pseudo threads "irq cpuN" of the pseudo process
 # "CPUs", and cpu_idle counter events; the JSON file B/E events on those
 # pseudo threads and C events for cpu_idle, with the irq and idle lines left
-# out of its ftrace text (json_kernel.h says why), and every other check of
+# out of its ftrace text (json_writer.c says why), and every other check of
 # check_json_trace.py; the ftrace text output keeps them, as the kernel
 # prints them.  Both files must parse (dump, python3 json).
 set -u
@@ -30,13 +30,17 @@ grep -q ' kernel_object type=thread(2) koid=21474222[0-9][0-9] name="irq cpu[0-9
 echo "FXT: $begins irq slices begun, $ends ended on irq cpuN threads; $idle cpu_idle counter events"
 [ "$begins" -gt 0 ] || fail "FXT: no irq slice"
 [ "$ends" -gt 0 ] && [ "$ends" -le "$begins" ] || fail "FXT: $ends slice ends for $begins begins"
-[ "$idle" -gt 0 ] || fail "FXT: no cpu_idle counter"
-ok "FXT has irq slices and idle counters on the CPUs pseudo process"
+# Some kernels emit cpu_idle only at times, from some CPUs (no cpuidle
+# driver): the kernel's own text of the same recording says how many came.
+idle_txt=$(grep -c ': cpu_idle: state=' "$TMP/x.txt")
+[ "$idle" -eq "$idle_txt" ] || fail "FXT: $idle cpu_idle counter events for $idle_txt cpu_idle lines"
+[ "$idle_txt" -gt 0 ] || echo "note: the kernel emitted no cpu_idle event during this run"
+ok "FXT has irq slices on the CPUs pseudo process and a counter event per cpu_idle"
 
-grep -q ': irq_handler_entry: irq=' "$TMP/x.txt" && grep -q ': cpu_idle: state=' "$TMP/x.txt" ||
-	fail "the ftrace text output lacks the kernel's irq_handler_entry or cpu_idle lines"
+grep -q ': irq_handler_entry: irq=' "$TMP/x.txt" ||
+	fail "the ftrace text output lacks the kernel's irq_handler_entry lines"
 python3 "$here/check_json_trace.py" "$TMP/x.json" --systrace "$TMP/x.txt" > "$TMP/check" || { cat "$TMP/check"; fail "JSON checks"; }
-python3 - "$TMP/x.json" <<'PY' || fail "JSON: irq slices or idle counters missing"
+python3 - "$TMP/x.json" "$idle_txt" <<'PY' || fail "JSON: irq slices or idle counters missing"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 ev, text, other = doc['traceEvents'], doc['systemTraceEvents'], doc['otherData']
@@ -56,8 +60,9 @@ def need(cond, what):
         ok = False
 need(b and e_ and len(e_) <= len(b), 'B/E on the irq pseudo threads')
 need(all(x['name'].startswith(('IRQ (', 'SOFTIRQ (')) for x in b), 'irq slices named IRQ (...) / SOFTIRQ (...)')
-need(c and all(len(x['args']) == 1 and list(x['args'])[0].startswith('cpu') for x in c),
-     'cpu_idle C events with one cpuN series each')
+need(len(c) == int(sys.argv[2]) and
+     all(len(x['args']) == 1 and list(x['args'])[0].startswith('cpu') for x in c),
+     'a cpu_idle C event with one cpuN series for each cpu_idle line of the text')
 need((PID, 'CPUs') in names and any(n.startswith('irq cpu') for _, n in names),
      'process_name CPUs and thread_name irq cpuN')
 need(' irq_handler_entry: ' not in text and ' softirq_entry: ' not in text and ' cpu_idle: ' not in text,
