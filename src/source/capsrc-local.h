@@ -10,7 +10,7 @@
 #include <traceevent/trace-seq.h>
 
 #include "source/capsrc.h"
-#include "util/minheap.h"
+#include "util/kmerge.h"
 
 enum { H_MAX_FIELDS = 8 };
 
@@ -54,8 +54,7 @@ struct f2t_capsrc {
 	struct f2t_cap_cpus split;	/* CPU_DATA records by CPU */
 	struct cursor *cursors;
 	uint32_t ncursors;
-	struct f2t_minheap heap;	/* cursors by their next event's time */
-	struct cursor *last;
+	struct f2t_kmerge merge;	/* cursors by their next event's time */
 
 	/* The record handed out last, for f2t_event_text(). */
 	struct tep_record rec;

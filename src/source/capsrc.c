@@ -20,7 +20,6 @@
 #include "source/capsrc-local.h"
 #include "source/source.h"
 #include "util/log.h"
-#include "util/minheap.h"
 
 struct cursor {
 	uint32_t cpu;
@@ -38,6 +37,7 @@ struct cursor {
 };
 
 static int cursor_load_page(struct f2t_capsrc *s, struct cursor *c);
+static int cursor_next(void *input, void *ctx);
 
 static int read_meta_u64(const struct f2t_capr *cap, const char *key, uint64_t *v)
 {
@@ -86,7 +86,7 @@ static int parse_formats(struct f2t_capsrc *s)
 	return 0;
 }
 
-/* ---- the heap of cursors, ordered by the timestamp of their next event ---- */
+/* ---- the merge of cursors, ordered by the timestamp of their next event ---- */
 
 static bool before(const void *pa, const void *pb)
 {
@@ -118,7 +118,7 @@ static int setup_cursors(struct f2t_capsrc *s)
 	}
 	s->ncursors = s->split.ncpus;
 	s->cursors = calloc(s->ncursors ? s->ncursors : 1, sizeof(*s->cursors));
-	if (!s->cursors || f2t_minheap_init(&s->heap, s->ncursors, before))
+	if (!s->cursors || f2t_kmerge_init(&s->merge, s->ncursors, before, cursor_next, s))
 		return -ENOMEM;
 	for (uint32_t c = 0; c < s->ncursors; c++) {
 		s->cursors[c].cpu = c;
@@ -228,6 +228,14 @@ static int cursor_advance(struct f2t_capsrc *s, struct cursor *c)
 	return cursor_load_page(s, c);
 }
 
+/* Moves a cursor to its next event: its first page's first, the first time. */
+static int cursor_next(void *input, void *ctx)
+{
+	struct cursor *c = input;
+
+	return c->page ? cursor_advance(ctx, c) : cursor_load_page(ctx, c);
+}
+
 static int capsrc_next(struct f2t_source *src, struct f2t_event *ev)
 {
 	struct f2t_capsrc *s = (struct f2t_capsrc *)src;
@@ -236,17 +244,9 @@ static int capsrc_next(struct f2t_source *src, struct f2t_event *ev)
 		struct cursor *c;
 		int ret;
 
-		/* Advance the cursor whose event was handed out last time. */
-		if (s->last) {
-			ret = cursor_advance(s, s->last);
-			s->last = NULL;
-			if (ret < 0)
-				return ret;
-			f2t_minheap_update_top(&s->heap, ret > 0);
-		}
-		c = s->last = f2t_minheap_top(&s->heap);
-		if (!c)
-			return 0;
+		ret = f2t_kmerge_next(&s->merge, (void **)&c);
+		if (ret <= 0)
+			return ret;
 		memset(ev, 0, sizeof(*ev));
 		ev->ts = c->ts;
 		ev->cpu = c->cpu;
@@ -301,7 +301,7 @@ static void capsrc_close(struct f2t_source *src)
 	}
 	free(s->cursors);
 	f2t_cap_cpus_free(&s->split);
-	f2t_minheap_free(&s->heap);
+	f2t_kmerge_free(&s->merge);
 	free(s->handlers);
 	free(s->scratch);
 	free(s->line);
@@ -357,15 +357,8 @@ struct f2t_source *f2t_capsrc_open(const struct f2t_capr *cap, const struct f2t_
 	ret = setup_cursors(s);
 	if (ret)
 		goto out;
-	for (uint32_t c = 0; c < s->ncursors; c++) {
-		ret = cursor_load_page(s, &s->cursors[c]);
-		if (ret < 0)
-			goto out;
-		if (ret)
-			f2t_minheap_push(&s->heap, &s->cursors[c]);
-	}
-	f2t_minheap_build(&s->heap);
-	ret = 0;
+	for (uint32_t c = 0; !ret && c < s->ncursors; c++)
+		ret = f2t_kmerge_add(&s->merge, &s->cursors[c]);
 out:
 	if (ret) {
 		if (ret == -ENOMEM)

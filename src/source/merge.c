@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * Several sources as one, in timestamp order: each source keeps one pending
- * event, a min-heap orders the sources by it.  A source is asked for its
- * next event only when the caller asks the merge for the one after the
- * event it handed out, so that event's strings stay valid meanwhile.
+ * Several sources as one, in timestamp order (util/kmerge.h): each source
+ * keeps one pending event, and is asked for its next only when the caller
+ * asks the merge for the one after the event it handed out, so that
+ * event's strings stay valid meanwhile.
  */
 #include <errno.h>
 #include <stdlib.h>
 
 #include "source/source.h"
-#include "util/minheap.h"
+#include "util/kmerge.h"
 
 struct input {
 	struct f2t_source *src;
@@ -21,9 +21,7 @@ struct merge {
 	struct f2t_source base;
 	struct input *in;
 	unsigned int n;
-	struct f2t_minheap heap;	/* inputs with a pending event */
-	struct input *last;		/* handed out last: refill before the next */
-	int primed;			/* 0: not yet, 1: every input asked once */
+	struct f2t_kmerge merge;
 };
 
 static bool before(const void *pa, const void *pb)
@@ -33,44 +31,22 @@ static bool before(const void *pa, const void *pb)
 	return a->ev.ts < b->ev.ts || (a->ev.ts == b->ev.ts && a->rank < b->rank);
 }
 
-static int prime(struct merge *m)
+static int refill(void *input, void *ctx)
 {
-	for (unsigned int i = 0; i < m->n; i++) {
-		int ret = f2t_source_next(m->in[i].src, &m->in[i].ev);
+	struct input *in = input;
 
-		if (ret < 0)
-			return ret;
-		if (ret)
-			f2t_minheap_push(&m->heap, &m->in[i]);
-	}
-	f2t_minheap_build(&m->heap);
-	m->primed = 1;
-	return 0;
+	return f2t_source_next(in->src, &in->ev);
 }
 
 static int merge_next(struct f2t_source *s, struct f2t_event *ev)
 {
 	struct merge *m = (struct merge *)s;
-	struct input *top;
-	int ret;
+	struct input *in;
+	int ret = f2t_kmerge_next(&m->merge, (void **)&in);
 
-	if (!m->primed) {
-		ret = prime(m);
-		if (ret)
-			return ret;
-	} else if (m->last) {
-		ret = f2t_source_next(m->last->src, &m->last->ev);
-		m->last = NULL;
-		if (ret < 0)
-			return ret;
-		f2t_minheap_update_top(&m->heap, ret > 0);
-	}
-	top = f2t_minheap_top(&m->heap);
-	if (!top)
-		return 0;
-	*ev = top->ev;
-	m->last = top;
-	return 1;
+	if (ret > 0)
+		*ev = in->ev;
+	return ret;
 }
 
 static void merge_counts(const struct f2t_source *s, struct f2t_stats *st)
@@ -100,7 +76,7 @@ static void merge_close(struct f2t_source *s)
 
 	for (unsigned int i = 0; i < m->n; i++)
 		f2t_source_close(m->in[i].src);
-	f2t_minheap_free(&m->heap);
+	f2t_kmerge_free(&m->merge);
 	free(m->in);
 	free(m);
 }
@@ -115,13 +91,13 @@ static const struct f2t_source_ops merge_ops = {
 struct f2t_source *f2t_source_merge(struct f2t_source **srcs, unsigned int n)
 {
 	struct merge *m = calloc(1, sizeof(*m));
+	int ret = 0;
 
 	if (!m || !(m->in = calloc(n ? n : 1, sizeof(*m->in))) ||
-	    f2t_minheap_init(&m->heap, n, before)) {
-		if (m) {
+	    f2t_kmerge_init(&m->merge, n, before, refill, NULL)) {
+		if (m)
 			free(m->in);
-			free(m);
-		}
+		free(m);
 		for (unsigned int i = 0; i < n; i++)
 			f2t_source_close(srcs[i]);
 		errno = ENOMEM;
@@ -129,9 +105,15 @@ struct f2t_source *f2t_source_merge(struct f2t_source **srcs, unsigned int n)
 	}
 	m->base.ops = &merge_ops;
 	m->n = n;
-	for (unsigned int i = 0; i < n; i++) {
-		m->in[i].src = srcs[i];
-		m->in[i].rank = i;
+	for (unsigned int i = 0; i < n; i++)
+		m->in[i] = (struct input){ .src = srcs[i], .rank = i };
+	/* Every source's first event: a source that cannot give one fails here. */
+	for (unsigned int i = 0; !ret && i < n; i++)
+		ret = f2t_kmerge_add(&m->merge, &m->in[i]);
+	if (ret) {
+		merge_close(&m->base);
+		errno = -ret;
+		return NULL;
 	}
 	return &m->base;
 }

@@ -17,7 +17,7 @@
 #include "symbols/unwind.h"
 #include "symbols/symbolizer.h"
 #include "util/log.h"
-#include "util/minheap.h"
+#include "util/kmerge.h"
 
 #define MAX_FRAMES 512
 
@@ -44,8 +44,7 @@ struct f2t_perfsrc {
 	struct f2t_cap_cpus split;	/* PERF_DATA records by CPU */
 	struct cursor *cursors;
 	uint32_t ncursors;
-	struct f2t_minheap heap;	/* cursors by their next record's time */
-	struct cursor *last;
+	struct f2t_kmerge merge;	/* cursors by their next record's time */
 	struct f2t_frame frames[MAX_FRAMES];
 	uint64_t ips[MAX_FRAMES];
 	bool calls[MAX_FRAMES];
@@ -138,8 +137,11 @@ static uint64_t record_time(const struct f2t_perfsrc *s, const struct cursor *c)
 }
 
 /* Loads the record at the cursor's position, moving to the next capture record as needed. */
-static int cursor_load(struct f2t_perfsrc *s, struct cursor *c)
+static int cursor_load(void *input, void *ctx)
 {
+	struct f2t_perfsrc *s = ctx;
+	struct cursor *c = input;
+
 	for (;;) {
 		const struct f2t_cap_rec *r;
 		struct perf_event_header h;
@@ -193,20 +195,15 @@ static int setup_cursors(struct f2t_perfsrc *s)
 		return ret;
 	s->ncursors = s->split.ncpus;
 	s->cursors = calloc(s->ncursors ? s->ncursors : 1, sizeof(*s->cursors));
-	if (!s->cursors || f2t_minheap_init(&s->heap, s->ncursors, before))
+	if (!s->cursors || f2t_kmerge_init(&s->merge, s->ncursors, before, cursor_load, s))
 		return -ENOMEM;
-	for (uint32_t i = 0; i < s->ncursors; i++) {
+	for (uint32_t i = 0; !ret && i < s->ncursors; i++) {
 		s->cursors[i].cpu = i;
 		s->cursors[i].recs = s->split.cpu[i].recs;
 		s->cursors[i].nrecs = s->split.cpu[i].n;
-		ret = cursor_load(s, &s->cursors[i]);
-		if (ret < 0)
-			return ret;
-		if (ret)
-			f2t_minheap_push(&s->heap, &s->cursors[i]);
+		ret = f2t_kmerge_add(&s->merge, &s->cursors[i]);
 	}
-	f2t_minheap_build(&s->heap);
-	return 0;
+	return ret;
 }
 
 /* ---- records ---- */
@@ -436,16 +433,9 @@ static int perfsrc_next(struct f2t_source *src, struct f2t_event *ev)
 		struct cursor *c;
 		int ret;
 
-		if (s->last) {
-			ret = cursor_load(s, s->last);
-			s->last = NULL;
-			if (ret < 0)
-				return ret;
-			f2t_minheap_update_top(&s->heap, ret > 0);
-		}
-		c = s->last = f2t_minheap_top(&s->heap);
-		if (!c)
-			return 0;
+		ret = f2t_kmerge_next(&s->merge, (void **)&c);
+		if (ret <= 0)
+			return ret;
 		memset(ev, 0, sizeof(*ev));
 		ev->src = &s->base;
 		ret = handle(s, c, ev);
@@ -484,7 +474,7 @@ static void perfsrc_close(struct f2t_source *src)
 
 	free(s->cursors);
 	f2t_cap_cpus_free(&s->split);
-	f2t_minheap_free(&s->heap);
+	f2t_kmerge_free(&s->merge);
 	if (s->unw) {
 		struct f2t_unwind_stats us;
 

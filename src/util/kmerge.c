@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+/* The k-way merge (kmerge.h): a binary min-heap of inputs. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "util/kmerge.h"
+
+/* Restores the heap order below index I. */
+static void sift_down(struct f2t_kmerge *m, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, least = i;
+		void *t;
+
+		if (l < m->n && m->before(m->v[l], m->v[least]))
+			least = l;
+		if (r < m->n && m->before(m->v[r], m->v[least]))
+			least = r;
+		if (least == i)
+			return;
+		t = m->v[i];
+		m->v[i] = m->v[least];
+		m->v[least] = t;
+		i = least;
+	}
+}
+
+int f2t_kmerge_init(struct f2t_kmerge *m, size_t cap, f2t_before_fn before,
+		    f2t_refill_fn refill, void *ctx)
+{
+	*m = (struct f2t_kmerge){ .cap = cap, .before = before, .refill = refill, .ctx = ctx };
+	m->v = calloc(cap ? cap : 1, sizeof(*m->v));
+	return m->v ? 0 : -ENOMEM;
+}
+
+int f2t_kmerge_add(struct f2t_kmerge *m, void *input)
+{
+	int ret = m->refill(input, m->ctx);
+
+	if (ret <= 0)
+		return ret;
+	if (m->n == m->cap)
+		return -ENOSPC;
+	m->v[m->n++] = input;
+	m->ordered = false;
+	return 0;
+}
+
+int f2t_kmerge_next(struct f2t_kmerge *m, void **input)
+{
+	if (!m->ordered) {
+		for (size_t i = m->n; i-- > 0;)
+			sift_down(m, i);
+		m->ordered = true;
+	}
+	if (m->last) {
+		int ret = m->refill(m->last, m->ctx);
+
+		m->last = NULL;
+		if (ret < 0)
+			return ret;
+		/* The top moved on, or ran dry: put it back in its place. */
+		if (!ret)
+			m->v[0] = m->v[--m->n];
+		sift_down(m, 0);
+	}
+	if (!m->n)
+		return 0;
+	*input = m->last = m->v[0];
+	return 1;
+}
+
+void f2t_kmerge_free(struct f2t_kmerge *m)
+{
+	free(m->v);
+	m->v = NULL;
+	m->n = 0;
+}
