@@ -7,8 +7,11 @@
 #
 # Builds COMMIT in a temporary worktree (removed afterwards), converts each
 # capture to .fxt, .json and .txt with both binaries, and prints one line per
-# output: "same" or "DIFFERS" (with the first differing byte).  Exits 1 when
-# anything differs.  Set OLD=path to reuse an already built old binary.
+# output: "same" (byte for byte), "same records" (only the encoding differs:
+# string and thread tables, the order of names; scripts/compare-traces.py)
+# or "DIFFERS" with the first differing record.  Exits 1 when anything
+# differs beyond the encoding.  Set OLD=path to reuse an already built old
+# binary.
 set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 COMMIT CAPTURE..." >&2; exit 2; }
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,8 +36,10 @@ for cap in "$@"; do
 		"$new" convert -q "$cap" -o "$work/new.$ext" 2>/dev/null || { echo "$name.$ext: new binary failed"; status=1; continue; }
 		if cmp -s "$work/old.$ext" "$work/new.$ext"; then
 			echo "$name.$ext: same ($(stat -c %s "$work/new.$ext") bytes)"
+		elif diff=$("$top/scripts/compare-traces.py" "$new" "$work/old.$ext" "$work/new.$ext"); then
+			echo "$name.$ext: same records ($(stat -c %s "$work/old.$ext") -> $(stat -c %s "$work/new.$ext") bytes)"
 		else
-			echo "$name.$ext: DIFFERS: $(cmp "$work/old.$ext" "$work/new.$ext" 2>&1 | head -1)"
+			echo "$name.$ext: DIFFERS: $diff"
 			status=1
 		fi
 	done

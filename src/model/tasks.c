@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Task table: an open-addressing hash from tid to task.  Tasks live in
- * fixed-size slabs so pointers handed out stay valid while the table grows.
+ * Task table: tasks live in fixed-size slabs, so pointers handed out stay
+ * valid while the table grows, indexed by tid in the hash table.  Walks go
+ * through the slabs: tasks in the order they became known.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "model/tasks.h"
+#include "util/hash.h"
 
 #define SLAB_TASKS 1024
 
@@ -19,18 +21,9 @@ struct slab {
 };
 
 struct f2t_tasks {
-	struct f2t_task **slots;	/* power-of-two sized, NULL = empty */
-	uint32_t mask;
-	uint32_t count;
-	struct slab *slabs;
+	struct f2t_hash index;		/* tid -> struct f2t_task * */
+	struct slab *first, *last;
 };
-
-static uint32_t hash_tid(int32_t tid)
-{
-	uint32_t h = (uint32_t)tid * 2654435761u;
-
-	return h ^ (h >> 16);
-}
 
 struct f2t_tasks *f2t_tasks_new(void)
 {
@@ -38,9 +31,7 @@ struct f2t_tasks *f2t_tasks_new(void)
 
 	if (!t)
 		return NULL;
-	t->mask = 1023;
-	t->slots = calloc(t->mask + 1, sizeof(*t->slots));
-	if (!t->slots) {
+	if (f2t_hash_init(&t->index, 512)) {
 		free(t);
 		return NULL;
 	}
@@ -51,71 +42,54 @@ void f2t_tasks_free(struct f2t_tasks *t)
 {
 	if (!t)
 		return;
-	while (t->slabs) {
-		struct slab *s = t->slabs;
+	while (t->first) {
+		struct slab *s = t->first;
 
-		t->slabs = s->next;
+		t->first = s->next;
 		free(s);
 	}
-	free(t->slots);
+	f2t_hash_fini(&t->index);
 	free(t);
+}
+
+static bool same_tid(uintptr_t val, const void *key)
+{
+	return ((const struct f2t_task *)val)->tid == *(const int32_t *)key;
+}
+
+static inline struct f2t_hslot *slot_of(const struct f2t_tasks *t, int32_t tid)
+{
+	return f2t_hash_slot(&t->index, f2t_hash_u64((uint32_t)tid), same_tid, &tid);
 }
 
 struct f2t_task *f2t_tasks_find(struct f2t_tasks *t, int32_t tid)
 {
-	for (uint32_t i = hash_tid(tid) & t->mask;; i = (i + 1) & t->mask) {
-		struct f2t_task *task = t->slots[i];
-
-		if (!task || task->tid == tid)
-			return task;
-	}
-}
-
-static int grow(struct f2t_tasks *t)
-{
-	uint32_t nmask = t->mask * 2 + 1;
-	struct f2t_task **n = calloc((size_t)nmask + 1, sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	for (uint32_t i = 0; i <= t->mask; i++) {
-		struct f2t_task *task = t->slots[i];
-		uint32_t j;
-
-		if (!task)
-			continue;
-		for (j = hash_tid(task->tid) & nmask; n[j]; j = (j + 1) & nmask)
-			;
-		n[j] = task;
-	}
-	free(t->slots);
-	t->slots = n;
-	t->mask = nmask;
-	return 0;
+	return (struct f2t_task *)slot_of(t, tid)->val;
 }
 
 static struct f2t_task *alloc_task(struct f2t_tasks *t)
 {
-	if (!t->slabs || t->slabs->used == SLAB_TASKS) {
+	if (!t->last || t->last->used == SLAB_TASKS) {
 		struct slab *s = calloc(1, sizeof(*s));
 
 		if (!s)
 			return NULL;
-		s->next = t->slabs;
-		t->slabs = s;
+		if (t->last)
+			t->last->next = s;
+		else
+			t->first = s;
+		t->last = s;
 	}
-	return &t->slabs->tasks[t->slabs->used++];
+	return &t->last->tasks[t->last->used++];
 }
 
 struct f2t_task *f2t_tasks_get(struct f2t_tasks *t, int32_t tid)
 {
 	struct f2t_task *task = f2t_tasks_find(t, tid);
-	uint32_t i;
 
 	if (task)
 		return task;
-	/* Keep the load factor under one half so probes stay short. */
-	if ((t->count + 1) * 2 > t->mask + 1 && grow(t) < 0)
+	if (f2t_hash_reserve(&t->index) < 0)
 		return NULL;
 	task = alloc_task(t);
 	if (!task)
@@ -128,10 +102,7 @@ struct f2t_task *f2t_tasks_get(struct f2t_tasks *t, int32_t tid)
 	else
 		snprintf(task->comm, sizeof(task->comm), "<...>");
 	task->gen = 1;
-	for (i = hash_tid(tid) & t->mask; t->slots[i]; i = (i + 1) & t->mask)
-		;
-	t->slots[i] = task;
-	t->count++;
+	f2t_hash_put(&t->index, slot_of(t, tid), f2t_hash_u64((uint32_t)tid), (uintptr_t)task);
 	return task;
 }
 
@@ -153,21 +124,20 @@ void f2t_task_set(struct f2t_task *task, const char *comm, int32_t tgid)
 
 int f2t_tasks_each(struct f2t_tasks *t, int (*fn)(struct f2t_task *, void *), void *ctx)
 {
-	for (uint32_t i = 0; i <= t->mask; i++) {
-		int ret;
+	for (struct slab *s = t->first; s; s = s->next) {
+		for (unsigned int i = 0; i < s->used; i++) {
+			int ret = fn(&s->tasks[i], ctx);
 
-		if (!t->slots[i])
-			continue;
-		ret = fn(t->slots[i], ctx);
-		if (ret)
-			return ret;
+			if (ret)
+				return ret;
+		}
 	}
 	return 0;
 }
 
 uint32_t f2t_tasks_count(const struct f2t_tasks *t)
 {
-	return t->count;
+	return (uint32_t)t->index.used;
 }
 
 int f2t_tasks_load_snapshot(struct f2t_tasks *t, const char *text, size_t len,

@@ -38,7 +38,7 @@ struct f2t_task *f2t_tasks_find(struct f2t_tasks *t, int32_t tid);
 struct f2t_task *f2t_tasks_get(struct f2t_tasks *t, int32_t tid);
 /* Sets comm and/or tgid (NULL / 0 leave them), bumping gen if they changed. */
 void f2t_task_set(struct f2t_task *task, const char *comm, int32_t tgid);
-/* Calls FN for every task, in no particular order. Stops early if FN returns non-zero. */
+/* Calls FN for every task, in the order they became known.  Stops early if FN returns non-zero. */
 int f2t_tasks_each(struct f2t_tasks *t, int (*fn)(struct f2t_task *, void *), void *ctx);
 uint32_t f2t_tasks_count(const struct f2t_tasks *t);
 
