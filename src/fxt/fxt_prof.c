@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Two sets: a bitmap of module ids, and an open-addressing hash set of
+ * Two sets: a bitmap of module ids, and a hash set (util/hash.h) of
  * (pid, start, module) triples.  They grow with the mappings that samples
  * touch, never with the samples.
  */
@@ -9,23 +9,31 @@
 #include <string.h>
 
 #include "fxt/fxt_prof.h"
+#include "util/hash.h"
 
 struct key {
 	uint64_t start;
 	int32_t pid;
-	uint32_t id;		/* 0: empty slot (module ids start at 1) */
+	uint32_t id;
 };
 
 struct fxt_prof {
 	uint8_t *mods;
 	size_t nmodbytes;
-	struct key *keys;
-	size_t nkeys, cap;	/* cap: a power of two */
+	struct key *keys;	/* the mappings seen, in order */
+	size_t nkeys, cap;
+	struct f2t_hash seen;	/* -> index into keys + 1 */
 };
 
 struct fxt_prof *fxt_prof_new(void)
 {
-	return calloc(1, sizeof(struct fxt_prof));
+	struct fxt_prof *p = calloc(1, sizeof(*p));
+
+	if (p && f2t_hash_init(&p->seen, 1024)) {
+		free(p);
+		p = NULL;
+	}
+	return p;
 }
 
 void fxt_prof_free(struct fxt_prof *p)
@@ -34,6 +42,7 @@ void fxt_prof_free(struct fxt_prof *p)
 		return;
 	free(p->mods);
 	free(p->keys);
+	f2t_hash_fini(&p->seen);
 	free(p);
 }
 
@@ -60,50 +69,39 @@ int fxt_prof_first_module(struct fxt_prof *p, uint32_t id)
 	return 1;
 }
 
-static size_t hash(int32_t pid, uint64_t start, uint32_t id)
+struct lookup {
+	const struct key *keys;
+	struct key want;
+};
+
+static bool same(uintptr_t val, const void *key)
 {
-	uint64_t h = start ^ ((uint64_t)(uint32_t)pid << 32 | id);
+	const struct lookup *l = key;
+	const struct key *k = &l->keys[val - 1];
 
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	return (size_t)h;
-}
-
-static int grow(struct fxt_prof *p)
-{
-	size_t ncap = p->cap ? p->cap * 2 : 1024, mask = ncap - 1;
-	struct key *n = calloc(ncap, sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	for (size_t i = 0; i < p->cap; i++) {
-		size_t j;
-
-		if (!p->keys[i].id)
-			continue;
-		for (j = hash(p->keys[i].pid, p->keys[i].start, p->keys[i].id) & mask; n[j].id;
-		     j = (j + 1) & mask)
-			;
-		n[j] = p->keys[i];
-	}
-	free(p->keys);
-	p->keys = n;
-	p->cap = ncap;
-	return 0;
+	return k->pid == l->want.pid && k->start == l->want.start && k->id == l->want.id;
 }
 
 int fxt_prof_first_mmap(struct fxt_prof *p, int32_t pid, uint64_t start, uint32_t id)
 {
-	size_t mask, i;
+	struct lookup l = { p->keys, { start, pid, id } };
+	uint64_t h = f2t_hash_u64(start ^ f2t_hash_u64((uint64_t)(uint32_t)pid << 32 | id));
 
-	if ((p->nkeys + 1) * 2 > p->cap && grow(p))
+	if (f2t_hash_slot(&p->seen, h, same, &l)->val)
+		return 0;
+	if (f2t_hash_reserve(&p->seen))
 		return -ENOMEM;
-	mask = p->cap - 1;
-	for (i = hash(pid, start, id) & mask; p->keys[i].id; i = (i + 1) & mask)
-		if (p->keys[i].pid == pid && p->keys[i].start == start && p->keys[i].id == id)
-			return 0;
-	p->keys[i] = (struct key){ start, pid, id };
-	p->nkeys++;
+	if (p->nkeys == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 1024;
+		struct key *k = realloc(p->keys, cap * sizeof(*k));
+
+		if (!k)
+			return -ENOMEM;
+		p->keys = k;
+		p->cap = cap;
+	}
+	p->keys[p->nkeys++] = l.want;
+	l.keys = p->keys;
+	f2t_hash_put(&p->seen, f2t_hash_slot(&p->seen, h, same, &l), h, p->nkeys);
 	return 1;
 }

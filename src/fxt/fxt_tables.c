@@ -11,6 +11,7 @@
 
 #include "fxt/fxt_enc.h"
 #include "fxt/fxt_tables.h"
+#include "util/hash.h"
 
 /* Least recently used list: head is the newest, tail the next to evict. */
 struct lru {
@@ -60,18 +61,6 @@ static void chain_remove(uint16_t *head, uint16_t *next, uint16_t i)
 			return;
 		}
 	}
-}
-
-static uint64_t hash_bytes(const char *s, size_t len)
-{
-	/* FNV-1a: strings here are short; good enough spread, no dependencies. */
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ull;
-	}
-	return h ^ (h >> 29);
 }
 
 struct str_slot {
@@ -188,7 +177,7 @@ int fxt_strtab_intern(struct fxt_strtab *t, const char *s, size_t len, bool *fre
 		return -EINVAL;
 	if (len > FXT_MAX_STRING_LEN)
 		return -E2BIG;
-	h = (uint32_t)hash_bytes(s, len);
+	h = (uint32_t)f2t_hash_bytes(s, len);
 	if (t->nbuckets) {
 		for (i = t->bucket[h & (t->nbuckets - 1)]; i; i = t->chain[i]) {
 			const struct str_slot *e = &t->slot[i];

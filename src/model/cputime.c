@@ -5,11 +5,7 @@
 
 #include "model/stats.h"
 #include "model/cputime.h"
-
-struct slot {
-	int32_t tid;		/* 0: empty (pid 0 is never stored) */
-	uint64_t ns;
-};
+#include "util/idmap.h"
 
 struct oncpu {
 	int32_t tid;		/* -1: unknown */
@@ -17,25 +13,15 @@ struct oncpu {
 };
 
 struct f2t_cputime {
-	struct slot *slots;	/* open addressing, linear probing */
-	uint32_t mask, used;
+	struct f2t_idmap ns;	/* tid -> uint64_t ns on a CPU */
 	struct oncpu cpu[F2T_MAX_CPUS];
 };
-
-static inline uint32_t hash(int32_t tid)
-{
-	return (uint32_t)tid * 2654435761u;
-}
 
 struct f2t_cputime *f2t_cputime_new(void)
 {
 	struct f2t_cputime *c = calloc(1, sizeof(*c));
 
-	if (!c)
-		return NULL;
-	c->mask = 1023;
-	c->slots = calloc(c->mask + 1, sizeof(*c->slots));
-	if (!c->slots) {
+	if (!c || f2t_idmap_init(&c->ns, sizeof(uint64_t))) {
 		free(c);
 		errno = ENOMEM;
 		return NULL;
@@ -49,51 +35,20 @@ void f2t_cputime_free(struct f2t_cputime *c)
 {
 	if (!c)
 		return;
-	free(c->slots);
+	f2t_idmap_fini(&c->ns);
 	free(c);
-}
-
-static struct slot *lookup(struct slot *slots, uint32_t mask, int32_t tid)
-{
-	for (uint32_t i = hash(tid) & mask;; i = (i + 1) & mask)
-		if (slots[i].tid == tid || slots[i].tid == 0)
-			return &slots[i];
-}
-
-static int grow(struct f2t_cputime *c)
-{
-	uint32_t mask = c->mask * 2 + 1;
-	struct slot *slots = calloc((size_t)mask + 1, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (uint32_t i = 0; i <= c->mask; i++)
-		if (c->slots[i].tid)
-			*lookup(slots, mask, c->slots[i].tid) = c->slots[i];
-	free(c->slots);
-	c->slots = slots;
-	c->mask = mask;
-	return 0;
 }
 
 static int add(struct f2t_cputime *c, int32_t tid, uint64_t ns)
 {
-	struct slot *s;
+	uint64_t *total;
 
 	if (tid <= 0)
 		return 0;
-	s = lookup(c->slots, c->mask, tid);
-	if (!s->tid) {
-		/* Keep the table at most half full so probes stay short. */
-		if ((c->used + 1) * 2 > c->mask + 1) {
-			if (grow(c))
-				return -ENOMEM;
-			s = lookup(c->slots, c->mask, tid);
-		}
-		s->tid = tid;
-		c->used++;
-	}
-	s->ns += ns;
+	total = f2t_idmap_get(&c->ns, tid, NULL);
+	if (!total)
+		return -ENOMEM;
+	*total += ns;
 	return 0;
 }
 
@@ -121,10 +76,7 @@ int f2t_cputime_event(struct f2t_cputime *c, const struct f2t_event *ev)
 
 uint64_t f2t_cputime_get(const struct f2t_cputime *c, int32_t tid)
 {
-	const struct slot *s;
+	const uint64_t *total = tid > 0 ? f2t_idmap_find(&c->ns, tid) : NULL;
 
-	if (tid <= 0)
-		return 0;
-	s = lookup(c->slots, c->mask, tid);
-	return s->tid ? s->ns : 0;
+	return total ? *total : 0;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Per-thread call stacks for function-graph events: a hash map from thread
+ * Per-thread call stacks for function-graph events: from thread (idmap.h)
  * to its open calls, and for each thread what an exit without an entry
  * must enclose (see fgraph.h).
  */
@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model/fgraph.h"
+#include "util/idmap.h"
 
 /* Depths we track for complete slices; deeper unmatched exits are rare. */
 #define MAX_LO 64
@@ -22,7 +23,6 @@ struct frame {
 };
 
 struct thr {
-	int64_t key;
 	struct frame *stack;
 	uint32_t n, cap;
 	/*
@@ -34,8 +34,7 @@ struct thr {
 };
 
 struct f2t_fgraph {
-	struct thr **slots;	/* open addressing, linear probing */
-	size_t nslots, used;
+	struct f2t_idmap threads;	/* key -> struct thr */
 	uint64_t unmatched;
 };
 
@@ -43,29 +42,21 @@ struct f2t_fgraph *f2t_fgraph_new(void)
 {
 	struct f2t_fgraph *g = calloc(1, sizeof(*g));
 
-	if (!g)
-		goto nomem;
-	g->nslots = 256;
-	g->slots = calloc(g->nslots, sizeof(*g->slots));
-	if (g->slots)
-		return g;
-	free(g);
-nomem:
-	errno = ENOMEM;
-	return NULL;
+	if (!g || f2t_idmap_init(&g->threads, sizeof(struct thr))) {
+		free(g);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return g;
 }
 
 void f2t_fgraph_free(struct f2t_fgraph *g)
 {
 	if (!g)
 		return;
-	for (size_t i = 0; i < g->nslots; i++) {
-		if (g->slots[i]) {
-			free(g->slots[i]->stack);
-			free(g->slots[i]);
-		}
-	}
-	free(g->slots);
+	for (size_t i = 0; i < g->threads.n; i++)
+		free(((struct thr *)f2t_idmap_at(&g->threads, i, NULL))->stack);
+	f2t_idmap_fini(&g->threads);
 	free(g);
 }
 
@@ -74,58 +65,13 @@ uint64_t f2t_fgraph_unmatched(const struct f2t_fgraph *g)
 	return g->unmatched;
 }
 
-static size_t slot_of(const struct f2t_fgraph *g, int64_t key)
-{
-	uint64_t h = (uint64_t)key * 0x9e3779b97f4a7c15ull;
-
-	return (size_t)(h >> 32) & (g->nslots - 1);
-}
-
-static int grow(struct f2t_fgraph *g)
-{
-	size_t n = g->nslots * 2;
-	struct thr **slots = calloc(n, sizeof(*slots));
-	struct f2t_fgraph tmp = { .slots = slots, .nslots = n };
-
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < g->nslots; i++) {
-		struct thr *t = g->slots[i];
-		size_t j;
-
-		if (!t)
-			continue;
-		for (j = slot_of(&tmp, t->key); slots[j]; j = (j + 1) & (n - 1))
-			;
-		slots[j] = t;
-	}
-	free(g->slots);
-	g->slots = slots;
-	g->nslots = n;
-	return 0;
-}
-
 static struct thr *thread_of(struct f2t_fgraph *g, int64_t key)
 {
-	size_t i;
-	struct thr *t;
+	bool fresh;
+	struct thr *t = f2t_idmap_get(&g->threads, key, &fresh);
 
-	for (i = slot_of(g, key); g->slots[i]; i = (i + 1) & (g->nslots - 1))
-		if (g->slots[i]->key == key)
-			return g->slots[i];
-	if (2 * (g->used + 1) > g->nslots) {
-		if (grow(g))
-			return NULL;
-		for (i = slot_of(g, key); g->slots[i]; i = (i + 1) & (g->nslots - 1))
-			;
-	}
-	t = calloc(1, sizeof(*t));
-	if (!t)
-		return NULL;
-	t->key = key;
-	memset(t->lo, 0xff, sizeof(t->lo));
-	g->slots[i] = t;
-	g->used++;
+	if (t && fresh)
+		memset(t->lo, 0xff, sizeof(t->lo));
 	return t;
 }
 

@@ -14,26 +14,23 @@
 #include "util/strset.h"
 #include "model/marker_track.h"
 #include "model/slices.h"
+#include "util/hash.h"
 #include "util/log.h"
-
-#define ASYNC_INITIAL_CAP 64	/* a power of two */
 
 static const char category_marker[] = "marker";
 
 /* One open async slice: its id and a copy of its begin's name. */
-struct async_slot {
+struct async {
 	uint64_t id;
-	char *name;		/* NULL: the slot is free */
 	size_t len;
+	char name[];
 };
 
 struct f2t_mtrack {
 	struct f2t_slices *slices;
-	struct async_slot *async;	/* open addressing, linear probing */
-	size_t async_cap;		/* a power of two */
-	size_t async_used;
+	struct f2t_hash async;		/* id -> struct async *, the open ones */
 	struct f2t_strset sync_ids;
-	char *end_name;			/* the last async end's name, for its record */
+	struct async *end_name;		/* the last async end's, for its record's name */
 	struct f2t_mcounts counts;
 };
 
@@ -44,13 +41,11 @@ struct f2t_mtrack *f2t_mtrack_new(void)
 	if (!t)
 		return NULL;
 	t->slices = f2t_slices_new();
-	t->async = calloc(ASYNC_INITIAL_CAP, sizeof(*t->async));
-	if (!t->slices || !t->async) {
+	if (!t->slices || f2t_hash_init(&t->async, 64)) {
 		f2t_mtrack_free(t);
 		errno = ENOMEM;
 		return NULL;
 	}
-	t->async_cap = ASYNC_INITIAL_CAP;
 	return t;
 }
 
@@ -58,9 +53,9 @@ void f2t_mtrack_free(struct f2t_mtrack *t)
 {
 	if (!t)
 		return;
-	for (size_t i = 0; t->async && i < t->async_cap; i++)
-		free(t->async[i].name);
-	free(t->async);
+	for (size_t i = 0; t->async.slot && i <= t->async.mask; i++)
+		free((void *)t->async.slot[i].val);
+	f2t_hash_fini(&t->async);
 	free(t->end_name);
 	f2t_slices_free(t->slices);
 	f2t_strset_fini(&t->sync_ids);
@@ -72,16 +67,6 @@ int f2t_mtrack_reserve_sync_id(struct f2t_mtrack *t, const char *id)
 	int ret = f2t_strset_add(&t->sync_ids, id, strlen(id));
 
 	return ret < 0 ? ret : 0;
-}
-
-/* splitmix64's finalizer: every input bit reaches every output bit. */
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
 }
 
 static uint64_t fnv1a(uint64_t h, const void *p, size_t len)
@@ -106,35 +91,18 @@ uint64_t f2t_mtrack_hash(int32_t tgid, char space, struct f2t_marker_str key, in
 	h = fnv1a(h, fixed, sizeof(fixed));
 	h = fnv1a(h, &len, sizeof(len));
 	h = fnv1a(h, key.s, key.len);
-	return mix64(h);
+	return f2t_hash_u64(h);
 }
 
-/* The slot holding ID, or the free slot where it would go. */
-static struct async_slot *async_find(const struct f2t_mtrack *t, uint64_t id)
+static bool same_id(uintptr_t val, const void *key)
 {
-	size_t mask = t->async_cap - 1, i = (size_t)mix64(id) & mask;
-
-	while (t->async[i].name && t->async[i].id != id)
-		i = (i + 1) & mask;
-	return &t->async[i];
+	return ((const struct async *)val)->id == *(const uint64_t *)key;
 }
 
-static int async_grow(struct f2t_mtrack *t)
+/* The slot of open async slice ID, or the empty slot where it would go. */
+static struct f2t_hslot *async_find(const struct f2t_mtrack *t, uint64_t id)
 {
-	struct async_slot *old = t->async;
-	size_t old_cap = t->async_cap;
-
-	t->async = calloc(old_cap * 2, sizeof(*t->async));
-	if (!t->async) {
-		t->async = old;
-		return -ENOMEM;
-	}
-	t->async_cap = old_cap * 2;
-	for (size_t i = 0; i < old_cap; i++)
-		if (old[i].name)
-			*async_find(t, old[i].id) = old[i];
-	free(old);
-	return 0;
+	return f2t_hash_slot(&t->async, f2t_hash_u64(id), same_id, &id);
 }
 
 /*
@@ -144,52 +112,21 @@ static int async_grow(struct f2t_mtrack *t)
  */
 static int async_open(struct f2t_mtrack *t, uint64_t id, struct f2t_marker_str name)
 {
-	struct async_slot *s;
+	struct async *a;
 
-	/* At most half full, so probe runs stay short. */
-	if ((t->async_used + 1) * 2 > t->async_cap && async_grow(t))
-		return -ENOMEM;
-	s = async_find(t, id);
-	if (s->name)
+	if (async_find(t, id)->val)
 		return 0;
-	/* +1: an empty name still needs a non-NULL copy to mark the slot used. */
-	s->name = malloc(name.len + 1);
-	if (!s->name)
+	if (f2t_hash_reserve(&t->async))
 		return -ENOMEM;
-	memcpy(s->name, name.s, name.len);
-	s->name[name.len] = '\0';
-	s->len = name.len;
-	s->id = id;
-	t->async_used++;
+	a = malloc(sizeof(*a) + name.len + 1);
+	if (!a)
+		return -ENOMEM;
+	a->id = id;
+	a->len = name.len;
+	memcpy(a->name, name.s, name.len);
+	a->name[name.len] = '\0';
+	f2t_hash_put(&t->async, async_find(t, id), f2t_hash_u64(id), (uintptr_t)a);
 	return 0;
-}
-
-/*
- * Empties the slot at S (its name now belongs to the caller), moving later
- * entries of its probe run back so every entry stays reachable from its
- * home slot without tombstones.
- */
-static void async_remove(struct f2t_mtrack *t, struct async_slot *s)
-{
-	size_t mask = t->async_cap - 1, hole = (size_t)(s - t->async), i = hole;
-
-	s->name = NULL;
-	t->async_used--;
-	for (;;) {
-		size_t home;
-
-		i = (i + 1) & mask;
-		if (!t->async[i].name)
-			return;
-		home = (size_t)mix64(t->async[i].id) & mask;
-		/* Move it back only if its home is not between the hole and it. */
-		if ((i > hole && (home <= hole || home > i)) ||
-		    (i < hole && home <= hole && home > i)) {
-			t->async[hole] = t->async[i];
-			t->async[i].name = NULL;
-			hole = i;
-		}
-	}
 }
 
 static struct f2t_marker_str view(const char *s)
@@ -225,7 +162,7 @@ static int clock_sync(struct f2t_mtrack *t, const struct f2t_event *ev, struct f
 int f2t_mtrack_event(struct f2t_mtrack *t, const struct f2t_event *ev, int32_t tgid,
 		     struct f2t_mrecord *r)
 {
-	struct async_slot *s;
+	struct f2t_hslot *slot;
 	int ret = 0;
 
 	memset(r, 0, sizeof(*r));
@@ -283,17 +220,17 @@ int f2t_mtrack_event(struct f2t_mtrack *t, const struct f2t_event *ev, int32_t t
 
 		r->async_id = f2t_mtrack_hash(r->tgid, track ? 'G' : 'S',
 					      track ? r->m.track : r->m.name, r->m.cookie);
-		s = async_find(t, r->async_id);
-		if (!s->name) {
+		slot = async_find(t, r->async_id);
+		if (!slot->val) {
 			r->rec = F2T_MREC_NONE;
 			t->counts.unmatched_async_ends++;
 			return 0;
 		}
 		/* The begin's name outlives its slot until the next call. */
 		free(t->end_name);
-		t->end_name = s->name;
-		r->name = (struct f2t_marker_str){ s->name, s->len };
-		async_remove(t, s);
+		t->end_name = (struct async *)slot->val;
+		r->name = (struct f2t_marker_str){ t->end_name->name, t->end_name->len };
+		f2t_hash_remove(&t->async, slot);
 		r->rec = F2T_MREC_ASYNC_END;
 		return 0;
 	}
@@ -318,7 +255,7 @@ void f2t_mtrack_counts(const struct f2t_mtrack *t, struct f2t_mcounts *c)
 {
 	*c = t->counts;
 	c->open_slices = f2t_slices_open(t->slices);
-	c->open_async = t->async_used;
+	c->open_async = t->async.used;
 }
 
 void f2t_mtrack_report(const struct f2t_mtrack *t)

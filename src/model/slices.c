@@ -1,60 +1,30 @@
 // SPDX-License-Identifier: MIT
 /*
- * Open-addressing hash of tid -> depth.  Entries are never removed (a thread
- * that closed all its slices keeps a depth-0 entry), so lookups need no
- * tombstones and the table stays bounded by the threads seen.
+ * tid -> depth (util/idmap.h).  Entries are never removed (a thread that
+ * closed all its slices keeps a depth-0 entry), so the table stays bounded
+ * by the threads seen.
  */
 #include <errno.h>
 #include <stdlib.h>
 
 #include "model/slices.h"
-
-#define EMPTY_TID INT32_MIN	/* no thread has this id */
-#define INITIAL_CAP 64		/* a power of two */
-
-struct slot {
-	int32_t tid;
-	uint32_t depth;
-};
+#include "util/idmap.h"
 
 struct f2t_slices {
-	struct slot *slots;
-	uint32_t cap;		/* power of two */
-	uint32_t used;
+	struct f2t_idmap depth;		/* tid -> uint32_t */
 	uint64_t unmatched;
 	uint64_t open;
 };
-
-static uint32_t hash_tid(int32_t tid)
-{
-	/* Fibonacci hashing spreads sequential tids over the table. */
-	return (uint32_t)(((uint64_t)(uint32_t)tid * 0x9E3779B97F4A7C15ull) >> 32);
-}
-
-static struct slot *alloc_slots(uint32_t cap)
-{
-	struct slot *slots = malloc(sizeof(*slots) * cap);
-
-	if (!slots)
-		return NULL;
-	for (uint32_t i = 0; i < cap; i++)
-		slots[i] = (struct slot){ EMPTY_TID, 0 };
-	return slots;
-}
 
 struct f2t_slices *f2t_slices_new(void)
 {
 	struct f2t_slices *s = calloc(1, sizeof(*s));
 
-	if (!s)
-		return NULL;
-	s->slots = alloc_slots(INITIAL_CAP);
-	if (!s->slots) {
+	if (!s || f2t_idmap_init(&s->depth, sizeof(uint32_t))) {
 		free(s);
 		errno = ENOMEM;
 		return NULL;
 	}
-	s->cap = INITIAL_CAP;
 	return s;
 }
 
@@ -62,80 +32,41 @@ void f2t_slices_free(struct f2t_slices *s)
 {
 	if (!s)
 		return;
-	free(s->slots);
+	f2t_idmap_fini(&s->depth);
 	free(s);
-}
-
-/* The slot holding TID, or the empty slot where it would go. */
-static struct slot *find(const struct f2t_slices *s, int32_t tid)
-{
-	uint32_t mask = s->cap - 1;
-
-	for (uint32_t i = hash_tid(tid) & mask;; i = (i + 1) & mask)
-		if (s->slots[i].tid == tid || s->slots[i].tid == EMPTY_TID)
-			return &s->slots[i];
-}
-
-static int grow(struct f2t_slices *s)
-{
-	struct f2t_slices bigger = *s;
-
-	if (s->cap > UINT32_MAX / 2)
-		return -ENOMEM;
-	bigger.cap = s->cap * 2;
-	bigger.slots = alloc_slots(bigger.cap);
-	if (!bigger.slots)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < s->cap; i++)
-		if (s->slots[i].tid != EMPTY_TID)
-			*find(&bigger, s->slots[i].tid) = s->slots[i];
-	free(s->slots);
-	*s = bigger;
-	return 0;
 }
 
 int f2t_slices_begin(struct f2t_slices *s, int32_t tid)
 {
-	struct slot *slot;
+	uint32_t *depth = f2t_idmap_get(&s->depth, tid, NULL);
 
-	if (tid == EMPTY_TID)
-		return -EINVAL;
-	slot = find(s, tid);
-	if (slot->tid == EMPTY_TID) {
-		/* Keep the load under 3/4 so probes stay short. */
-		if ((s->used + 1) * 4 > s->cap * 3) {
-			if (grow(s) < 0)
-				return -ENOMEM;
-			slot = find(s, tid);
-		}
-		slot->tid = tid;
-		s->used++;
-	}
-	if (slot->depth == UINT32_MAX)
+	if (!depth)
+		return -ENOMEM;
+	if (*depth == UINT32_MAX)
 		return -EOVERFLOW;
-	slot->depth++;
+	(*depth)++;
 	s->open++;
-	return slot->depth > INT32_MAX ? INT32_MAX : (int)slot->depth;
+	return *depth > INT32_MAX ? INT32_MAX : (int)*depth;
 }
 
 bool f2t_slices_end(struct f2t_slices *s, int32_t tid)
 {
-	struct slot *slot = find(s, tid);
+	uint32_t *depth = f2t_idmap_find(&s->depth, tid);
 
-	if (slot->tid != tid || !slot->depth) {
+	if (!depth || !*depth) {
 		s->unmatched++;
 		return false;
 	}
-	slot->depth--;
+	(*depth)--;
 	s->open--;
 	return true;
 }
 
 uint32_t f2t_slices_depth(const struct f2t_slices *s, int32_t tid)
 {
-	const struct slot *slot = find(s, tid);
+	const uint32_t *depth = f2t_idmap_find(&s->depth, tid);
 
-	return slot->tid == tid ? slot->depth : 0;
+	return depth ? *depth : 0;
 }
 
 uint64_t f2t_slices_unmatched(const struct f2t_slices *s)
@@ -151,12 +82,14 @@ uint64_t f2t_slices_open(const struct f2t_slices *s)
 int f2t_slices_each_open(const struct f2t_slices *s,
 			 int (*fn)(int32_t tid, uint32_t depth, void *ctx), void *ctx)
 {
-	for (uint32_t i = 0; i < s->cap; i++) {
+	for (size_t i = 0; i < s->depth.n; i++) {
+		int64_t tid;
+		const uint32_t *depth = f2t_idmap_at(&s->depth, i, &tid);
 		int r;
 
-		if (s->slots[i].tid == EMPTY_TID || !s->slots[i].depth)
+		if (!*depth)
 			continue;
-		r = fn(s->slots[i].tid, s->slots[i].depth, ctx);
+		r = fn((int32_t)tid, *depth, ctx);
 		if (r)
 			return r;
 	}

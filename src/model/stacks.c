@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Stack tree: strings interned once in a pool, nodes in an array indexed by
- * id, and one open-addressing table from (parent, name, category) to id.
+ * id, and two hash tables (util/hash.h): string -> pool offset, and
+ * (parent, name, category) -> id.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "model/stacks.h"
+#include "util/hash.h"
 
 struct node {
 	uint32_t parent, name, cat;	/* name, cat: offsets into the pool */
@@ -17,26 +19,22 @@ struct node {
 struct f2t_stacks {
 	char *pool;
 	size_t plen, pcap;
-	uint32_t *strtab;		/* pool offsets + 1; 0 empty; power-of-two size */
-	size_t nstr, strcap;
+	struct f2t_hash strs;		/* -> pool offset + 1 */
 	struct node *nodes;		/* nodes[id - 1] */
 	size_t nnodes, ncap;
-	uint32_t *idtab;		/* node ids; 0 empty; power-of-two size */
-	size_t idcap;
+	struct f2t_hash ids;		/* -> node id */
 };
-
-static uint64_t fnv(const void *p, size_t len, uint64_t h)
-{
-	const unsigned char *c = p;
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ c[i]) * 1099511628211ull;
-	return h;
-}
 
 struct f2t_stacks *f2t_stacks_new(void)
 {
-	return calloc(1, sizeof(struct f2t_stacks));
+	struct f2t_stacks *s = calloc(1, sizeof(*s));
+
+	if (!s || f2t_hash_init(&s->strs, 512) || f2t_hash_init(&s->ids, 512)) {
+		f2t_stacks_free(s);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return s;
 }
 
 void f2t_stacks_free(struct f2t_stacks *s)
@@ -44,51 +42,36 @@ void f2t_stacks_free(struct f2t_stacks *s)
 	if (!s)
 		return;
 	free(s->pool);
-	free(s->strtab);
+	f2t_hash_fini(&s->strs);
 	free(s->nodes);
-	free(s->idtab);
+	f2t_hash_fini(&s->ids);
 	free(s);
 }
 
-static int grow_strtab(struct f2t_stacks *s)
+struct str_key {
+	const char *pool, *s;
+	size_t len;
+};
+
+static bool same_str(uintptr_t val, const void *key)
 {
-	size_t ncap = s->strcap ? s->strcap * 2 : 1024, mask = ncap - 1;
-	uint32_t *n = calloc(ncap, sizeof(*n));
+	const struct str_key *k = key;
+	const char *have = k->pool + val - 1;
 
-	if (!n)
-		return -ENOMEM;
-	for (size_t i = 0; i < s->strcap; i++) {
-		const char *str;
-		size_t j;
-
-		if (!s->strtab[i])
-			continue;
-		str = s->pool + s->strtab[i] - 1;
-		for (j = fnv(str, strlen(str), 14695981039346656037ull) & mask; n[j];
-		     j = (j + 1) & mask)
-			;
-		n[j] = s->strtab[i];
-	}
-	free(s->strtab);
-	s->strtab = n;
-	s->strcap = ncap;
-	return 0;
+	return !strncmp(have, k->s, k->len) && !have[k->len];
 }
 
 /* The pool offset of STR[0..LEN), added once.  Negative errno on failure. */
 static int64_t intern(struct f2t_stacks *s, const char *str, size_t len)
 {
-	size_t mask, i;
+	struct str_key key = { s->pool, str, len };
+	uint64_t h = f2t_hash_bytes(str, len);
+	struct f2t_hslot *slot = f2t_hash_slot(&s->strs, h, same_str, &key);
 
-	if ((s->nstr + 1) * 2 > s->strcap && grow_strtab(s))
+	if (slot->val)
+		return (int64_t)slot->val - 1;
+	if (f2t_hash_reserve(&s->strs))
 		return -ENOMEM;
-	mask = s->strcap - 1;
-	for (i = fnv(str, len, 14695981039346656037ull) & mask; s->strtab[i]; i = (i + 1) & mask) {
-		const char *have = s->pool + s->strtab[i] - 1;
-
-		if (!strncmp(have, str, len) && !have[len])
-			return s->strtab[i] - 1;
-	}
 	if (s->plen + len + 1 > s->pcap) {
 		size_t cap = s->pcap ? s->pcap * 2 : 64 * 1024;
 		char *p;
@@ -105,58 +88,42 @@ static int64_t intern(struct f2t_stacks *s, const char *str, size_t len)
 	}
 	memcpy(s->pool + s->plen, str, len);
 	s->pool[s->plen + len] = '\0';
-	s->strtab[i] = (uint32_t)s->plen + 1;
-	s->nstr++;
+	key.pool = s->pool;
+	f2t_hash_put(&s->strs, f2t_hash_slot(&s->strs, h, same_str, &key), h, s->plen + 1);
 	s->plen += len + 1;
-	return s->strtab[i] - 1;
+	return (int64_t)(s->plen - len - 1);
 }
 
-static size_t node_hash(uint32_t parent, uint32_t name, uint32_t cat)
+struct node_key {
+	const struct node *nodes;
+	struct node want;
+};
+
+static bool same_node(uintptr_t val, const void *key)
 {
-	uint64_t k[2] = { (uint64_t)parent << 32 | name, cat };
+	const struct node_key *k = key;
+	const struct node *d = &k->nodes[val - 1];
 
-	return (size_t)fnv(k, sizeof(k), 14695981039346656037ull);
-}
-
-static int grow_idtab(struct f2t_stacks *s)
-{
-	size_t ncap = s->idcap ? s->idcap * 2 : 1024, mask = ncap - 1;
-	uint32_t *n = calloc(ncap, sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	for (size_t id = 1; id <= s->nnodes; id++) {
-		const struct node *d = &s->nodes[id - 1];
-		size_t j;
-
-		for (j = node_hash(d->parent, d->name, d->cat) & mask; n[j]; j = (j + 1) & mask)
-			;
-		n[j] = (uint32_t)id;
-	}
-	free(s->idtab);
-	s->idtab = n;
-	s->idcap = ncap;
-	return 0;
+	return d->parent == k->want.parent && d->name == k->want.name && d->cat == k->want.cat;
 }
 
 int64_t f2t_stacks_node(struct f2t_stacks *s, uint32_t parent, const char *name, size_t nlen,
 			const char *category, size_t clen)
 {
 	int64_t n = intern(s, name, nlen), c = intern(s, category, clen);
-	size_t mask, i;
+	struct node_key key;
+	struct f2t_hslot *slot;
+	uint64_t h;
 
 	if (n < 0 || c < 0)
 		return n < 0 ? n : c;
-	if ((s->nnodes + 1) * 2 > s->idcap && grow_idtab(s))
+	key = (struct node_key){ s->nodes, { parent, (uint32_t)n, (uint32_t)c } };
+	h = f2t_hash_u64((uint64_t)parent << 32 ^ (uint64_t)n << 16 ^ (uint64_t)c);
+	slot = f2t_hash_slot(&s->ids, h, same_node, &key);
+	if (slot->val)
+		return (int64_t)slot->val;
+	if (f2t_hash_reserve(&s->ids))
 		return -ENOMEM;
-	mask = s->idcap - 1;
-	for (i = node_hash(parent, (uint32_t)n, (uint32_t)c) & mask; s->idtab[i];
-	     i = (i + 1) & mask) {
-		const struct node *d = &s->nodes[s->idtab[i] - 1];
-
-		if (d->parent == parent && d->name == (uint32_t)n && d->cat == (uint32_t)c)
-			return s->idtab[i];
-	}
 	if (s->nnodes == s->ncap) {
 		size_t cap = s->ncap ? s->ncap * 2 : 1024;
 		struct node *v = realloc(s->nodes, cap * sizeof(*v));
@@ -166,8 +133,9 @@ int64_t f2t_stacks_node(struct f2t_stacks *s, uint32_t parent, const char *name,
 		s->nodes = v;
 		s->ncap = cap;
 	}
-	s->nodes[s->nnodes++] = (struct node){ parent, (uint32_t)n, (uint32_t)c };
-	s->idtab[i] = (uint32_t)s->nnodes;
+	s->nodes[s->nnodes++] = key.want;
+	key.nodes = s->nodes;
+	f2t_hash_put(&s->ids, f2t_hash_slot(&s->ids, h, same_node, &key), h, s->nnodes);
 	return (int64_t)s->nnodes;
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Process address spaces: an open-addressing table of processes, each a
- * sorted array of mappings (binary search on lookup); modules in a chained
- * hash on their name.  Memory grows with processes and mappings, not with
+ * Process address spaces: processes by pid (util/idmap.h), each a sorted
+ * array of mappings (binary search on lookup); modules by name
+ * (util/hash.h).  Memory grows with processes and mappings, not with
  * samples.
  */
 #include <errno.h>
@@ -11,11 +11,10 @@
 #include <string.h>
 
 #include "symbols/maps.h"
-
-#define MOD_BUCKETS 4096
+#include "util/hash.h"
+#include "util/idmap.h"
 
 struct proc {
-	int32_t pid;		/* 0: empty slot (pid 0 has no user mappings) */
 	struct f2t_mapping *v;
 	size_t n, cap;
 	uint64_t gen;		/* f2t_maps.gen when the mappings last changed */
@@ -23,13 +22,12 @@ struct proc {
 
 struct modent {
 	struct f2t_module mod;
-	struct modent *next;	/* same bucket */
+	struct modent *older;	/* the module of the same path made before */
 };
 
 struct f2t_maps {
-	struct proc *procs;
-	size_t nprocs, pcap;	/* pcap: a power of two */
-	struct modent *buckets[MOD_BUCKETS];
+	struct f2t_idmap procs;		/* pid -> struct proc */
+	struct f2t_hash by_name;	/* path -> struct modent *, the newest */
 	struct f2t_module **mods;	/* by id - 1 */
 	size_t nmods, mcap;
 	/*
@@ -39,29 +37,14 @@ struct f2t_maps {
 	uint64_t gen;
 };
 
-static uint32_t hash_pid(int32_t pid)
-{
-	return (uint32_t)pid * 2654435761u;
-}
-
-static uint32_t hash_name(const char *s, size_t len)
-{
-	uint32_t h = 2166136261u;
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
-}
-
 struct f2t_maps *f2t_maps_new(void)
 {
 	struct f2t_maps *m = calloc(1, sizeof(*m));
 
 	if (!m)
 		return NULL;
-	m->pcap = 256;
-	m->procs = calloc(m->pcap, sizeof(*m->procs));
-	if (!m->procs) {
+	if (f2t_idmap_init(&m->procs, sizeof(struct proc)) || f2t_hash_init(&m->by_name, 256)) {
+		f2t_idmap_fini(&m->procs);
 		free(m);
 		return NULL;
 	}
@@ -72,85 +55,56 @@ void f2t_maps_free(struct f2t_maps *m, void (*free_syms)(void *))
 {
 	if (!m)
 		return;
-	for (size_t i = 0; i < m->pcap; i++)
-		free(m->procs[i].v);
-	free(m->procs);
-	for (size_t i = 0; i < MOD_BUCKETS; i++) {
-		for (struct modent *e = m->buckets[i], *next; e; e = next) {
-			next = e->next;
-			if (free_syms && e->mod.syms)
-				free_syms(e->mod.syms);
-			free(e->mod.name);
-			free(e);
-		}
+	for (size_t i = 0; i < m->procs.n; i++)
+		free(((struct proc *)f2t_idmap_at(&m->procs, i, NULL))->v);
+	f2t_idmap_fini(&m->procs);
+	for (size_t i = 0; i < m->nmods; i++) {
+		struct modent *e = (struct modent *)m->mods[i];
+
+		if (free_syms && e->mod.syms)
+			free_syms(e->mod.syms);
+		free(e->mod.name);
+		free(e);
 	}
+	f2t_hash_fini(&m->by_name);
 	free(m->mods);
 	free(m);
 }
 
 static struct proc *find_proc(const struct f2t_maps *m, int32_t pid)
 {
-	size_t mask = m->pcap - 1;
-
-	for (size_t i = hash_pid(pid) & mask;; i = (i + 1) & mask) {
-		if (m->procs[i].pid == pid)
-			return &m->procs[i];
-		if (!m->procs[i].pid)
-			return NULL;
-	}
+	return f2t_idmap_find(&m->procs, pid);
 }
 
-static int grow_procs(struct f2t_maps *m)
-{
-	size_t ncap = m->pcap * 2, mask = ncap - 1;
-	struct proc *n = calloc(ncap, sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	for (size_t i = 0; i < m->pcap; i++) {
-		size_t j;
-
-		if (!m->procs[i].pid)
-			continue;
-		for (j = hash_pid(m->procs[i].pid) & mask; n[j].pid; j = (j + 1) & mask)
-			;
-		n[j] = m->procs[i];
-	}
-	free(m->procs);
-	m->procs = n;
-	m->pcap = ncap;
-	return 0;
-}
-
+/* Pointers to procs stay valid until the next call. */
 static struct proc *get_proc(struct f2t_maps *m, int32_t pid)
 {
-	struct proc *p = find_proc(m, pid);
-	size_t mask;
+	return f2t_idmap_get(&m->procs, pid, NULL);
+}
 
-	if (p)
-		return p;
-	if ((m->nprocs + 1) * 2 > m->pcap && grow_procs(m))
-		return NULL;
-	mask = m->pcap - 1;
-	for (size_t i = hash_pid(pid) & mask;; i = (i + 1) & mask) {
-		if (!m->procs[i].pid) {
-			m->procs[i].pid = pid;
-			m->nprocs++;
-			return &m->procs[i];
-		}
-	}
+struct name {
+	const char *s;
+	size_t len;
+};
+
+static bool same_name(uintptr_t val, const void *key)
+{
+	const struct modent *e = (const struct modent *)val;
+	const struct name *n = key;
+
+	return !strncmp(e->mod.name, n->s, n->len) && !e->mod.name[n->len];
 }
 
 struct f2t_module *f2t_maps_module(struct f2t_maps *m, const char *name, size_t len,
 				   const struct f2t_build_id *build_id)
 {
-	uint32_t b = hash_name(name, len) % MOD_BUCKETS;
+	struct name key = { name, len };
+	uint64_t h = f2t_hash_bytes(name, len);
 	bool known = build_id && build_id->len;
+	struct f2t_hslot *slot = f2t_hash_slot(&m->by_name, h, same_name, &key);
 	struct modent *e;
 
-	for (e = m->buckets[b]; e; e = e->next) {
-		if (strncmp(e->mod.name, name, len) || e->mod.name[len])
-			continue;
+	for (e = (struct modent *)slot->val; e; e = e->older) {
 		/*
 		 * Same path: the same module unless both build-ids are known
 		 * and differ (the file was replaced while the trace ran).
@@ -184,10 +138,20 @@ struct f2t_module *f2t_maps_module(struct f2t_maps *m, const char *name, size_t 
 	}
 	if (known)
 		e->mod.build_id = *build_id;
+	if (slot->val) {
+		/* Same path, another file: the newest is found first. */
+		e->older = (struct modent *)slot->val;
+		slot->val = (uintptr_t)e;
+	} else if (f2t_hash_reserve(&m->by_name)) {
+		free(e->mod.name);
+		free(e);
+		return NULL;
+	} else {
+		f2t_hash_put(&m->by_name, f2t_hash_slot(&m->by_name, h, same_name, &key), h,
+			     (uintptr_t)e);
+	}
 	e->mod.id = (uint32_t)m->nmods + 1;
 	m->mods[m->nmods++] = &e->mod;
-	e->next = m->buckets[b];
-	m->buckets[b] = e;
 	return &e->mod;
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Open addressing with linear probing; strings are never removed. */
+/* A set of strings over the hash table (hash.h); strings are never removed. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -7,84 +7,58 @@
 
 #include "util/strset.h"
 
-struct f2t_strset_slot {
-	char *s;		/* NULL: empty */
+struct member {
 	size_t len;
-	uint64_t hash;
+	char s[];
 };
 
-static uint64_t hash_bytes(const char *s, size_t len)
-{
-	/* FNV-1a: simple, and good enough for ids and names. */
-	uint64_t h = 0xcbf29ce484222325ull;
+struct view {
+	const char *s;
+	size_t len;
+};
 
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
-	return h;
+static bool same(uintptr_t val, const void *key)
+{
+	const struct member *m = (const struct member *)val;
+	const struct view *v = key;
+
+	return m->len == v->len && !memcmp(m->s, v->s, v->len);
 }
 
 void f2t_strset_fini(struct f2t_strset *set)
 {
-	for (size_t i = 0; i < set->cap; i++)
-		free(set->slots[i].s);
-	free(set->slots);
-	*set = (struct f2t_strset){ 0 };
-}
-
-static struct f2t_strset_slot *find(const struct f2t_strset *set, const char *s, size_t len,
-				    uint64_t h)
-{
-	size_t mask = set->cap - 1;
-
-	for (size_t i = h & mask;; i = (i + 1) & mask) {
-		struct f2t_strset_slot *slot = &set->slots[i];
-
-		if (!slot->s || (slot->hash == h && slot->len == len && !memcmp(slot->s, s, len)))
-			return slot;
-	}
-}
-
-static int grow(struct f2t_strset *set)
-{
-	size_t cap = set->cap ? set->cap * 2 : 16;
-	struct f2t_strset bigger = { calloc(cap, sizeof(struct f2t_strset_slot)), cap, set->used };
-
-	if (!bigger.slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < set->cap; i++)
-		if (set->slots[i].s)
-			*find(&bigger, set->slots[i].s, set->slots[i].len, set->slots[i].hash) =
-				set->slots[i];
-	free(set->slots);
-	*set = bigger;
-	return 0;
+	for (size_t i = 0; set->index.slot && i <= set->index.mask; i++)
+		free((void *)set->index.slot[i].val);
+	f2t_hash_fini(&set->index);
 }
 
 int f2t_strset_has(const struct f2t_strset *set, const char *s, size_t len)
 {
-	if (!set->cap)
+	struct view v = { s, len };
+
+	if (!set->index.slot)
 		return 0;
-	return find(set, s, len, hash_bytes(s, len))->s != NULL;
+	return f2t_hash_slot(&set->index, f2t_hash_bytes(s, len), same, &v)->val != 0;
 }
 
 int f2t_strset_add(struct f2t_strset *set, const char *s, size_t len)
 {
-	uint64_t h = hash_bytes(s, len);
-	struct f2t_strset_slot *slot;
+	struct view v = { s, len };
+	uint64_t h = f2t_hash_bytes(s, len);
+	struct member *m;
 
-	/* Grow at half full: probes stay short. */
-	if ((set->used + 1) * 2 > set->cap && grow(set) < 0)
+	if (!set->index.slot && f2t_hash_init(&set->index, 16))
 		return -ENOMEM;
-	slot = find(set, s, len, h);
-	if (slot->s)
+	if (f2t_hash_slot(&set->index, h, same, &v)->val)
 		return 0;
-	slot->s = malloc(len + 1);
-	if (!slot->s)
+	if (f2t_hash_reserve(&set->index))
 		return -ENOMEM;
-	memcpy(slot->s, s, len);
-	slot->s[len] = '\0';
-	slot->len = len;
-	slot->hash = h;
-	set->used++;
+	m = malloc(sizeof(*m) + len + 1);
+	if (!m)
+		return -ENOMEM;
+	m->len = len;
+	memcpy(m->s, s, len);
+	m->s[len] = '\0';
+	f2t_hash_put(&set->index, f2t_hash_slot(&set->index, h, same, &v), h, (uintptr_t)m);
 	return 1;
 }

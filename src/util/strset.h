@@ -9,10 +9,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/hash.h"
+
 struct f2t_strset {
-	struct f2t_strset_slot *slots;
-	size_t cap;		/* a power of two, or 0 */
-	size_t used;
+	struct f2t_hash index;	/* of copies of the strings */
 };
 
 /* An empty set is all zeros; free it with f2t_strset_fini(). */
