@@ -356,7 +356,7 @@ int f2t_json_writer_init(struct f2t_writer *w)
 		free(p);
 		return ret;
 	}
-	f2t_ftext_init(&p->text, p->text_spool.out, true);
+	f2t_ftext_init(&p->text, p->text_spool.out, f2t_json_put_escaped);
 	w->ops = &json_ops;
 	w->priv = p;
 	return 0;

@@ -17,7 +17,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/commands.h"
 #include "merge/align.h"
 #include "merge/copy.h"
 #include "merge/input.h"

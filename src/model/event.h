@@ -152,7 +152,7 @@ struct f2t_event {
 	};
 	/*
 	 * Where the event came from, so a writer can ask for the kernel's own
-	 * text for it and its raw fields (below).  Opaque.
+	 * text for it and its raw fields (below).
 	 */
 	struct f2t_source *src;
 	const void *raw;
@@ -164,6 +164,36 @@ struct f2t_event {
  */
 typedef int (*f2t_field_fn)(void *ctx, const char *name, int is_str, long long num,
 			    const char *str);
+
+/*
+ * Where events come from: a source yields them in timestamp order and can
+ * say more about each one it handed out (source/source.h has the calls, and
+ * the merge of several sources).  An event handed out by next() points into
+ * its source's memory and stays valid until that same source is asked for
+ * its next event.
+ */
+struct f2t_stats;
+
+struct f2t_source_ops {
+	/* The next event into @ev: 1, 0 at the end, or a negative errno after
+	 * reporting what is wrong (file and offset). */
+	int (*next)(struct f2t_source *s, struct f2t_event *ev);
+	/* The kernel's text for @ev (see f2t_event_text()); NULL if none. */
+	const char *(*text)(struct f2t_source *s, const struct f2t_event *ev, size_t *len);
+	/* @ev's raw fields (see f2t_event_fields()); -ENOENT if it keeps none. */
+	int (*fields)(struct f2t_source *s, const struct f2t_event *ev, f2t_field_fn fn,
+		      void *ctx);
+	/* Adds what the source counted (lost, unknown, malformed) to @st. */
+	void (*counts)(const struct f2t_source *s, struct f2t_stats *st);
+	/* Bytes consumed so far and in all, for progress. */
+	void (*progress)(const struct f2t_source *s, uint64_t *done, uint64_t *total);
+	void (*close)(struct f2t_source *s);
+};
+
+/* Embedded first in every source's own state. */
+struct f2t_source {
+	const struct f2t_source_ops *ops;
+};
 
 /**
  * f2t_event_text() - the kernel's own ftrace text for an event

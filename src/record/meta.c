@@ -11,7 +11,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/commands.h"
 #include "record/meta.h"
 #include "util/log.h"
 

@@ -1,14 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The source interface: anything that yields events in timestamp order.  A
- * capture's ring-buffer pages and its perf rings are sources; so would be a
- * trace-cmd trace.dat or ftrace text.  Everything downstream (tracker,
- * model, every writer) sees only events and these calls, never where the
- * events came from.
- *
- * An event handed out by next() points into its source's memory and stays
- * valid until that same source is asked for its next event: the merge
- * (f2t_source_merge()) relies on it to hold one pending event per source.
+ * Sources: anything that yields events in timestamp order, through the
+ * interface model/event.h defines (struct f2t_source_ops).  A capture's
+ * ring-buffer pages and its perf rings are sources; so would be a trace-cmd
+ * trace.dat or ftrace text.  Everything downstream (tracker, model, every
+ * writer) sees only events, never where they came from.  Here: the calls
+ * on a source, and the merge of several into one.
  */
 #ifndef F2T_SOURCE_H
 #define F2T_SOURCE_H
@@ -18,29 +15,6 @@
 
 #include "model/event.h"
 #include "model/stats.h"
-
-struct f2t_source;
-
-struct f2t_source_ops {
-	/* The next event into @ev: 1, 0 at the end, or a negative errno after
-	 * reporting what is wrong (file and offset). */
-	int (*next)(struct f2t_source *s, struct f2t_event *ev);
-	/* The kernel's text for @ev (see f2t_event_text()); NULL if none. */
-	const char *(*text)(struct f2t_source *s, const struct f2t_event *ev, size_t *len);
-	/* @ev's raw fields (see f2t_event_fields()); -ENOENT if it keeps none. */
-	int (*fields)(struct f2t_source *s, const struct f2t_event *ev, f2t_field_fn fn,
-		      void *ctx);
-	/* Adds what the source counted (lost, unknown, malformed) to @st. */
-	void (*counts)(const struct f2t_source *s, struct f2t_stats *st);
-	/* Bytes consumed so far and in all, for progress. */
-	void (*progress)(const struct f2t_source *s, uint64_t *done, uint64_t *total);
-	void (*close)(struct f2t_source *s);
-};
-
-/* Embedded first in every source's own state. */
-struct f2t_source {
-	const struct f2t_source_ops *ops;
-};
 
 static inline int f2t_source_next(struct f2t_source *s, struct f2t_event *ev)
 {

@@ -10,7 +10,6 @@
 
 #include "source/source.h"
 #include "text/ftrace_text.h"
-#include "json/json_fmt.h"
 
 /* The kernel's header for a trace file with the record-tgid option on. */
 static const char column_header[] =
@@ -57,11 +56,11 @@ static void put_raw(struct f2t_out *o, const char *s, size_t len)
 	f2t_out_write(o, s, len);
 }
 
-void f2t_ftext_init(struct f2t_ftext *t, struct f2t_out *out, bool json)
+void f2t_ftext_init(struct f2t_ftext *t, struct f2t_out *out, f2t_ftext_put_fn put)
 {
 	memset(t, 0, sizeof(*t));
 	t->out = out;
-	t->put = json ? f2t_json_put_escaped : put_raw;
+	t->put = put ? put : put_raw;
 }
 
 static void puts_(struct f2t_ftext *t, const char *s)

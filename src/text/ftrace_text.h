@@ -52,10 +52,12 @@ struct f2t_clock_link {
 void f2t_clock_link_choose(const struct f2t_trace_info *info, bool json,
 			   struct f2t_clock_link *link);
 
+typedef void (*f2t_ftext_put_fn)(struct f2t_out *o, const char *s, size_t len);
+
 struct f2t_ftext {
 	struct f2t_out *out;
-	/* Raw bytes, or f2t_json_put_escaped(). */
-	void (*put)(struct f2t_out *o, const char *s, size_t len);
+	/* How bytes go out: as they are, or escaped for a JSON string. */
+	f2t_ftext_put_fn put;
 	uint64_t lines;		/* event lines written */
 	uint64_t no_text;	/* events the source had no text for */
 	uint64_t lost;		/* F2T_EV_LOST events (not text; counted) */
@@ -66,9 +68,10 @@ struct f2t_ftext {
  * f2t_ftext_init() - set up a text producer
  * @t: the producer
  * @out: where the text goes
- * @json: escape it for a JSON string (true) or write it raw (false)
+ * @put: how bytes go out (the JSON writer escapes them for a string); NULL:
+ *	as they are
  */
-void f2t_ftext_init(struct f2t_ftext *t, struct f2t_out *out, bool json);
+void f2t_ftext_init(struct f2t_ftext *t, struct f2t_out *out, f2t_ftext_put_fn put);
 
 /**
  * f2t_ftext_header() - write the "# tracer: nop" header and the clock link

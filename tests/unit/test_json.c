@@ -185,7 +185,7 @@ static void test_text_header_link_lines(void **state)
 	struct mem m;
 
 	mem_open(&m);
-	f2t_ftext_init(&t, m.out, false);
+	f2t_ftext_init(&t, m.out, NULL);
 	f2t_clock_link_choose(&info, false, &l);
 	f2t_ftext_header(&t, &info, &l);
 	assert_non_null(strstr(mem_text(&m), "# tracer: nop\n#\n# clock_type=LINUX_CLOCK_MONOTONIC\n"));
@@ -199,7 +199,7 @@ static void test_text_header_link_lines(void **state)
 		"trace_event_clock_sync: parent_ts=5.000000\n"));
 
 	/* The JSON flavour escapes: the header's line breaks become \n. */
-	f2t_ftext_init(&t, m.out, true);
+	f2t_ftext_init(&t, m.out, f2t_json_put_escaped);
 	f2t_clock_link_choose(&info, true, &l);
 	f2t_ftext_header(&t, &info, &l);
 	assert_non_null(strstr(mem_text(&m),

@@ -2,7 +2,7 @@
 /* What an event's own source can tell about it, whichever source that is. */
 #include <errno.h>
 
-#include "source/source.h"
+#include "model/event.h"
 
 const char *f2t_event_text(const struct f2t_event *ev, size_t *len)
 {
