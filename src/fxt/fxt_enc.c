@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * FXT record encoders.  Field positions are the spec's
- * (shared/specs/fuchsia-trace-format.md); every encoder computes the record
+ * (https://fuchsia.dev/fuchsia-src/reference/tracing/trace-format); every encoder computes the record
  * size first so a record that cannot be encoded leaves DST untouched.
  */
 #include <errno.h>

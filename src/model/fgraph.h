@@ -5,7 +5,7 @@
  * Slices begin at the funcgraph_entry record and end at the funcgraph_exit
  * record, both on the trace clock: the exit's calltime/rettime are on the
  * kernel's local clock, which is offset from the trace clock by
- * milliseconds and drifts (shared/KERNEL.md), so they give a call's length
+ * milliseconds and drifts (docs/kernel.md), so they give a call's length
  * but cannot place it among the other events.
  *
  * The stream is not always balanced, and a writer must never end a slice

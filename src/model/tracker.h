@@ -3,7 +3,7 @@
  * The scheduling tracker: sees every event before the writers do, keeps the
  * task table true (names, processes, priorities) and checks each CPU's
  * sequence of switches, counting the gaps the kernel left (see
- * shared/KERNEL.md: some kernels emit no switch away from the idle task).
+ * docs/kernel.md: some kernels emit no switch away from the idle task).
  */
 #ifndef F2T_TRACKER_H
 #define F2T_TRACKER_H

@@ -7,7 +7,7 @@
  * "  8.934 us   |    }" then the function's name in a C comment, for the
  * function_graph one.  Every line of systemTraceEvents must carry an event name, though: a line
  * Perfetto's tokenizer cannot read ("TS: NAME: ...") makes it refuse the
- * whole JSON file (shared/VIEWERS.md).  So each line is the event name,
+ * whole JSON file (docs/viewers.md).  So each line is the event name,
  * then the kernel's own text for the record, as trace-cmd prints them.
  */
 #ifndef F2T_FUNCTEXT_H

@@ -15,7 +15,7 @@
 /*
  * How the text tells catapult's Trace Viewer which clock its timestamps are
  * on.  Without a link, a JSON file with both traceEvents and ftrace text
- * fails to import there (see shared/VIEWERS.md).
+ * fails to import there (see docs/viewers.md).
  */
 enum f2t_clock_link_kind {
 	/* "# clock_type=LINUX_CLOCK_MONOTONIC": the trace clock is mono. */

@@ -11,7 +11,7 @@ in a string is an error) and checks:
 - every M event: a known kind, pid and tid, args.name (a non-empty string)
   for *_name, an integer args.sort_index for *_sort_index;
 - exactly one clock_sync ("ph" "c") event, whose sync_id does not repeat,
-  and a link catapult accepts in the text (shared/VIEWERS.md);
+  and a link catapult accepts in the text (docs/viewers.md);
 - every event line of systemTraceEvents matches Perfetto's systrace line
   tokenizer; one that does not makes Perfetto refuse the whole file
   (importers/systrace/systrace_line_tokenizer.cc, transcribed below);

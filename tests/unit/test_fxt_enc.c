@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * FXT encoders against words worked out by hand from the spec's bit fields
- * (shared/specs/fuchsia-trace-format.md).  Each expected header is derived
+ * (https://fuchsia.dev/fuchsia-src/reference/tracing/trace-format).  Each expected header is derived
  * in its comment; none was copied from the program's output.
  */
 #include <setjmp.h>
