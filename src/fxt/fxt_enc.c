@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * FXT record encoders.  Field positions are the spec's
- * (https://fuchsia.dev/fuchsia-src/reference/tracing/trace-format); every encoder computes the record
- * size first so a record that cannot be encoded leaves DST untouched.
+ * FXT record encoders.  Field positions are the spec's (the Fuchsia trace
+ * format, https://fuchsia.dev/fuchsia-src/reference/tracing/trace-format);
+ * every encoder computes the record size first so a record that cannot be
+ * encoded leaves DST untouched.
  */
 #include <errno.h>
 #include <string.h>

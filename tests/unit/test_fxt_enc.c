@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * FXT encoders against words worked out by hand from the spec's bit fields
- * (https://fuchsia.dev/fuchsia-src/reference/tracing/trace-format).  Each expected header is derived
- * in its comment; none was copied from the program's output.
+ * (https://fuchsia.dev/fuchsia-src/reference/tracing/trace-format).  Each
+ * expected header is derived in its comment; none was copied from the
+ * program's output.
  */
 #include <setjmp.h>
 #include <stdarg.h>
