@@ -279,9 +279,12 @@ static int setup(struct run *r)
 			    r->inst.buffer_kb, r->capw);
 	if (!err)
 		err = open_sampler(r);
-	/* Function events are named at conversion from kallsyms, like kernel
-	 * frames; sampling saves it already when it runs. */
-	if (!err && o->func.mode != F2T_FUNCTRACE_OFF && !r->sampler.nrings)
+	/*
+	 * Function events are named at conversion from kallsyms, like kernel
+	 * frames, and so are the %ps fields of -e tracepoints (a timer's
+	 * function); sampling saves it already when it runs.
+	 */
+	if (!err && (o->func.mode != F2T_FUNCTRACE_OFF || o->nevents) && !r->sampler.nrings)
 		err = f2t_symsnap_kallsyms(r->capw);
 	return err;
 }

@@ -7,7 +7,7 @@
 # the kernel formats itself, as OUT.trace and removes the instance.
 # Tracepoints write to every instance that enabled them, so OUT.trace holds
 # the kernel's own text for every event COMMAND's recording saw.  Needs root.
-# Exits with COMMAND's status.
+# Exits with COMMAND's status.  REF_EVENTS adds events ("timer/hrtimer_start ...").
 set -u
 out=${1:?usage: $0 OUT.trace -- COMMAND...}
 shift
@@ -17,7 +17,7 @@ tracefs=/sys/kernel/tracing
 ref="$tracefs/instances/f2t-test-ref-$$"
 events="sched/sched_switch sched/sched_waking sched/sched_wakeup sched/sched_wakeup_new
 	sched/sched_process_fork sched/sched_process_exec sched/sched_process_exit
-	sched/sched_process_free task/task_rename task/task_newtask ftrace/print"
+	sched/sched_process_free task/task_rename task/task_newtask ftrace/print ${REF_EVENTS:-}"
 
 trap '[ -d "$ref" ] && rmdir "$ref" 2>/dev/null' EXIT
 mkdir "$ref" || exit 1
