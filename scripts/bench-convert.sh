@@ -5,6 +5,9 @@
 # for comparison.  Prints figures; asserts nothing.  Needs root (it records).
 #
 # usage: scripts/bench-convert.sh [ROUNDS]      (default 5 runs per figure)
+#        OLD=path/to/ftrace2trace scripts/bench-convert.sh
+#            also times that (earlier) binary on the same captures, run for
+#            run alternating with this one, and prints the ratio of medians
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-5}
@@ -31,10 +34,14 @@ for size in 1M:170000 10M:1700000; do
 	switches=$("$F2T" dump --stats "$W/$name.fxt" | awk '$1 == "context_switch" {print $2}')
 	fxt_bytes=$(stat -c %s "$W/$name.fxt")
 	for fmt in fxt json; do
-		secs=() rss=()
+		secs=() rss=() osecs=() orss=()
 		for _ in $(seq "$ROUNDS"); do
 			read -r s m < <(timed "$F2T" convert -q "$W/$name.cap" -o "$W/out.$fmt")
 			secs+=("$s"); rss+=("$m")
+			if [ -n "${OLD:-}" ]; then
+				read -r s m < <(timed "$OLD" convert -q "$W/$name.cap" -o "$W/old.$fmt")
+				osecs+=("$s"); orss+=("$m")
+			fi
 		done
 		s=$(printf '%s\n' "${secs[@]}" | median)
 		m=$(printf '%s\n' "${rss[@]}" | median)
@@ -42,7 +49,14 @@ for size in 1M:170000 10M:1700000; do
 		printf '%-4s %-4s events=%-9s median %.3f s  %.2f M events/s  peak RSS %s KB  %s bytes  %.1f bytes/switch (file)\n' \
 			"$name" "$fmt" "$events" "$s" "$(echo "$events / $s / 1000000" | bc -l)" "$m" \
 			"$out_bytes" "$(echo "$out_bytes / $switches" | bc -l)"
-		rm -f "$W/out.$fmt"
+		if [ -n "${OLD:-}" ]; then
+			os=$(printf '%s\n' "${osecs[@]}" | median)
+			om=$(printf '%s\n' "${orss[@]}" | median)
+			printf '%-4s %-4s OLD     median %.3f s  %.2f M events/s  peak RSS %s KB  (new/old time %.3f)\n' \
+				"$name" "$fmt" "$os" "$(echo "$events / $os / 1000000" | bc -l)" "$om" \
+				"$(echo "$s / $os" | bc -l)"
+		fi
+		rm -f "$W/out.$fmt" "$W/old.$fmt"
 	done
 	cs_bytes=$("$F2T" dump --stats "$W/$name.fxt" | awk '$1 == "context_switch" {print $3}')
 	[ -n "$cs_bytes" ] && printf '%-4s fxt  context switch records: %s, %.1f bytes each\n' \
