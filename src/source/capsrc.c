@@ -17,8 +17,9 @@
 #include <traceevent/trace-seq.h>
 
 #include "source/capsrc.h"
-#include "source/capsrc-local.h"
+#include "source/rawdec.h"
 #include "source/source.h"
+#include "util/kmerge.h"
 #include "util/log.h"
 
 struct cursor {
@@ -34,6 +35,23 @@ struct cursor {
 	int size;
 	uint64_t lost_pending;	/* emit an F2T_EV_LOST before data */
 	bool lost_flag;
+};
+
+struct f2t_capsrc {
+	struct f2t_source base;
+	const struct f2t_capr *cap;
+	struct tep_handle *tep;
+	uint32_t subbuf_size;
+	struct f2t_rawdec dec;		/* records into events (rawdec.h) */
+
+	struct f2t_cap_cpus split;	/* CPU_DATA records by CPU */
+	struct cursor *cursors;
+	uint32_t ncursors;
+	struct f2t_kmerge merge;	/* cursors by their next event's time */
+
+	uint64_t done_bytes, total_bytes;
+	uint64_t released;	/* the capture's bytes before this are unmapped */
+	uint64_t lost_events, lost_pages;
 };
 
 static int cursor_load_page(struct f2t_capsrc *s, struct cursor *c);
@@ -194,7 +212,7 @@ static int cursor_load_page(struct f2t_capsrc *s, struct cursor *c)
 		}
 		missed = kbuffer_missed_events(c->kbuf);
 		if (missed) {
-			s->stats.lost_pages++;
+			s->lost_pages++;
 			c->lost_flag = true;
 			c->lost_pending = missed > 0 ? (uint64_t)missed : 0;
 		}
@@ -255,7 +273,7 @@ static int capsrc_next(struct f2t_source *src, struct f2t_event *ev)
 			ev->kind = F2T_EV_LOST;
 			ev->lost.count = c->lost_pending;
 			ev->pid = -1;
-			s->stats.lost_events += c->lost_pending;
+			s->lost_events += c->lost_pending;
 			return 1;
 		}
 		if ((const unsigned char *)c->data + c->size > c->page_end || c->size < 8) {
@@ -263,7 +281,7 @@ static int capsrc_next(struct f2t_source *src, struct f2t_event *ev)
 				s->cap->path, (unsigned long long)c->page_off, c->cpu);
 			return -EINVAL;
 		}
-		ret = f2t_capsrc_decode(s, c->data, c->size, c->ts, c->cpu, ev);
+		ret = f2t_rawdec_decode(&s->dec, c->data, c->size, c->ts, c->cpu, ev);
 		if (ret > 0)
 			return 1;
 		/* ret == 0: a record we count and skip */
@@ -274,11 +292,11 @@ static void capsrc_counts(const struct f2t_source *src, struct f2t_stats *st)
 {
 	const struct f2t_capsrc *s = (const struct f2t_capsrc *)src;
 
-	st->lost_events += s->stats.lost_events;
-	st->lost_pages += s->stats.lost_pages;
-	st->records += s->stats.records;
-	st->unknown_events += s->stats.unknown_events;
-	st->bad_records += s->stats.bad_records;
+	st->lost_events += s->lost_events;
+	st->lost_pages += s->lost_pages;
+	st->records += s->dec.stats.records;
+	st->unknown_events += s->dec.stats.unknown_events;
+	st->bad_records += s->dec.stats.bad_records;
 	if (s->ncursors > st->ncpus)
 		st->ncpus = s->ncursors;
 }
@@ -302,20 +320,27 @@ static void capsrc_close(struct f2t_source *src)
 	free(s->cursors);
 	f2t_cap_cpus_free(&s->split);
 	f2t_kmerge_free(&s->merge);
-	free(s->handlers);
-	free(s->scratch);
-	free(s->line);
-	f2t_capsrc_ksyms_free(s);
-	trace_seq_destroy(&s->seq);
+	f2t_rawdec_fini(&s->dec);
 	if (s->tep)
 		tep_free(s->tep);
 	free(s);
 }
 
+static const char *capsrc_text(struct f2t_source *src, const struct f2t_event *ev, size_t *len)
+{
+	return f2t_rawdec_text(&((struct f2t_capsrc *)src)->dec, ev, len);
+}
+
+static int capsrc_fields(struct f2t_source *src, const struct f2t_event *ev, f2t_field_fn fn,
+			 void *ctx)
+{
+	return f2t_rawdec_fields(&((struct f2t_capsrc *)src)->dec, ev, fn, ctx);
+}
+
 static const struct f2t_source_ops capsrc_ops = {
 	.next = capsrc_next,
-	.text = f2t_capsrc_text,
-	.fields = f2t_capsrc_fields,
+	.text = capsrc_text,
+	.fields = capsrc_fields,
 	.counts = capsrc_counts,
 	.progress = capsrc_progress,
 	.close = capsrc_close,
@@ -333,13 +358,11 @@ struct f2t_source *f2t_capsrc_open(const struct f2t_capr *cap, const struct f2t_
 	}
 	s->base.ops = &capsrc_ops;
 	s->cap = cap;
-	s->recording = rec;
 	s->subbuf_size = 4096;
 	if (read_meta_u64(cap, "subbuf_size", &v) == 0 && v >= 64 && v <= (1u << 24))
 		s->subbuf_size = (uint32_t)v;
 	else if (read_meta_u64(cap, "page_size", &v) == 0 && v >= 64 && v <= (1u << 24))
 		s->subbuf_size = (uint32_t)v;
-	trace_seq_init(&s->seq);
 	s->tep = tep_alloc();
 	if (!s->tep) {
 		ret = -ENOMEM;
@@ -351,7 +374,7 @@ struct f2t_source *f2t_capsrc_open(const struct f2t_capr *cap, const struct f2t_
 	ret = parse_formats(s);
 	if (ret)
 		goto out;
-	ret = f2t_capsrc_bind_events(s);
+	ret = f2t_rawdec_init(&s->dec, s->tep, s->subbuf_size, rec, cap->path);
 	if (ret)
 		goto out;
 	ret = setup_cursors(s);

@@ -2,37 +2,39 @@
 /*
  * Names for the kernel addresses in function-tracer records, from the
  * /proc/kallsyms text the recording holds (symbols/kallsyms.h).  Read the
- * first time a record needs it, so a capture without function events pays
- * nothing for it.
+ * first time a record needs it, so a recording without function events pays
+ * nothing for it.  An input that hands its kallsyms straight to libtraceevent
+ * (libtracecmd does, for trace.dat) is looked up there instead.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "source/capsrc-local.h"
+#include "source/rawdec.h"
 #include "symbols/kallsyms.h"
 #include "util/log.h"
 
-static void load(struct f2t_capsrc *s)
+static void load(struct f2t_rawdec *s)
 {
 	const struct f2t_text *k = &s->recording->kallsyms;
 
 	s->ksyms_tried = true;
 	if (!k->s) {
-		f2t_warn("%s: no kernel symbols in the capture: functions are named by address",
-			 s->cap->path);
+		if (!tep_get_function_count(s->tep))
+			f2t_warn("%s: no kernel symbols in the recording: functions are named by address",
+				 s->path);
 		return;
 	}
 	s->ksyms = f2t_ksyms_parse(k->s, k->len);
 	if (!s->ksyms)
 		f2t_warn("%s: out of memory reading the kernel symbols: functions are named by address",
-			 s->cap->path);
+			 s->path);
 	else if (!f2t_ksyms_count(s->ksyms))
 		f2t_warn("%s: the kernel hid its symbol addresses when recording (kptr_restrict): functions are named by address",
-			 s->cap->path);
+			 s->path);
 }
 
-const char *f2t_capsrc_ksym(struct f2t_capsrc *s, uint64_t addr, const char **module)
+const char *f2t_rawdec_ksym(struct f2t_rawdec *s, uint64_t addr, const char **module)
 {
 	const struct f2t_kmod *mod = NULL;
 	const char *name = NULL;
@@ -45,6 +47,8 @@ const char *f2t_capsrc_ksym(struct f2t_capsrc *s, uint64_t addr, const char **mo
 		load(s);
 	if (s->ksyms)
 		name = f2t_ksyms_lookup(s->ksyms, addr, &mod, &off);
+	else if (!s->recording->kallsyms.s)
+		name = tep_find_function(s->tep, addr);	/* no module names there */
 	if (name) {
 		/* The kernel names a module's functions "name [mod]", its own "name". */
 		if (mod && strcmp(mod->name, "[kernel.kallsyms]"))
@@ -60,7 +64,7 @@ const char *f2t_capsrc_ksym(struct f2t_capsrc *s, uint64_t addr, const char **mo
 	return hex;
 }
 
-void f2t_capsrc_ksyms_free(struct f2t_capsrc *s)
+void f2t_rawdec_ksyms_free(struct f2t_rawdec *s)
 {
 	f2t_ksyms_free(s->ksyms);
 	s->ksyms = NULL;
@@ -73,7 +77,7 @@ void f2t_capsrc_ksyms_free(struct f2t_capsrc *s)
  * are large and only the generic print path needs them: loaded once, on
  * first use.
  */
-void f2t_capsrc_tep_symbols(struct f2t_capsrc *s)
+void f2t_rawdec_tep_symbols(struct f2t_rawdec *s)
 {
 	const struct f2t_text *texts[] = { &s->recording->kallsyms, &s->recording->printk_formats };
 	int (*parse[])(struct tep_handle *, const char *) = {
@@ -92,7 +96,7 @@ void f2t_capsrc_tep_symbols(struct f2t_capsrc *s)
 		copy = strndup(texts[i]->s, texts[i]->len);
 		if (!copy || parse[i](s->tep, copy) < 0)
 			f2t_warn("%s: cannot read the recording's %s: some kernel addresses stay numbers",
-				 s->cap->path, i ? "printk formats" : "kernel symbols");
+				 s->path, i ? "printk formats" : "kernel symbols");
 		free(copy);
 	}
 }

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * One raw ring-buffer record -> one f2t_event, and the kernel's own text for
- * it.  Which fields to read is decided once per event type, from the capture's
- * format files, in f2t_capsrc_bind_events().
+ * it.  Which fields to read is decided once per event type, from the
+ * recording's format files, in f2t_rawdec_init().
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "source/capsrc-local.h"
+#include "source/rawdec.h"
 #include "source/functext.h"
 #include "source/source.h"
 #include "source/textline.h"
@@ -27,7 +27,7 @@ struct known {
 #define SWITCH_FMT "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> next_comm=%s next_pid=%d next_prio=%d"
 #define WAKE_FMT "comm=%s pid=%d prio=%d target_cpu=%03d"
 
-/* Field order here is the order capsrc_decode() reads them in. */
+/* Field order here is the order f2t_rawdec_decode() reads them in. */
 static const struct known known_events[] = {
 	{ "sched", "sched_switch", F2T_EV_SWITCH, false,
 	  { "prev_comm", "prev_pid", "prev_prio", "prev_state", "next_comm", "next_pid", "next_prio" } },
@@ -89,23 +89,23 @@ static int bind_known(struct handler *h, const struct known *k)
 	return 0;
 }
 
-int f2t_capsrc_bind_events(struct f2t_capsrc *s)
+static int bind_events(struct f2t_rawdec *s, uint32_t subbuf_size)
 {
 	struct tep_event **events = tep_list_events(s->tep, TEP_EVENT_SORT_ID);
 	int maxid = -1;
 
 	if (!events || !events[0]) {
-		f2t_err("%s: the capture holds no event formats", s->cap->path);
+		f2t_err("%s: the recording holds no event formats", s->path);
 		return -EINVAL;
 	}
 	for (int i = 0; events[i]; i++)
 		if (events[i]->id > maxid)
 			maxid = events[i]->id;
 	s->handlers = calloc((size_t)maxid + 1, sizeof(*s->handlers));
-	s->scratch_cap = 2 * (size_t)s->subbuf_size + 64;
+	s->scratch_cap = 2 * (size_t)subbuf_size + 64;
 	s->scratch = malloc(s->scratch_cap);
 	/* A line: header, then at most a page of fields or marker text. */
-	s->line_cap = 4 * (size_t)s->subbuf_size + 256;
+	s->line_cap = 4 * (size_t)subbuf_size + 256;
 	s->line = malloc(s->line_cap);
 	if (!s->handlers || !s->scratch || !s->line)
 		return -ENOMEM;
@@ -113,7 +113,7 @@ int f2t_capsrc_bind_events(struct f2t_capsrc *s)
 	s->common_type = tep_find_common_field(events[0], "common_type");
 	s->common_pid = tep_find_common_field(events[0], "common_pid");
 	if (!s->common_type || !s->common_pid) {
-		f2t_err("%s: event formats lack common_type/common_pid", s->cap->path);
+		f2t_err("%s: event formats lack common_type/common_pid", s->path);
 		return -EINVAL;
 	}
 	for (int i = 0; events[i]; i++) {
@@ -130,7 +130,7 @@ int f2t_capsrc_bind_events(struct f2t_capsrc *s)
 			if (bind_known(h, kn) < 0) {
 				/* A kernel whose format differs: keep it as a plain event. */
 				f2t_warn("%s: %s:%s lacks a field we need; passed through as a plain event",
-					 s->cap->path, kn->system, kn->name);
+					 s->path, kn->system, kn->name);
 				memset(h->f, 0, sizeof(h->f));
 				h->kind = F2T_EV_OTHER;
 				h->newtask = false;
@@ -138,6 +138,25 @@ int f2t_capsrc_bind_events(struct f2t_capsrc *s)
 		}
 	}
 	return 0;
+}
+
+int f2t_rawdec_init(struct f2t_rawdec *d, struct tep_handle *tep, uint32_t subbuf_size,
+		    const struct f2t_recording *rec, const char *path)
+{
+	d->tep = tep;
+	d->recording = rec;
+	d->path = path;
+	trace_seq_init(&d->seq);
+	return bind_events(d, subbuf_size);
+}
+
+void f2t_rawdec_fini(struct f2t_rawdec *d)
+{
+	free(d->handlers);
+	free(d->scratch);
+	free(d->line);
+	f2t_rawdec_ksyms_free(d);
+	trace_seq_destroy(&d->seq);
 }
 
 static inline long long num(const struct tep_format_field *f, const void *data)
@@ -155,7 +174,7 @@ static inline long long num(const struct tep_format_field *f, const void *data)
 }
 
 /* A NUL-terminated view of a string field; NULL if it lies outside the record. */
-static const char *str(struct f2t_capsrc *s, const struct tep_format_field *f,
+static const char *str(struct f2t_rawdec *s, const struct tep_format_field *f,
 		       const unsigned char *data, int size, size_t *lenp)
 {
 	const char *p;
@@ -201,7 +220,7 @@ static const char *str(struct f2t_capsrc *s, const struct tep_format_field *f,
  * The value-to-letter table changes between kernels, so ask the kernel's own
  * print format once per distinct value and remember the answer.
  */
-static void state_letters(struct f2t_capsrc *s, long long value, char *out)
+static void state_letters(struct f2t_rawdec *s, long long value, char *out)
 {
 	struct state_memo *m = &s->states[(unsigned long long)value % STATE_MEMO_SLOTS];
 	const char *p, *e;
@@ -236,7 +255,7 @@ static void state_letters(struct f2t_capsrc *s, long long value, char *out)
  * format, which maps vec to name, asked once per vec: the table is the
  * kernel's to change.
  */
-static const char *softirq_name(struct f2t_capsrc *s, uint32_t vec)
+static const char *softirq_name(struct f2t_rawdec *s, uint32_t vec)
 {
 	char *memo;
 	const char *p;
@@ -259,7 +278,7 @@ static const char *softirq_name(struct f2t_capsrc *s, uint32_t vec)
 	return memo;
 }
 
-int f2t_capsrc_decode(struct f2t_capsrc *s, void *data, int size,
+int f2t_rawdec_decode(struct f2t_rawdec *s, void *data, int size,
 		      unsigned long long ts, uint32_t cpu, struct f2t_event *ev)
 {
 	const unsigned char *d = data;
@@ -375,8 +394,8 @@ int f2t_capsrc_decode(struct f2t_capsrc *s, void *data, int size,
 	case F2T_EV_FUNCTION:
 		ev->func.ip = (uint64_t)num(f[0], d);
 		ev->func.parent_ip = (uint64_t)num(f[1], d);
-		ev->func.name = f2t_capsrc_ksym(s, ev->func.ip, &ev->func.module);
-		ev->func.parent = f2t_capsrc_ksym(s, ev->func.parent_ip, &ev->func.parent_module);
+		ev->func.name = f2t_rawdec_ksym(s, ev->func.ip, &ev->func.module);
+		ev->func.parent = f2t_rawdec_ksym(s, ev->func.parent_ip, &ev->func.parent_module);
 		break;
 	case F2T_EV_FUNCGRAPH_EXIT:
 		ev->graph.overrun = (uint32_t)num(f[2], d);
@@ -386,7 +405,7 @@ int f2t_capsrc_decode(struct f2t_capsrc *s, void *data, int size,
 	case F2T_EV_FUNCGRAPH_ENTRY:
 		ev->graph.func = (uint64_t)num(f[0], d);
 		ev->graph.depth = (uint32_t)num(f[1], d);
-		ev->graph.name = f2t_capsrc_ksym(s, ev->graph.func, &ev->graph.module);
+		ev->graph.name = f2t_rawdec_ksym(s, ev->graph.func, &ev->graph.module);
 		break;
 	case F2T_EV_IRQ_ENTRY:
 		ev->irq.irq = (int32_t)num(f[0], d);
@@ -432,7 +451,7 @@ bad:
  * The five latency columns ("d..2."), as the kernel prints them today:
  * libtraceevent 1.7 knows neither lazy resched nor BH-off.
  */
-static void lat_flags(struct f2t_capsrc *s, struct textline *l)
+static void lat_flags(struct f2t_rawdec *s, struct textline *l)
 {
 	enum { IRQS_OFF = 0x01, RESCHED_LAZY = 0x02, RESCHED = 0x04, HARDIRQ = 0x08,
 	       SOFTIRQ = 0x10, PREEMPT_RESCHED = 0x20, NMI = 0x40, BH_OFF = 0x80 };
@@ -488,9 +507,8 @@ static void wake_text(struct textline *l, const struct f2t_event *ev)
 	tl_int(l, ev->wake.target_cpu, 3, TL_ZERO);
 }
 
-const char *f2t_capsrc_text(struct f2t_source *src, const struct f2t_event *ev, size_t *len)
+const char *f2t_rawdec_text(struct f2t_rawdec *s, const struct f2t_event *ev, size_t *len)
 {
-	struct f2t_capsrc *s = (struct f2t_capsrc *)src;
 	struct textline l;
 	const struct f2t_task *task;
 	const struct handler *h;
@@ -538,7 +556,7 @@ const char *f2t_capsrc_text(struct f2t_source *src, const struct f2t_event *ev, 
 		else
 			wake_text(&l, ev);
 	} else {
-		f2t_capsrc_tep_symbols(s);
+		f2t_rawdec_tep_symbols(s);
 		trace_seq_reset(&s->seq);
 		tep_print_event(s->tep, &s->seq, &s->rec, "%s: %s", TEP_PRINT_NAME, TEP_PRINT_INFO);
 		trace_seq_terminate(&s->seq);
@@ -552,10 +570,9 @@ const char *f2t_capsrc_text(struct f2t_source *src, const struct f2t_event *ev, 
 	return l.buf;
 }
 
-int f2t_capsrc_fields(struct f2t_source *src, const struct f2t_event *ev, f2t_field_fn fn,
+int f2t_rawdec_fields(struct f2t_rawdec *s, const struct f2t_event *ev, f2t_field_fn fn,
 		      void *ctx)
 {
-	struct f2t_capsrc *s = (struct f2t_capsrc *)src;
 	const struct tep_event *event;
 	int id;
 

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Raw tracepoint records, as the kernel's ring buffer holds them, into
+ * f2t_events, with the kernel's own text and raw fields for each.  Which
+ * fields to read is decided once per event type from the recording's format
+ * files (libtraceevent), never from hand-written offsets.  Shared by every
+ * source of ring-buffer records: our capture's pages (capsrc.c) and
+ * trace-cmd's trace.dat (tracedat_input.c).  The source walks its pages and
+ * hands each record to f2t_rawdec_decode(); its text and fields ops call
+ * the ones here.
+ */
+#ifndef F2T_RAWDEC_H
+#define F2T_RAWDEC_H
+
+#include <stdbool.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include "model/recording.h"
+#include "source/source.h"
+
+enum { H_MAX_FIELDS = 8 };
+
+struct handler {
+	enum f2t_event_kind kind;
+	struct tep_event *event;
+	struct tep_format_field *f[H_MAX_FIELDS];
+	int min_size;		/* the record must hold every field we read */
+	bool newtask;		/* task:task_newtask: remembered, not emitted */
+	/*
+	 * The kernel's print format is the one we know by heart, so its text
+	 * can be written from the decoded fields without libtraceevent's
+	 * (slow) print-format interpreter.
+	 */
+	bool known_text;
+};
+
+struct state_memo {
+	long long value;
+	bool used;
+	char letters[F2T_STATE_LEN];
+};
+
+#define NEWTASK_SLOTS 4096
+#define STATE_MEMO_SLOTS 64
+
+struct f2t_ksyms;
+
+struct f2t_rawdec {
+	const char *path;		/* the input, for messages */
+	const struct f2t_recording *recording;
+	struct tep_handle *tep;		/* the caller's; holds the format files */
+
+	struct handler *handlers;	/* indexed by event id */
+	int nhandlers;
+	struct tep_format_field *common_type, *common_pid;
+
+	/* The record decoded last, for its text and fields. */
+	struct tep_record rec;
+	struct trace_seq seq;
+
+	struct state_memo states[STATE_MEMO_SLOTS];
+	struct {
+		int32_t pid;
+		int8_t clone_thread;
+	} newtask[NEWTASK_SLOTS];
+
+	char *line;		/* f2t_rawdec_text()'s result */
+	size_t line_cap;
+	char *scratch;		/* NUL-terminated copies of unterminated strings */
+	size_t scratch_len, scratch_cap;
+
+	/* records, unknown_events, bad_records: the decoder's share of the counts */
+	struct f2t_stats stats;
+
+	/* Kernel symbols for function events (rawdec_ksyms.c), read on first need. */
+	struct f2t_ksyms *ksyms;
+	bool ksyms_tried;
+	bool tep_symbols;	/* libtraceevent given kallsyms and printk formats */
+	/* Softirq names by vec, as the kernel's print format has them; "" until seen. */
+	char softirq_names[16][16];
+};
+
+/**
+ * f2t_rawdec_init() - get ready to decode the records of one ring buffer
+ * @d: the decoder, zeroed
+ * @tep: the recording's event formats, already parsed; the caller's
+ * @subbuf_size: the largest record and marker text to expect (a sub-buffer)
+ * @rec: the recording: its task table names tasks in the text, its
+ *	kallsyms and printk formats name kernel addresses
+ * @path: the input, for messages
+ *
+ * Return: 0, -EINVAL after reporting formats it cannot use, or -ENOMEM.
+ */
+int f2t_rawdec_init(struct f2t_rawdec *d, struct tep_handle *tep, uint32_t subbuf_size,
+		    const struct f2t_recording *rec, const char *path);
+
+/** f2t_rawdec_fini() - free what the decoder holds (not the tep) */
+void f2t_rawdec_fini(struct f2t_rawdec *d);
+
+/**
+ * f2t_rawdec_decode() - one record into an event
+ * @d: the decoder
+ * @data: the record's payload (common fields first); must stay valid until
+ *	  the next call, for the event's text and fields
+ * @size: its length
+ * @ts: its time
+ * @cpu: its CPU
+ * @ev: zeroed by the caller, with ts, cpu and src set
+ *
+ * Return: 1 for an event, 0 for a record that yields none (counted, or
+ * remembered: task_newtask).
+ */
+int f2t_rawdec_decode(struct f2t_rawdec *d, void *data, int size, unsigned long long ts,
+		      uint32_t cpu, struct f2t_event *ev);
+
+/* The text and fields ops (model/event.h) for the event decoded last. */
+const char *f2t_rawdec_text(struct f2t_rawdec *d, const struct f2t_event *ev, size_t *len);
+int f2t_rawdec_fields(struct f2t_rawdec *d, const struct f2t_event *ev, f2t_field_fn fn,
+		      void *ctx);
+
+/*
+ * The kernel symbol holding ADDR, from the recording's kallsyms (or, when it
+ * has none as text, those the tep was given), with its module ("[MOD]",
+ * NULL for the kernel proper) in *MODULE; without a symbol, ADDR as "0x..."
+ * text in the record's scratch space.  Never NULL.
+ */
+const char *f2t_rawdec_ksym(struct f2t_rawdec *d, uint64_t addr, const char **module);
+/* Hands libtraceevent the recording's kallsyms and printk formats, once. */
+void f2t_rawdec_tep_symbols(struct f2t_rawdec *d);
+/* Frees what f2t_rawdec_ksym() read. */
+void f2t_rawdec_ksyms_free(struct f2t_rawdec *d);
+
+#endif
