@@ -10,6 +10,7 @@
 
 static const struct f2t_input_kind *const kinds[] = {
 	&f2t_capture_input,
+	&f2t_tracedat_input,
 };
 
 struct f2t_input *f2t_input_open(const char *path)

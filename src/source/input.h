@@ -48,7 +48,9 @@ struct f2t_input *f2t_input_open(const char *path);
 /** f2t_input_close() - close @in and its sources; NULL is fine */
 void f2t_input_close(struct f2t_input *in);
 
-/* The capture opener (capture_input.c). */
+/* The openers: our capture (capture_input.c), trace-cmd's trace.dat
+ * (tracedat_input.c), ftrace text and systrace HTML (text_input.c). */
 extern const struct f2t_input_kind f2t_capture_input;
+extern const struct f2t_input_kind f2t_tracedat_input;
 
 #endif

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Calls libtracecmd.so.1 exports and trace-cmd itself uses, but its public
+ * header (trace-cmd/trace-cmd.h) does not declare: what a trace.dat says
+ * about where and how it was recorded.  Declared here, with the signatures
+ * libtracecmd has had since 1.0, so the trace.dat input can name the
+ * recording's clock, kernel and CPU count.
+ */
+#ifndef F2T_TRACECMD_PRIVATE_H
+#define F2T_TRACECMD_PRIVATE_H
+
+#include <trace-cmd/trace-cmd.h>
+
+/* The buffer's trace clock ("local", "mono", "x86-tsc"...), or NULL. */
+const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
+/* "SYSNAME NODENAME RELEASE VERSION", or NULL. */
+const char *tracecmd_get_uname(struct tracecmd_input *handle);
+/* The per_cpu/cpuN/stats texts saved at the end, or NULL. */
+const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
+/* How many CPUs the buffer has data for. */
+int tracecmd_cpus(struct tracecmd_input *handle);
+/* The file's format version: 6 or 7. */
+unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
+/* The compression of a version 7 file: 0 and its name, or -1 for none. */
+int tracecmd_get_file_compress_proto(struct tracecmd_input *handle, const char **name,
+				     const char **version);
+
+#endif

@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: MIT
+/*
+ * trace-cmd's trace.dat as an input, through libtracecmd: file versions 6
+ * and 7, compressed or not, the top buffer and every named instance (-B),
+ * each one source, merged by time.  Its records are the kernel's raw
+ * ring-buffer records with the kernel's format files, so they are decoded
+ * exactly as our own capture's are (rawdec.h).  What the file says besides
+ * its events: task names from its saved cmdlines, kallsyms and printk
+ * formats (handed to libtraceevent by libtracecmd), the uname, the trace
+ * clock, the CPU stats at the end.  A trace.dat holds no tgids: a thread's
+ * process is learned from fork events (with task_newtask), or is its own.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "source/input.h"
+#include "source/rawdec.h"
+#include "source/tracecmd-private.h"
+#include "util/kmerge.h"
+#include "util/log.h"
+
+/* The first bytes of every trace.dat: "\027\010Dtracing". */
+static const unsigned char magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+
+/* Linux's largest pid (PID_MAX_LIMIT): saved cmdlines are looked up up to it. */
+#define PID_LIMIT (4 * 1024 * 1024)
+
+struct cursor {
+	uint32_t cpu;
+	struct tep_record *rec;	/* pending; NULL when the CPU is done */
+	bool lost_note;		/* an F2T_EV_LOST goes out before rec */
+};
+
+/* One buffer of the file (the top one or an instance): one source. */
+struct buffer {
+	struct f2t_source base;
+	const char *path;
+	struct tracecmd_input *handle;
+	bool own_handle;	/* an instance's; the top one is the input's */
+	struct f2t_rawdec dec;
+	struct cursor *cursors;
+	uint32_t ncpus;
+	struct f2t_kmerge merge;
+	struct tep_record *done;	/* handed out last; freed on the next call */
+	uint64_t lost_events, lost_pages;
+};
+
+struct tracedat_input {
+	struct f2t_input in;
+	struct tracecmd_input *handle;
+	char *host, *kernel, *recorder, *clock;
+};
+
+static bool tracedat_probe(const unsigned char *head, size_t len)
+{
+	return len >= sizeof(magic) && !memcmp(head, magic, sizeof(magic));
+}
+
+/* ---- one buffer's records, its CPUs merged by time ---- */
+
+static bool before(const void *pa, const void *pb)
+{
+	const struct cursor *a = pa, *b = pb;
+
+	return a->rec->ts < b->rec->ts || (a->rec->ts == b->rec->ts && a->cpu < b->cpu);
+}
+
+static int cursor_next(void *input, void *ctx)
+{
+	struct cursor *c = input;
+	struct buffer *b = ctx;
+
+	if (c->lost_note) {	/* the note went out; now its record */
+		c->lost_note = false;
+		return 1;
+	}
+	c->rec = tracecmd_read_data(b->handle, (int)c->cpu);
+	if (!c->rec)
+		return 0;
+	if (c->rec->missed_events) {
+		c->lost_note = true;
+		b->lost_pages++;
+	}
+	return 1;
+}
+
+static int buffer_next(struct f2t_source *src, struct f2t_event *ev)
+{
+	struct buffer *b = (struct buffer *)src;
+
+	for (;;) {
+		struct cursor *c;
+		int ret;
+
+		/* The record handed out last is done with unless a lost note went first. */
+		if (b->done) {
+			tracecmd_free_record(b->done);
+			b->done = NULL;
+		}
+		ret = f2t_kmerge_next(&b->merge, (void **)&c);
+		if (ret <= 0)
+			return ret;
+		memset(ev, 0, sizeof(*ev));
+		ev->ts = c->rec->ts;
+		ev->cpu = c->cpu;
+		ev->src = &b->base;
+		if (c->lost_note) {
+			long long missed = c->rec->missed_events;
+
+			ev->kind = F2T_EV_LOST;
+			ev->pid = -1;
+			ev->lost.count = missed > 0 ? (uint64_t)missed : 0;
+			b->lost_events += ev->lost.count;
+			return 1;
+		}
+		b->done = c->rec;
+		if (c->rec->size < 8) {
+			f2t_err("%s: offset %llu: cpu %u: record of %d bytes is too short",
+				b->path, c->rec->offset, c->cpu, c->rec->size);
+			return -EINVAL;
+		}
+		if (f2t_rawdec_decode(&b->dec, c->rec->data, c->rec->size, c->rec->ts, c->cpu, ev))
+			return 1;
+	}
+}
+
+static const char *buffer_text(struct f2t_source *src, const struct f2t_event *ev, size_t *len)
+{
+	return f2t_rawdec_text(&((struct buffer *)src)->dec, ev, len);
+}
+
+static int buffer_fields(struct f2t_source *src, const struct f2t_event *ev, f2t_field_fn fn,
+			 void *ctx)
+{
+	return f2t_rawdec_fields(&((struct buffer *)src)->dec, ev, fn, ctx);
+}
+
+static void buffer_counts(const struct f2t_source *src, struct f2t_stats *st)
+{
+	const struct buffer *b = (const struct buffer *)src;
+
+	st->lost_events += b->lost_events;
+	st->lost_pages += b->lost_pages;
+	st->records += b->dec.stats.records;
+	st->unknown_events += b->dec.stats.unknown_events;
+	st->bad_records += b->dec.stats.bad_records;
+	if (b->ncpus > st->ncpus)
+		st->ncpus = b->ncpus;
+}
+
+static void buffer_close(struct f2t_source *src)
+{
+	struct buffer *b = (struct buffer *)src;
+
+	if (b->done)
+		tracecmd_free_record(b->done);
+	for (uint32_t i = 0; b->cursors && i < b->ncpus; i++)
+		if (b->cursors[i].rec && b->cursors[i].rec != b->done)
+			tracecmd_free_record(b->cursors[i].rec);
+	free(b->cursors);
+	f2t_kmerge_free(&b->merge);
+	f2t_rawdec_fini(&b->dec);
+	if (b->own_handle)
+		tracecmd_close(b->handle);
+	free(b);
+}
+
+static const struct f2t_source_ops buffer_ops = {
+	.next = buffer_next,
+	.text = buffer_text,
+	.fields = buffer_fields,
+	.counts = buffer_counts,
+	.close = buffer_close,
+};
+
+/*
+ * A source for HANDLE's records; it owns HANDLE when OWN, also on failure.
+ * Lowers *FIRST_TS to the time of its first record.
+ */
+static struct f2t_source *buffer_open(struct tracecmd_input *handle, bool own,
+				      const struct f2t_recording *rec, uint64_t *first_ts)
+{
+	struct buffer *b = calloc(1, sizeof(*b));
+	struct tep_handle *tep = tracecmd_get_tep(handle);
+	uint32_t subbuf = 4096;
+	int ret, ncpus = tracecmd_cpus(handle);
+
+	if (!b) {
+		if (own)
+			tracecmd_close(handle);
+		f2t_err("%s: out of memory", rec->path);
+		errno = ENOMEM;
+		return NULL;
+	}
+	b->base.ops = &buffer_ops;
+	b->path = rec->path;
+	b->handle = handle;
+	b->own_handle = own;
+	b->ncpus = ncpus > 0 ? (uint32_t)ncpus : 0;
+	if (tep_get_sub_buffer_size(tep) > (int)subbuf)
+		subbuf = (uint32_t)tep_get_sub_buffer_size(tep);
+	if (tep_get_page_size(tep) > (int)subbuf)
+		subbuf = (uint32_t)tep_get_page_size(tep);
+	ret = f2t_rawdec_init(&b->dec, tep, subbuf, rec, rec->path);
+	if (!ret) {
+		b->cursors = calloc(b->ncpus ? b->ncpus : 1, sizeof(*b->cursors));
+		if (!b->cursors || f2t_kmerge_init(&b->merge, b->ncpus, before, cursor_next, b))
+			ret = -ENOMEM;
+	}
+	for (uint32_t i = 0; !ret && i < b->ncpus; i++) {
+		b->cursors[i].cpu = i;
+		ret = f2t_kmerge_add(&b->merge, &b->cursors[i]);
+		if (!ret && b->cursors[i].rec && b->cursors[i].rec->ts < *first_ts)
+			*first_ts = b->cursors[i].rec->ts;
+	}
+	if (ret) {
+		if (ret == -ENOMEM)
+			f2t_err("%s: out of memory", rec->path);
+		buffer_close(&b->base);
+		errno = -ret;
+		return NULL;
+	}
+	return &b->base;
+}
+
+/* ---- the recording's facts ---- */
+
+/* The saved cmdlines: libtracecmd gave them to the tep, which can only be asked pid by pid. */
+static int load_cmdlines(struct tep_handle *tep, struct f2t_tasks *tasks)
+{
+	for (int pid = 1; pid < PID_LIMIT; pid++) {
+		struct f2t_task *t;
+
+		if (!tep_is_pid_registered(tep, pid))
+			continue;
+		t = f2t_tasks_get(tasks, pid);
+		if (!t)
+			return -ENOMEM;
+		f2t_task_set(t, tep_data_comm_from_pid(tep, pid), 0);
+	}
+	return 0;
+}
+
+/* Sums "KEY N" over the per-CPU stats texts. */
+static uint64_t stat_sum(const char *text, const char *key)
+{
+	uint64_t sum = 0;
+	size_t klen = strlen(key);
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, key, klen))
+			sum += strtoull(p + klen, NULL, 10);
+	return sum;
+}
+
+/*
+ * What the kernel said its buffers overwrote or refused.  Not what it
+ * "read": trace-cmd takes the stats when its readers are still going.
+ */
+static void add_cpustats(struct f2t_recording *rec, const char *stats)
+{
+	if (!stats)
+		return;
+	rec->kernel_overrun += stat_sum(stats, "overrun: ");
+	rec->kernel_dropped += stat_sum(stats, "dropped events: ");
+}
+
+/*
+ * What the trace clock means for these timestamps, said once: only mono is
+ * the CLOCK_MONOTONIC that other traces of the machine (and `merge`) use.
+ */
+static void say_clock(const char *path, const char *clock)
+{
+	if (!strcmp(clock, "mono"))
+		return;
+	if (!strcmp(clock, "boot"))
+		f2t_warn("%s: trace clock 'boot' (CLOCK_BOOTTIME): it runs ahead of CLOCK_MONOTONIC by the time the machine slept; traces on CLOCK_MONOTONIC will not line up with it",
+			 path);
+	else if (!strcmp(clock, "x86-tsc") || !strcmp(clock, "counter"))
+		f2t_warn("%s: trace clock '%s': timestamps are counts, not nanoseconds, unless trace-cmd saved a conversion (--tsc2nsec); durations and alignment with other traces are off",
+			 path, clock);
+	else
+		f2t_warn("%s: trace clock '%s', not CLOCK_MONOTONIC: times are the kernel's own clock of that name, and a merge with traces on CLOCK_MONOTONIC (record with 'trace-cmd record -C mono') will not line them up",
+			 path, clock);
+}
+
+static int read_info(struct tracedat_input *t)
+{
+	struct f2t_recording *rec = &t->in.rec;
+	struct f2t_trace_info *info = &rec->info;
+	const char *uname = tracecmd_get_uname(t->handle);
+	const char *clock = tracecmd_get_trace_clock(t->handle);
+	const char *stats = tracecmd_get_cpustats(t->handle);
+	const char *comp = NULL, *compver = NULL;
+	char word[3][128] = { "", "", "" };
+
+	/* "Linux HOST RELEASE #VERSION": the node name and the release. */
+	if (uname)
+		sscanf(uname, "%127s %127s %127s", word[0], word[1], word[2]);
+	t->host = strdup(word[1]);
+	t->kernel = strdup(word[2]);
+	t->clock = strdup(clock && *clock ? clock : "local");
+	if (tracecmd_get_file_compress_proto(t->handle, &comp, &compver) < 0 || !comp)
+		comp = "not compressed";
+	if (asprintf(&t->recorder, "trace-cmd (trace.dat version %lu, %s)",
+		     tracecmd_get_in_file_version(t->handle), comp) < 0)
+		t->recorder = NULL;
+	if (!t->host || !t->kernel || !t->clock || !t->recorder)
+		return -ENOMEM;
+	info->host = t->host;
+	info->kernel = t->kernel;
+	info->cmdline = "";
+	info->clock = t->clock;
+	info->recorder = t->recorder;
+	info->ncpus = (uint32_t)tep_get_cpus(tracecmd_get_tep(t->handle));
+	add_cpustats(rec, stats);
+	say_clock(rec->path, t->clock);
+	return 0;
+}
+
+static void tracedat_close(struct f2t_input *in)
+{
+	struct tracedat_input *t = (struct tracedat_input *)in;
+
+	f2t_source_close(in->events);
+	f2t_tasks_free(in->rec.tasks);
+	f2t_tasks_free(in->rec.tasks_end);
+	if (t->handle)
+		tracecmd_close(t->handle);
+	free(t->host);
+	free(t->kernel);
+	free(t->recorder);
+	free(t->clock);
+	free((char *)in->rec.path);
+	free(t);
+}
+
+/* Every buffer with data: the top one, then the instances in the file's order. */
+static int open_buffers(struct tracedat_input *t)
+{
+	int n = tracecmd_buffer_instances(t->handle);
+	struct f2t_source **srcs = calloc((size_t)(n > 0 ? n : 0) + 1, sizeof(*srcs));
+	uint64_t first_ts = UINT64_MAX;
+	unsigned int k = 0;
+	int ret = 0;
+
+	if (!srcs)
+		return -ENOMEM;
+	srcs[k] = buffer_open(t->handle, false, &t->in.rec, &first_ts);
+	if (!srcs[k])
+		ret = -errno;
+	else
+		k++;
+	for (int i = 0; !ret && i < n; i++) {
+		struct tracecmd_input *h = tracecmd_buffer_instance_handle(t->handle, i);
+		const char *clock;
+
+		if (!h) {
+			f2t_err("%s: cannot read buffer instance '%s' (truncated or corrupt file?)",
+				t->in.rec.path, tracecmd_buffer_instance_name(t->handle, i));
+			ret = -EINVAL;
+			break;
+		}
+		if (tracecmd_get_cpustats(h) != tracecmd_get_cpustats(t->handle))
+			add_cpustats(&t->in.rec, tracecmd_get_cpustats(h));
+		clock = tracecmd_get_trace_clock(h);
+		if (clock && strcmp(clock, t->clock) && tracecmd_cpus(h) > 0)
+			f2t_warn("%s: buffer '%s' has trace clock '%s', not '%s' like the top buffer: its times are on another clock",
+				 t->in.rec.path, tracecmd_buffer_instance_name(t->handle, i), clock,
+				 t->clock);
+		srcs[k] = buffer_open(h, true, &t->in.rec, &first_ts);
+		if (!srcs[k])
+			ret = -errno;
+		else
+			k++;
+	}
+	if (ret) {
+		for (unsigned int i = 0; i < k; i++)
+			f2t_source_close(srcs[i]);
+	} else {
+		t->in.events = f2t_source_merge(srcs, k);
+		if (!t->in.events)
+			ret = -errno;
+		t->in.rec.info.start_ns = first_ts == UINT64_MAX ? 0 : first_ts;
+	}
+	free(srcs);
+	return ret;
+}
+
+static int tracedat_open(const char *path, struct f2t_input **out)
+{
+	struct tracedat_input *t = calloc(1, sizeof(*t));
+	struct tep_handle *tep;
+	int ret;
+
+	if (!t) {
+		f2t_err("%s: out of memory", path);
+		return -ENOMEM;
+	}
+	t->in.kind = f2t_tracedat_input.name;
+	t->in.close = tracedat_close;
+	t->in.rec.path = strdup(path);
+	t->in.rec.tasks = f2t_tasks_new();
+	t->in.rec.tasks_end = f2t_tasks_new();
+	if (!t->in.rec.path || !t->in.rec.tasks || !t->in.rec.tasks_end) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	/* Our own messages say what is wrong; libtracecmd's would be noise. */
+	tracecmd_set_loglevel(f2t_verbose ? TEP_LOG_WARNING : TEP_LOG_NONE);
+	/*
+	 * Without plugins, libtraceevent prints every event with the kernel's
+	 * own print format, as the kernel's trace file does; trace-cmd's
+	 * plugins print sched_switch and others their own way.
+	 */
+	t->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!t->handle) {
+		f2t_err("%s: not a trace.dat libtracecmd can read (truncated, corrupt, or a version it does not know)",
+			path);
+		ret = -EINVAL;
+		goto out;
+	}
+	tep = tracecmd_get_tep(t->handle);
+	if (tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep)) {
+		f2t_err("%s: offset 0: recorded on a machine of the other byte order, which this build does not read",
+			path);
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = read_info(t);
+	if (!ret)
+		ret = load_cmdlines(tep, t->in.rec.tasks);
+	if (!ret)
+		ret = open_buffers(t);
+out:
+	if (ret == -ENOMEM)
+		f2t_err("%s: out of memory", path);
+	if (ret) {
+		tracedat_close(&t->in);
+		return ret;
+	}
+	*out = &t->in;
+	return 0;
+}
+
+const struct f2t_input_kind f2t_tracedat_input = {
+	.name = "trace-cmd trace.dat",
+	.probe = tracedat_probe,
+	.open = tracedat_open,
+};
