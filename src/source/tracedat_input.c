@@ -16,10 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "source/input.h"
 #include "source/rawdec.h"
+#include "source/tracedat.h"
 #include "source/tracecmd-private.h"
 #include "util/kmerge.h"
 #include "util/log.h"
@@ -392,6 +394,68 @@ static int open_buffers(struct tracedat_input *t)
 	return ret;
 }
 
+/*
+ * libtracecmd 1.3 crashes in its own cleanup when it cannot read an
+ * instance's data (a corrupt compressed chunk, for one), and what is inside
+ * a compressed chunk cannot be checked without reading it as libtracecmd
+ * does.  So a child opens the file and every buffer first: if that fails or
+ * crashes, the file is reported as corrupt and not opened here.
+ */
+static int open_in_child(const char *path)
+{
+	int status = 0;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return 0;	/* no child: open it here, as trace-cmd would */
+	if (pid == 0) {
+		struct tracecmd_input *h;
+		int fd = open("/dev/null", O_WRONLY);
+
+		if (fd >= 0)
+			dup2(fd, STDERR_FILENO);
+		tracecmd_set_loglevel(TEP_LOG_NONE);
+		h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+		if (!h)
+			_exit(1);
+		for (int i = 0; i < tracecmd_buffer_instances(h); i++) {
+			struct tracecmd_input *b = tracecmd_buffer_instance_handle(h, i);
+
+			if (!b)
+				_exit(1);
+			tracecmd_close(b);
+		}
+		tracecmd_close(h);
+		_exit(0);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	f2t_err("%s: not a trace.dat libtracecmd can read (%s; truncated, corrupt, or a version it does not know)",
+		path, WIFSIGNALED(status) ? "libtracecmd crashed on it" : "libtracecmd refused it");
+	return -EINVAL;
+}
+
+static int check_layout(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	int ret;
+
+	if (fd < 0 || fstat(fd, &st)) {
+		ret = -errno;
+		f2t_err("%s: %s", path, strerror(errno));
+	} else {
+		ret = f2t_tracedat_check(path, fd, (uint64_t)st.st_size);
+	}
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
 static int tracedat_open(const char *path, struct f2t_input **out)
 {
 	struct tracedat_input *t = calloc(1, sizeof(*t));
@@ -411,6 +475,11 @@ static int tracedat_open(const char *path, struct f2t_input **out)
 		ret = -ENOMEM;
 		goto out;
 	}
+	ret = check_layout(path);
+	if (!ret)
+		ret = open_in_child(path);
+	if (ret)
+		goto out;
 	/* Our own messages say what is wrong; libtracecmd's would be noise. */
 	tracecmd_set_loglevel(f2t_verbose ? TEP_LOG_WARNING : TEP_LOG_NONE);
 	/*
@@ -426,12 +495,6 @@ static int tracedat_open(const char *path, struct f2t_input **out)
 		goto out;
 	}
 	tep = tracecmd_get_tep(t->handle);
-	if (tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep)) {
-		f2t_err("%s: offset 0: recorded on a machine of the other byte order, which this build does not read",
-			path);
-		ret = -EINVAL;
-		goto out;
-	}
 	ret = read_info(t);
 	if (!ret)
 		ret = load_cmdlines(tep, t->in.rec.tasks);

@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A look at a trace.dat's layout before libtracecmd opens it.  libtracecmd
+ * 1.3 crashes in its own cleanup when a version 6 file's CPU data lies past
+ * the end of the file (a truncated download, a recorder killed before it
+ * finished), so every length and every CPU data range of a version 6 file
+ * is checked to lie inside it, and the first that does not is reported
+ * with its offset.  Likewise in version 7 files for the options sections
+ * (never compressed by trace-cmd) and the CPU data of every buffer they
+ * describe.  Layout facts: trace-cmd's trace-cmd.dat.v6(5) and .v7(5).
+ */
+#include <endian.h>
+#include <stdbool.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "source/tracedat.h"
+#include "util/log.h"
+
+#define OPTION_BUFFER 3		/* TRACECMD_OPTION_BUFFER: an instance's data */
+
+struct walk {
+	bool compressed;	/* version 7 with a compression: CPU data in chunks */
+	const char *path;
+	int fd;
+	uint64_t size, off;
+	const char *what;	/* what is read at off, for the message */
+};
+
+static int fail(const struct walk *w, uint64_t off, const char *why)
+{
+	f2t_err("%s: offset %llu: %s: %s (truncated or corrupt trace.dat)", w->path,
+		(unsigned long long)off, w->what, why);
+	return -EINVAL;
+}
+
+static int get(struct walk *w, void *buf, size_t n)
+{
+	if (w->off + n > w->size || pread(w->fd, buf, n, (off_t)w->off) != (ssize_t)n)
+		return fail(w, w->off, "past the end of the file");
+	w->off += n;
+	return 0;
+}
+
+static int get32(struct walk *w, uint32_t *v)
+{
+	int ret = get(w, v, 4);
+
+	*v = le32toh(*v);
+	return ret;
+}
+
+static int get64(struct walk *w, uint64_t *v)
+{
+	int ret = get(w, v, 8);
+
+	*v = le64toh(*v);
+	return ret;
+}
+
+/* Skips N bytes of data, which must lie inside the file. */
+static int skip(struct walk *w, uint64_t n)
+{
+	if (n > w->size || w->off + n > w->size)
+		return fail(w, w->off, "past the end of the file");
+	w->off += n;
+	return 0;
+}
+
+static int skip_sized64(struct walk *w)
+{
+	uint64_t n;
+
+	return get64(w, &n) ?: skip(w, n);
+}
+
+static int skip_sized32(struct walk *w)
+{
+	uint32_t n;
+
+	return get32(w, &n) ?: skip(w, n);
+}
+
+/* A NUL-terminated name of at most 256 bytes, skipped. */
+static int skip_name(struct walk *w)
+{
+	char c;
+
+	for (int i = 0; i < 256; i++) {
+		int ret = get(w, &c, 1);
+
+		if (ret || !c)
+			return ret;
+	}
+	return fail(w, w->off, "a name longer than 256 bytes");
+}
+
+/* "flyrecord\0" and an (offset, size) per CPU, each range inside the file. */
+static int check_flyrecord(struct walk *w, uint32_t cpus)
+{
+	char tag[10];
+	int ret;
+
+	w->what = "the CPU data table";
+	ret = get(w, tag, sizeof(tag));
+	if (ret)
+		return ret;
+	if (!memcmp(tag, "latency  ", 10))
+		return 0;	/* text follows, read by libtracecmd as it is */
+	if (memcmp(tag, "flyrecord", 10))
+		return fail(w, w->off - 10, "no \"flyrecord\" tag");
+	for (uint32_t c = 0; c < cpus; c++) {
+		uint64_t at = w->off, off, len;
+
+		ret = get64(w, &off) ?: get64(w, &len);
+		if (ret)
+			return ret;
+		if (off > w->size || len > w->size - off) {
+			w->what = "CPU data";
+			return fail(w, at, "past the end of the file");
+		}
+	}
+	return 0;
+}
+
+/* The options; an instance's CPU data tables are checked where they point. */
+static int check_options(struct walk *w, uint32_t cpus)
+{
+	for (;;) {
+		uint16_t id;
+		uint32_t len;
+		uint64_t at, buf_off;
+		int ret;
+
+		w->what = "an option";
+		ret = get(w, &id, 2);
+		if (ret || !(id = le16toh(id)))
+			return ret;
+		ret = get32(w, &len);
+		if (ret)
+			return ret;
+		at = w->off;
+		if (id == OPTION_BUFFER && len >= 8) {
+			ret = get64(w, &buf_off);
+			if (ret)
+				return ret;
+			if (buf_off > w->size)
+				return fail(w, at, "points past the end of the file");
+			w->off = buf_off;
+			ret = check_flyrecord(w, cpus);
+			if (ret)
+				return ret;
+			w->what = "an option";
+		}
+		w->off = at;
+		ret = skip(w, len);
+		if (ret)
+			return ret;
+	}
+}
+
+static int check_v6(struct walk *w)
+{
+	uint32_t n, cpus;
+	char tag[13];
+	int ret;
+
+	w->what = "the header formats";
+	ret = get(w, tag, 12) ?: skip_sized64(w) ?: get(w, tag, 13) ?: skip_sized64(w);
+	if (ret)
+		return ret;
+	w->what = "the ftrace event formats";
+	ret = get32(w, &n);
+	for (uint32_t i = 0; !ret && i < n; i++)
+		ret = skip_sized64(w);
+	if (ret)
+		return ret;
+	w->what = "the event formats";
+	ret = get32(w, &n);
+	for (uint32_t i = 0; !ret && i < n; i++) {
+		uint32_t k;
+
+		ret = skip_name(w) ?: get32(w, &k);
+		for (uint32_t j = 0; !ret && j < k; j++)
+			ret = skip_sized64(w);
+	}
+	if (ret)
+		return ret;
+	w->what = "kallsyms";
+	ret = skip_sized32(w);
+	w->what = "the printk formats";
+	ret = ret ?: skip_sized32(w);
+	w->what = "the saved cmdlines";
+	ret = ret ?: skip_sized64(w);
+	w->what = "the CPU count";
+	ret = ret ?: get32(w, &cpus);
+	if (ret)
+		return ret;
+	if (cpus > 65536)
+		return fail(w, w->off - 4, "not a number of CPUs");
+	/* "options  \0", its options, then the top buffer's "flyrecord\0". */
+	w->what = "the options";
+	ret = get(w, tag, 10);
+	if (ret)
+		return ret;
+	if (!memcmp(tag, "options  ", 10))
+		ret = check_options(w, cpus);
+	else
+		w->off -= 10;
+	return ret ?: check_flyrecord(w, cpus);
+}
+
+/*
+ * A compressed CPU data range: a chunk count, then each chunk's compressed
+ * and uncompressed sizes and its data, inside the range (whose size, as
+ * trace-cmd 3.1 writes it, leaves the count out) and the file.
+ */
+static int check_chunks(struct walk *w, uint64_t off, uint64_t len)
+{
+	uint64_t back = w->off, end = off + 4 + len;
+	uint32_t count, csize, usize;
+	int ret;
+
+	w->off = off;
+	w->what = "compressed CPU data";
+	if (end > w->size)
+		end = w->size;
+	ret = get32(w, &count);
+	for (uint32_t i = 0; !ret && i < count; i++) {
+		ret = get32(w, &csize) ?: get32(w, &usize);
+		if (!ret && (csize > end - w->off || !usize))
+			ret = fail(w, w->off - 8, "a chunk past the end of its data");
+		w->off += ret ? 0 : csize;
+	}
+	w->off = back;
+	return ret;
+}
+
+/* Version 7's BUFFER option: where each CPU's data lies (after OFFSET NAME CLOCK PAGESIZE). */
+static int check_buffer_v7(struct walk *w, uint64_t end)
+{
+	uint64_t flyrecord, off, len;
+	uint32_t page, cpus, id;
+	int ret;
+
+	ret = get64(w, &flyrecord) ?: skip_name(w) ?: skip_name(w) ?: get32(w, &page) ?:
+	      get32(w, &cpus);
+	if (ret)
+		return ret;
+	if (flyrecord > w->size)
+		return fail(w, w->off - 8, "points past the end of the file");
+	if (cpus > 65536 || w->off + (uint64_t)cpus * 20 > end)
+		return fail(w, w->off - 4, "not a number of CPUs");
+	for (uint32_t c = 0; c < cpus; c++) {
+		uint64_t at = w->off;
+
+		ret = get32(w, &id) ?: get64(w, &off) ?: get64(w, &len);
+		if (ret)
+			return ret;
+		if (off > w->size || len > w->size - off) {
+			w->what = "CPU data";
+			return fail(w, at, "past the end of the file");
+		}
+		if (w->compressed && len) {
+			ret = check_chunks(w, off, len);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/* Version 7: the chain of options sections and the buffers they describe. */
+static int check_v7(struct walk *w)
+{
+	uint64_t next;
+	int ret;
+
+	char name[5];
+
+	w->what = "the compression header";
+	ret = get(w, name, sizeof(name));
+	if (ret)
+		return ret;
+	w->compressed = memcmp(name, "none", sizeof(name));
+	w->off -= sizeof(name);
+	ret = skip_name(w) ?: skip_name(w) ?: get64(w, &next);
+	for (int sections = 0; !ret && next; sections++) {
+		uint16_t id, flags;
+		uint32_t strid;
+		uint64_t len, end;
+
+		w->what = "an options section";
+		if (sections == 64)
+			return fail(w, next, "one of more than 64 (a loop?)");
+		if (next > w->size)
+			return fail(w, w->off - 8, "points past the end of the file");
+		w->off = next;
+		ret = get(w, &id, 2) ?: get(w, &flags, 2) ?: get32(w, &strid) ?: get64(w, &len);
+		if (ret)
+			return ret;
+		if (le16toh(id) != 0)
+			return fail(w, next, "not an options section");
+		if (le16toh(flags) & 1)
+			return 0;	/* compressed: libtracecmd's to read */
+		if (len > w->size - w->off)
+			return fail(w, w->off - 8, "past the end of the file");
+		end = w->off + len;
+		for (next = 0; !ret;) {
+			uint16_t opt;
+			uint32_t olen;
+			uint64_t at;
+
+			w->what = "an option";
+			ret = get(w, &opt, 2) ?: get32(w, &olen);
+			if (ret)
+				break;
+			at = w->off;
+			if (olen > end - w->off)
+				return fail(w, at - 4, "past the end of its section");
+			if (le16toh(opt) == 0) {	/* DONE: where the next section is */
+				if (olen < 8)
+					return fail(w, at, "too short");
+				ret = get64(w, &next);
+				break;
+			}
+			if (le16toh(opt) == OPTION_BUFFER)
+				ret = check_buffer_v7(w, at + olen);
+			w->off = at + olen;
+		}
+	}
+	return ret;
+}
+
+int f2t_tracedat_check(const char *path, int fd, uint64_t size)
+{
+	struct walk w = { .path = path, .fd = fd, .size = size, .what = "the header" };
+	char head[10 + 16];
+	unsigned long version;
+	unsigned char endian_long[2];
+	uint32_t page;
+	size_t vlen;
+	int ret;
+
+	ret = get(&w, head, 10);
+	if (ret)
+		return ret;
+	/* The version: a number as text, NUL-terminated. */
+	w.what = "the version";
+	for (vlen = 0; vlen < 16; vlen++) {
+		ret = get(&w, &head[10 + vlen], 1);
+		if (ret)
+			return ret;
+		if (!head[10 + vlen])
+			break;
+	}
+	if (vlen == 16 || sscanf(head + 10, "%lu", &version) != 1)
+		return fail(&w, 10, "not a number");
+	if (version < 6 || version > 7) {
+		f2t_err("%s: offset 10: trace.dat version %lu; this build reads versions 6 and 7",
+			path, version);
+		return -EINVAL;
+	}
+	w.what = "the byte order";
+	ret = get(&w, endian_long, 2) ?: get32(&w, &page);
+	if (ret)
+		return ret;
+	if (endian_long[0]) {
+		f2t_err("%s: offset %llu: recorded on a big-endian machine, which this build does not read",
+			path, (unsigned long long)w.off - 6);
+		return -EINVAL;
+	}
+	return version == 6 ? check_v6(&w) : check_v7(&w);
+}
