@@ -11,6 +11,7 @@
 
 #include "source/rawdec.h"
 #include "source/functext.h"
+#include "source/ktext.h"
 #include "source/source.h"
 #include "source/textline.h"
 #include "util/log.h"
@@ -476,43 +477,11 @@ static void lat_flags(struct f2t_rawdec *s, struct textline *l)
 	tl_putc(l, (pc & 0xf0) ? hex[(pc >> 4) & 0xf] : '.');
 }
 
-/* "prev_comm=... ==> next_pid=N next_prio=N", the kernel's sched_switch text. */
-static void switch_text(struct textline *l, const struct f2t_event *ev)
-{
-	tl_str(l, "prev_comm=");
-	tl_str(l, ev->sw.prev_comm);
-	tl_str(l, " prev_pid=");
-	tl_int(l, ev->sw.prev_pid, 0, TL_LEFT);
-	tl_str(l, " prev_prio=");
-	tl_int(l, ev->sw.prev_prio, 0, TL_LEFT);
-	tl_str(l, " prev_state=");
-	tl_str(l, ev->sw.prev_state);
-	tl_str(l, " ==> next_comm=");
-	tl_str(l, ev->sw.next_comm);
-	tl_str(l, " next_pid=");
-	tl_int(l, ev->sw.next_pid, 0, TL_LEFT);
-	tl_str(l, " next_prio=");
-	tl_int(l, ev->sw.next_prio, 0, TL_LEFT);
-}
-
-static void wake_text(struct textline *l, const struct f2t_event *ev)
-{
-	tl_str(l, "comm=");
-	tl_str(l, ev->wake.comm);
-	tl_str(l, " pid=");
-	tl_int(l, ev->wake.pid, 0, TL_LEFT);
-	tl_str(l, " prio=");
-	tl_int(l, ev->wake.prio, 0, TL_LEFT);
-	tl_str(l, " target_cpu=");
-	tl_int(l, ev->wake.target_cpu, 3, TL_ZERO);
-}
-
 const char *f2t_rawdec_text(struct f2t_rawdec *s, const struct f2t_event *ev, size_t *len)
 {
 	struct textline l;
 	const struct f2t_task *task;
 	const struct handler *h;
-	uint64_t usecs;
 
 	if (ev->kind == F2T_EV_LOST || ev->raw != &s->rec) {
 		errno = ENOENT;
@@ -520,26 +489,10 @@ const char *f2t_rawdec_text(struct f2t_rawdec *s, const struct f2t_event *ev, si
 	}
 	l = (struct textline){ .buf = s->line };
 	task = ev->pid ? f2t_tasks_find(s->recording->tasks, ev->pid) : NULL;
-	/* "%16s-%-7d (%7s) [%03d] " */
-	tl_str_right(&l, ev->pid == 0 ? "<idle>" : task ? task->comm : "<...>", 16);
-	tl_putc(&l, '-');
-	tl_int(&l, ev->pid, 7, TL_LEFT);
-	tl_str(&l, " (");
-	if (ev->pid == 0)
-		tl_str(&l, "-------");
-	else
-		tl_int(&l, task ? task->tgid : ev->pid, 7, TL_RIGHT);
-	tl_str(&l, ") [");
-	tl_int(&l, ev->cpu, 3, TL_ZERO);
-	tl_str(&l, "] ");
+	f2t_ktext_task(&l, ev->pid == 0 ? "<idle>" : task ? task->comm : "<...>", ev->pid,
+		       task ? task->tgid : ev->pid, ev->cpu);
 	lat_flags(s, &l);
-	/* " %5lu.%06lu: "; the kernel rounds to the nearest microsecond (ns2usecs()). */
-	usecs = (ev->ts + 500) / 1000;
-	tl_putc(&l, ' ');
-	tl_int(&l, (int64_t)(usecs / 1000000), 5, TL_RIGHT);
-	tl_putc(&l, '.');
-	tl_int(&l, (int64_t)(usecs % 1000000), 6, TL_ZERO);
-	tl_str(&l, ": ");
+	f2t_ktext_time(&l, ev->ts);
 
 	h = &s->handlers[num(s->common_type, s->rec.data)];
 	if (ev->kind == F2T_EV_PRINT) {
@@ -552,9 +505,9 @@ const char *f2t_rawdec_text(struct f2t_rawdec *s, const struct f2t_event *ev, si
 		tl_str(&l, h->event->name);
 		tl_str(&l, ": ");
 		if (ev->kind == F2T_EV_SWITCH)
-			switch_text(&l, ev);
+			f2t_ktext_switch(&l, ev);
 		else
-			wake_text(&l, ev);
+			f2t_ktext_wake(&l, ev);
 	} else {
 		f2t_rawdec_tep_symbols(s);
 		trace_seq_reset(&s->seq);

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: MIT
+/*
+ * One line of ftrace text: "COMM-PID (TGID) [CPU] FLAGS SECONDS: NAME: BODY"
+ * as the kernel prints it, the TGID and FLAGS columns optional.  The task
+ * name may hold anything, dashes and spaces included, so a line is read
+ * from its CPU column outwards: the first "[digits]" preceded by "-PID"
+ * (and perhaps "(TGID)") is the CPU.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "source/text_parse.h"
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool is_ident(char c, bool first)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+	       (!first && is_digit(c));
+}
+
+static bool has_prefix(const char *p, const char *end, const char *s)
+{
+	size_t n = strlen(s);
+
+	return (size_t)(end - p) >= n && !memcmp(p, s, n);
+}
+
+/* Digits at *P (at most MAX) into *V; moves *P past them. */
+static bool digits(const char **p, const char *end, int max, uint64_t *v)
+{
+	const char *q = *p;
+
+	*v = 0;
+	while (q < end && is_digit(*q) && q - *p < max)
+		*v = *v * 10 + (uint64_t)(*q++ - '0');
+	if (q == *p || (q < end && is_digit(*q)))
+		return false;
+	*p = q;
+	return true;
+}
+
+/* "SECONDS.FRACTION:" (or a plain count: clocks that are not in ns) at P. */
+static bool timestamp(const char **p, const char *end, uint64_t *ns)
+{
+	const char *q = *p, *frac;
+	uint64_t sec, f = 0;
+
+	if (!digits(&q, end, 12, &sec))
+		return false;
+	if (q < end && *q == '.') {
+		frac = ++q;
+		if (!digits(&q, end, 9, &f))
+			return false;
+		for (long n = q - frac; n < 9; n++)
+			f *= 10;
+		sec = sec * 1000000000ull + f;
+	}
+	if (q >= end || *q != ':')
+		return false;
+	*ns = sec;
+	*p = q + 1;
+	return true;
+}
+
+/*
+ * Is the '[' at B the CPU column?  It must hold digits and be preceded by
+ * "-PID" and perhaps "(TGID)"; fills in what it finds.
+ */
+static bool cpu_column(const char *start, const char *b, const char *end, struct f2t_tline *t)
+{
+	const char *p = b + 1, *q = b;
+	uint64_t v;
+
+	if (!digits(&p, end, 5, &v) || p >= end || *p != ']')
+		return false;
+	t->cpu = (uint32_t)v;
+	while (q > start && q[-1] == ' ')
+		q--;
+	if (q == b)
+		return false;
+	t->tgid = -1;
+	if (q > start && q[-1] == ')') {	/* "(  1234)" or "(-------)" */
+		const char *close = --q;
+		uint64_t tgid = 0;
+		bool dash = false;
+
+		while (q > start && q[-1] != '(' && close - q < 12)
+			q--;
+		if (q == start || q[-1] != '(')
+			return false;
+		for (const char *c = q; c < close; c++) {
+			if (is_digit(*c))
+				tgid = tgid * 10 + (uint64_t)(*c - '0');
+			else if (*c == '-')
+				dash = true;
+			else if (*c != ' ')
+				return false;
+		}
+		if (!dash)
+			t->tgid = (int32_t)tgid;
+		q--;
+		while (q > start && q[-1] == ' ')
+			q--;
+	}
+	/* PID, then the '-' that ends the name */
+	{
+		const char *pe = q;
+		uint64_t pid = 0, mul = 1;
+
+		while (q > start && is_digit(q[-1]) && pe - q < 10)
+			q--;
+		if (q == pe || q == start || q[-1] != '-')
+			return false;
+		for (const char *c = pe; c > q; c--, mul *= 10)
+			pid += (uint64_t)(c[-1] - '0') * mul;
+		t->pid = (int32_t)pid;
+		t->comm = (struct f2t_span){ start, (size_t)(q - 1 - start) };
+	}
+	return true;
+}
+
+/* "inst:   comm-pid": trace-cmd report names the buffer of each line when there are several. */
+static void drop_buffer_name(struct f2t_span *comm)
+{
+	const char *colon = memchr(comm->s, ':', comm->len);
+	const char *end = comm->s + comm->len, *p;
+
+	if (!colon || colon + 1 >= end || colon[1] != ' ')
+		return;
+	for (p = colon + 1; p < end && *p == ' '; p++)
+		;
+	if (p < end) {
+		comm->len = (size_t)(end - p);
+		comm->s = p;
+	}
+}
+
+/* "CPU:N [LOST M EVENTS]" (the kernel), "CPU:N [M EVENTS DROPPED]" (trace-cmd). */
+static bool lost_line(const char *p, const char *end, struct f2t_tline *t)
+{
+	uint64_t v;
+
+	if (!has_prefix(p, end, "CPU:"))
+		return false;
+	p += 4;
+	if (!digits(&p, end, 5, &v) || !has_prefix(p, end, " ["))
+		return false;
+	t->cpu = (uint32_t)v;
+	p += 2;
+	if (has_prefix(p, end, "LOST "))
+		p += 5;
+	t->lost = 0;
+	if (p < end && is_digit(*p) && !digits(&p, end, 19, &t->lost))
+		return false;
+	if (!memmem(p, (size_t)(end - p), "EVENTS", 6))
+		return false;
+	t->kind = F2T_TLINE_LOST;
+	return true;
+}
+
+/* Lines trace-cmd report and atrace write besides events. */
+static bool notes(const char *p, const char *end)
+{
+	static const char *const prefixes[] = { "cpus=", "version = ", "TRACE:" };
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (has_prefix(p, end, prefixes[i]))
+			return true;
+	return has_prefix(p, end, "CPU ") && memmem(p, (size_t)(end - p), " is empty", 9);
+}
+
+int f2t_tline_parse(const char *line, size_t len, struct f2t_tline *t)
+{
+	const char *end = line + len, *p = line, *b, *name;
+
+	memset(t, 0, sizeof(*t));
+	if (len && end[-1] == '\r')
+		end--;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p == end || *p == '#' || notes(p, end))
+		return 0;	/* F2T_TLINE_SKIP */
+	if (lost_line(p, end, t))
+		return 0;
+	/* The CPU column: the first "[digits]" preceded by "-PID". */
+	for (b = p; (b = memchr(b, '[', (size_t)(end - b))); b++)
+		if (b > p && cpu_column(p, b, end, t))
+			break;
+	if (!b)
+		return -EINVAL;
+	drop_buffer_name(&t->comm);
+	p = memchr(b, ']', (size_t)(end - b)) + 1;
+	if (p >= end || *p != ' ')
+		return -EINVAL;
+	while (p < end && *p == ' ')
+		p++;
+	/* Latency flags, unless the timestamp comes right away. */
+	if (!timestamp(&p, end, &t->ts)) {
+		const char *f = p;
+
+		while (p < end && *p != ' ')
+			p++;
+		t->flags = (struct f2t_span){ f, (size_t)(p - f) };
+		while (p < end && *p == ' ')
+			p++;
+		if (t->flags.len > 8 || !timestamp(&p, end, &t->ts))
+			return -EINVAL;
+	}
+	if (p < end && *p != ' ')
+		return -EINVAL;
+	p += p < end;
+	/* "NAME: BODY", or the function tracer's "FUNC <-PARENT" with no name. */
+	name = p;
+	while (p < end && *p != ':' && *p != ' ')
+		p++;
+	t->kind = F2T_TLINE_EVENT;
+	if (p < end && *p == ':' && p > name && (p + 1 == end || p[1] == ' ')) {
+		t->name = (struct f2t_span){ name, (size_t)(p - name) };
+		p += 1 + (p + 1 < end);
+		/* trace-cmd report pads "NAME:" to 21 columns; the kernel does not. */
+		while (p < end && *p == ' ' && p - name < 22)
+			p++;
+	} else {
+		t->name = (struct f2t_span){ "function", 8 };
+		p = name;
+	}
+	t->body = (struct f2t_span){ p, (size_t)(end - p) };
+	return 0;
+}
+
+/* Does " word=" or " ==> " start at P (a space)? */
+static bool value_ends(const char *p, const char *end)
+{
+	const char *q = p + 1;
+
+	if (has_prefix(p, end, " ==> "))
+		return true;
+	if (q >= end || !is_ident(*q, true))
+		return false;
+	while (q < end && is_ident(*q, false))
+		q++;
+	return q < end && *q == '=';
+}
+
+static struct f2t_span value_at(const char *v, const char *end)
+{
+	const char *q = v;
+
+	while (q < end && !(*q == ' ' && value_ends(q, end)))
+		q++;
+	return (struct f2t_span){ v, (size_t)(q - v) };
+}
+
+bool f2t_tline_field(struct f2t_span body, const char *key, struct f2t_span *val)
+{
+	const char *p = body.s, *end = body.s + body.len;
+	size_t klen = strlen(key);
+
+	while (p < end && (p = memmem(p, (size_t)(end - p), key, klen))) {
+		const char *v = p + klen;
+
+		if ((p == body.s || p[-1] == ' ') && v < end && *v == '=') {
+			*val = value_at(v + 1, end);
+			return true;
+		}
+		p++;
+	}
+	return false;
+}
+
+bool f2t_tline_next_field(struct f2t_span *body, struct f2t_span *key, struct f2t_span *val)
+{
+	const char *p = body->s, *end = body->s + body->len;
+
+	while (p < end) {
+		const char *k;
+
+		while (p < end && *p == ' ')
+			p++;
+		k = p;
+		while (p < end && is_ident(*p, p == k))
+			p++;
+		if (p > k && p < end && *p == '=') {
+			*key = (struct f2t_span){ k, (size_t)(p - k) };
+			*val = value_at(p + 1, end);
+			p = val->s + val->len;
+			*body = (struct f2t_span){ p, (size_t)(end - p) };
+			return true;
+		}
+		while (p < end && *p != ' ')	/* not a pair: the next word */
+			p++;
+	}
+	*body = (struct f2t_span){ end, 0 };
+	return false;
+}
+
+bool f2t_span_int(struct f2t_span s, long long *v)
+{
+	const char *p = s.s, *end = s.s + s.len;
+	bool neg = false, hex;
+	unsigned long long n = 0;
+
+	if (p < end && *p == '-') {
+		neg = true;
+		p++;
+	}
+	hex = end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
+	if (hex)
+		p += 2;
+	if (p == end || end - p > (hex ? 16 : 19))
+		return false;
+	for (; p < end; p++) {
+		int d;
+
+		if (is_digit(*p))
+			d = *p - '0';
+		else if (hex && ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'f'))
+			d = (*p | 0x20) - 'a' + 10;
+		else
+			return false;
+		n = n * (hex ? 16 : 10) + (unsigned long long)d;
+	}
+	*v = neg ? -(long long)n : (long long)n;
+	return true;
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The grammar of ftrace text, one line at a time: the kernel's trace file
+ * (with or without the TGID column, with latency flags of any width or
+ * none), `trace-cmd report` output, and the systrace/atrace dumps Android
+ * writes.  Pure functions over bytes: no allocation, nothing kept between
+ * calls, so they can be tested and fuzzed alone.  text_input.c turns what
+ * they find into events.
+ */
+#ifndef F2T_TEXT_PARSE_H
+#define F2T_TEXT_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A piece of the line: not NUL-terminated. */
+struct f2t_span {
+	const char *s;
+	size_t len;
+};
+
+enum f2t_tline_kind {
+	F2T_TLINE_SKIP,		/* blank, a comment, trace-cmd's own notes */
+	F2T_TLINE_EVENT,	/* an event */
+	F2T_TLINE_LOST,		/* "CPU:N [LOST M EVENTS]" */
+};
+
+struct f2t_tline {
+	enum f2t_tline_kind kind;
+	struct f2t_span comm;
+	int32_t pid;
+	int32_t tgid;		/* -1: no TGID column, or "-------" in it */
+	uint32_t cpu;
+	struct f2t_span flags;	/* the latency columns ("d..2."); empty when absent */
+	uint64_t ts;		/* ns */
+	struct f2t_span name;	/* the event's name ("sched_switch"); "function" for
+				 * the function tracer's "FUNC <-PARENT" lines */
+	struct f2t_span body;	/* what follows "name: ", padding skipped */
+	uint64_t lost;		/* F2T_TLINE_LOST: how many, 0 if not said */
+};
+
+/**
+ * f2t_tline_parse() - what one line of ftrace text says
+ * @line: the line, without its '\n'
+ * @len: its length
+ * @out: filled in
+ *
+ * `trace-cmd report` lines may start with a buffer's name ("inst: ") and
+ * pad the event name; both are taken.
+ *
+ * Return: 0, or -EINVAL for a line that is none of the kinds above.
+ */
+int f2t_tline_parse(const char *line, size_t len, struct f2t_tline *out);
+
+/**
+ * f2t_tline_field() - the value of KEY in a "key=value key=value" body
+ * @body: an event's fields
+ * @key: the key, without '='
+ * @val: out: its value: up to the next " word=" or " ==> ", or the end
+ *
+ * A value may hold spaces (a task named "Web Content").
+ *
+ * Return: true if KEY is there.
+ */
+bool f2t_tline_field(struct f2t_span body, const char *key, struct f2t_span *val);
+
+/**
+ * f2t_tline_next_field() - walk the "key=value" pairs of a body
+ * @body: in: what is left to walk; out: what is left after this pair
+ * @key: out: the key
+ * @val: out: its value (as f2t_tline_field() takes it)
+ *
+ * Text that is no pair (a leading word, "==>") is stepped over.
+ *
+ * Return: true for a pair, false at the end.
+ */
+bool f2t_tline_next_field(struct f2t_span *body, struct f2t_span *key, struct f2t_span *val);
+
+/**
+ * f2t_span_int() - a span as a decimal or 0x hexadecimal integer
+ * @s: the text
+ * @v: out: the number
+ *
+ * Return: true if all of @s is one.
+ */
+bool f2t_span_int(struct f2t_span s, long long *v);
+
+#endif
