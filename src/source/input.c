@@ -11,6 +11,8 @@
 static const struct f2t_input_kind *const kinds[] = {
 	&f2t_capture_input,
 	&f2t_tracedat_input,
+	&f2t_html_input,
+	&f2t_text_input,
 };
 
 struct f2t_input *f2t_input_open(const char *path)
@@ -39,7 +41,7 @@ struct f2t_input *f2t_input_open(const char *path)
 		ret = kinds[i]->open(path, &in);
 		goto out;
 	}
-	f2t_err("%s: offset 0: not a file this build reads (an ftrace2trace capture, written by 'ftrace2trace record -k')",
+	f2t_err("%s: offset 0: not a file this build reads (an ftrace2trace capture, a trace-cmd trace.dat, ftrace text or a systrace HTML file)",
 		path);
 	ret = -EINVAL;
 out:

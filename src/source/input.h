@@ -52,5 +52,7 @@ void f2t_input_close(struct f2t_input *in);
  * (tracedat_input.c), ftrace text and systrace HTML (text_input.c). */
 extern const struct f2t_input_kind f2t_capture_input;
 extern const struct f2t_input_kind f2t_tracedat_input;
+extern const struct f2t_input_kind f2t_text_input;
+extern const struct f2t_input_kind f2t_html_input;
 
 #endif

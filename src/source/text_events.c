@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: MIT
+/*
+ * One line of ftrace text into an f2t_event, and the kernel's line for it
+ * back.  Events are known by name: the kernel's text names no system.
+ * Their fields come in the kernel's "key=value" form, or, for sched_switch
+ * and the wakeups in `trace-cmd report` output, in the form its plugins
+ * print ("comm:pid [prio] S ==> comm:pid [prio]").
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "source/ktext.h"
+#include "source/text-local.h"
+
+#define CLONE_THREAD_FLAG 0x00010000ull
+
+enum { NEWTASK = F2T_EV_KIND_COUNT };	/* remembered, not emitted */
+
+static const struct {
+	const char *name;
+	int kind;
+} known[] = {
+	{ "sched_switch", F2T_EV_SWITCH },
+	{ "sched_waking", F2T_EV_WAKING },
+	{ "sched_wakeup", F2T_EV_WAKEUP },
+	{ "sched_wakeup_new", F2T_EV_WAKEUP_NEW },
+	{ "sched_process_fork", F2T_EV_FORK },
+	{ "sched_process_exec", F2T_EV_EXEC },
+	{ "sched_process_exit", F2T_EV_EXIT },
+	{ "sched_process_free", F2T_EV_FREE },
+	{ "task_rename", F2T_EV_RENAME },
+	{ "task_newtask", NEWTASK },
+	{ "tracing_mark_write", F2T_EV_PRINT },	/* the kernel's text */
+	{ "print", F2T_EV_PRINT },		/* trace-cmd report's */
+	{ "function", F2T_EV_FUNCTION },
+	{ "irq_handler_entry", F2T_EV_IRQ_ENTRY },
+	{ "irq_handler_exit", F2T_EV_IRQ_EXIT },
+	{ "softirq_entry", F2T_EV_SOFTIRQ_ENTRY },
+	{ "softirq_exit", F2T_EV_SOFTIRQ_EXIT },
+	{ "cpu_idle", F2T_EV_CPU_IDLE },
+	{ "cpu_frequency", F2T_EV_CPU_FREQ },
+};
+
+/* The systems of the events most traces hold; the text does not say. */
+static const struct {
+	const char *prefix, *system;
+} systems[] = {
+	{ "sched_", "sched" }, { "task_", "task" }, { "irq_", "irq" }, { "softirq_", "irq" },
+	{ "cpu_", "power" }, { "clock_", "power" }, { "hrtimer_", "timer" }, { "timer_", "timer" },
+	{ "workqueue_", "workqueue" }, { "block_", "block" }, { "sys_", "raw_syscalls" },
+};
+
+static bool span_is(struct f2t_span s, const char *str)
+{
+	return strlen(str) == s.len && !memcmp(s.s, str, s.len);
+}
+
+/* A NUL-terminated copy in the line's scratch space (sized for two lines). */
+static const char *dup_span(struct text_src *s, struct f2t_span v)
+{
+	char *p;
+
+	if (s->scratch_len + v.len + 1 > s->scratch_cap)
+		return NULL;
+	p = s->scratch + s->scratch_len;
+	memcpy(p, v.s, v.len);
+	p[v.len] = '\0';
+	s->scratch_len += v.len + 1;
+	return p;
+}
+
+static bool str_field(struct text_src *s, struct f2t_span body, const char *key, const char **out)
+{
+	struct f2t_span v;
+
+	return f2t_tline_field(body, key, &v) && (*out = dup_span(s, v)) != NULL;
+}
+
+static bool int_field(struct f2t_span body, const char *key, int32_t *out)
+{
+	struct f2t_span v;
+	long long n;
+
+	if (!f2t_tline_field(body, key, &v) || !f2t_span_int(v, &n))
+		return false;
+	*out = (int32_t)n;
+	return true;
+}
+
+/* "comm:pid [prio]" (trace-cmd's plugins), from the end of @v. */
+static bool plugin_task(struct text_src *s, struct f2t_span v, const char **comm, int32_t *pid,
+			int32_t *prio)
+{
+	const char *open = NULL, *colon = NULL;
+	long long n;
+
+	for (const char *p = v.s + v.len; p > v.s; p--)
+		if (p[-1] == '[') {
+			open = p - 1;
+			break;
+		}
+	if (!open || open == v.s || v.s[v.len - 1] != ']' ||
+	    !f2t_span_int((struct f2t_span){ open + 1, (size_t)(v.s + v.len - 1 - open - 1) }, &n))
+		return false;
+	*prio = (int32_t)n;
+	for (const char *p = open - 1; p > v.s; p--)
+		if (p[-1] == ':') {
+			colon = p - 1;
+			break;
+		}
+	if (!colon ||
+	    !f2t_span_int((struct f2t_span){ colon + 1, (size_t)(open - 1 - colon - 1) }, &n))
+		return false;
+	*pid = (int32_t)n;
+	*comm = dup_span(s, (struct f2t_span){ v.s, (size_t)(colon - v.s) });
+	return *comm != NULL;
+}
+
+static int decode_switch(struct text_src *s, struct f2t_span b, struct f2t_event *ev)
+{
+	struct f2t_span state, left, right;
+	const char *arrow;
+
+	if (str_field(s, b, "prev_comm", &ev->sw.prev_comm)) {
+		if (!int_field(b, "prev_pid", &ev->sw.prev_pid) ||
+		    !int_field(b, "prev_prio", &ev->sw.prev_prio) ||
+		    !f2t_tline_field(b, "prev_state", &state) ||
+		    !str_field(s, b, "next_comm", &ev->sw.next_comm) ||
+		    !int_field(b, "next_pid", &ev->sw.next_pid) ||
+		    !int_field(b, "next_prio", &ev->sw.next_prio))
+			return -EINVAL;
+	} else {	/* "prev:pid [prio] S ==> next:pid [prio]" */
+		arrow = memmem(b.s, b.len, " ==> ", 5);
+		if (!arrow)
+			return -EINVAL;
+		left = (struct f2t_span){ b.s, (size_t)(arrow - b.s) };
+		right = (struct f2t_span){ arrow + 5, (size_t)(b.s + b.len - arrow - 5) };
+		state.s = memrchr(left.s, ' ', left.len);
+		if (!state.s)
+			return -EINVAL;
+		state.len = (size_t)(left.s + left.len - ++state.s);
+		left.len = (size_t)(state.s - 1 - left.s);
+		if (!plugin_task(s, left, &ev->sw.prev_comm, &ev->sw.prev_pid, &ev->sw.prev_prio) ||
+		    !plugin_task(s, right, &ev->sw.next_comm, &ev->sw.next_pid, &ev->sw.next_prio))
+			return -EINVAL;
+	}
+	if (!state.len || state.len >= F2T_STATE_LEN)
+		return -EINVAL;
+	memcpy(ev->sw.prev_state, state.s, state.len);
+	return 1;
+}
+
+static int decode_wake(struct text_src *s, struct f2t_span b, struct f2t_event *ev)
+{
+	const char *cpu;
+	long long n;
+
+	if (str_field(s, b, "comm", &ev->wake.comm))
+		return int_field(b, "pid", &ev->wake.pid) && int_field(b, "prio", &ev->wake.prio) &&
+		       int_field(b, "target_cpu", &ev->wake.target_cpu) ? 1 : -EINVAL;
+	/* "comm:pid [prio] [success=1 ]CPU:NNN" */
+	cpu = memmem(b.s, b.len, " CPU:", 5);
+	if (!cpu || !f2t_span_int((struct f2t_span){ cpu + 5, (size_t)(b.s + b.len - cpu - 5) }, &n))
+		return -EINVAL;
+	ev->wake.target_cpu = (int32_t)n;
+	b.len = (size_t)(cpu - b.s);
+	if (b.len > 10 && !memcmp(b.s + b.len - 10, " success=1", 10))
+		b.len -= 10;
+	return plugin_task(s, b, &ev->wake.comm, &ev->wake.pid, &ev->wake.prio) ? 1 : -EINVAL;
+}
+
+/* "FUNC <-PARENT" (the kernel), "FUNC <-- PARENT" (trace-cmd report). */
+static int decode_function(struct text_src *s, struct f2t_span b, struct f2t_event *ev)
+{
+	const char *arrow = memmem(b.s, b.len, " <-", 3), *p;
+
+	if (!arrow)
+		return -EINVAL;
+	ev->func.name = dup_span(s, (struct f2t_span){ b.s, (size_t)(arrow - b.s) });
+	for (p = arrow + 3; p < b.s + b.len && (*p == '-' || *p == ' '); p++)
+		;
+	ev->func.parent = dup_span(s, (struct f2t_span){ p, (size_t)(b.s + b.len - p) });
+	return ev->func.name && ev->func.parent ? 1 : -EINVAL;
+}
+
+static int decode_print(const struct f2t_tline *t, struct f2t_event *ev)
+{
+	struct f2t_span b = t->body;
+
+	/* trace-cmd report: "print: IP: TEXT", IP named from its kallsyms. */
+	if (span_is(t->name, "print")) {
+		const char *colon = memmem(b.s, b.len, ": ", 2);
+
+		if (!colon)
+			return -EINVAL;
+		b.len -= (size_t)(colon + 2 - b.s);
+		b.s = colon + 2;
+	}
+	while (b.len && b.s[b.len - 1] == '\n')
+		b.len--;
+	ev->print.buf = b.s;
+	ev->print.len = b.len;
+	return 1;
+}
+
+static int decode_newtask(struct text_src *s, struct f2t_span b, int32_t common_pid)
+{
+	struct f2t_span v;
+	int32_t pid = common_pid;
+	long long flags;
+	uint32_t slot;
+
+	if (!int_field(b, "pid", &pid) || !f2t_tline_field(b, "clone_flags", &v))
+		return -EINVAL;
+	/* printed as %lx, without 0x */
+	flags = strtoll(strndupa(v.s, v.len), NULL, 16);
+	slot = (uint32_t)pid % TEXT_NEWTASK_SLOTS;
+	s->newtask[slot].pid = pid;
+	s->newtask[slot].clone_thread = ((unsigned long long)flags & CLONE_THREAD_FLAG) ? 1 : 0;
+	return 0;
+}
+
+static int decode_fork(struct text_src *s, struct f2t_span b, struct f2t_event *ev)
+{
+	uint32_t slot;
+
+	if (!str_field(s, b, "comm", &ev->fork.parent_comm) ||
+	    !int_field(b, "pid", &ev->fork.parent_pid) ||
+	    !str_field(s, b, "child_comm", &ev->fork.child_comm) ||
+	    !int_field(b, "child_pid", &ev->fork.child_pid))
+		return -EINVAL;
+	slot = (uint32_t)ev->fork.child_pid % TEXT_NEWTASK_SLOTS;
+	ev->fork.clone_thread = -1;
+	if (s->newtask[slot].pid == ev->fork.child_pid) {
+		ev->fork.clone_thread = s->newtask[slot].clone_thread;
+		s->newtask[slot].pid = 0;
+	}
+	return 1;
+}
+
+static int decode_irq_exit(struct f2t_span b, struct f2t_event *ev)
+{
+	struct f2t_span v;
+	long long n;
+
+	if (!int_field(b, "irq", &ev->irq.irq) || !f2t_tline_field(b, "ret", &v))
+		return -EINVAL;
+	ev->irq.ret = span_is(v, "handled") ? 1 : f2t_span_int(v, &n) ? (int32_t)n : 0;
+	return 1;
+}
+
+/* "vec=1 [action=TIMER]" */
+static int decode_softirq(struct text_src *s, struct f2t_span b, struct f2t_event *ev)
+{
+	struct f2t_span v;
+	int32_t vec;
+
+	if (!int_field(b, "vec", &vec))
+		return -EINVAL;
+	ev->softirq.vec = (uint32_t)vec;
+	if (!f2t_tline_field(b, "action", &v))
+		v = (struct f2t_span){ "softirq", 7 };
+	while (v.len && v.s[v.len - 1] == ']')
+		v.len--;
+	ev->softirq.name = dup_span(s, v);
+	return ev->softirq.name ? 1 : -EINVAL;
+}
+
+static int decode_power(struct f2t_span b, struct f2t_event *ev)
+{
+	struct f2t_span v;
+	long long n;
+
+	if (!f2t_tline_field(b, "state", &v) || !f2t_span_int(v, &n))
+		return -EINVAL;
+	ev->power.state = (uint32_t)n;
+	if (!f2t_tline_field(b, "cpu_id", &v) || !f2t_span_int(v, &n))
+		return -EINVAL;
+	ev->power.cpu_id = (uint32_t)n;
+	return 1;
+}
+
+static int decode_other(struct text_src *s, const struct f2t_tline *t, struct f2t_event *ev)
+{
+	ev->kind = F2T_EV_OTHER;
+	ev->other.system = "unknown";
+	for (size_t i = 0; i < sizeof(systems) / sizeof(systems[0]); i++)
+		if (t->name.len > strlen(systems[i].prefix) &&
+		    !memcmp(t->name.s, systems[i].prefix, strlen(systems[i].prefix))) {
+			ev->other.system = systems[i].system;
+			break;
+		}
+	ev->other.name = dup_span(s, t->name);
+	return ev->other.name ? 1 : -EINVAL;
+}
+
+int f2t_text_event(struct text_src *s, const struct f2t_tline *t, struct f2t_event *ev)
+{
+	struct f2t_span b = t->body;
+	int kind = -1;
+
+	s->scratch_len = 0;
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (span_is(t->name, known[i].name)) {
+			kind = known[i].kind;
+			break;
+		}
+	if (kind < 0)
+		return decode_other(s, t, ev);
+	if (kind == NEWTASK)
+		return decode_newtask(s, b, ev->pid);
+	ev->kind = (enum f2t_event_kind)kind;
+	switch (ev->kind) {
+	case F2T_EV_SWITCH:
+		return decode_switch(s, b, ev);
+	case F2T_EV_WAKING:
+	case F2T_EV_WAKEUP:
+	case F2T_EV_WAKEUP_NEW:
+		return decode_wake(s, b, ev);
+	case F2T_EV_FORK:
+		return decode_fork(s, b, ev);
+	case F2T_EV_EXEC:
+		return str_field(s, b, "filename", &ev->exec.filename) &&
+		       int_field(b, "pid", &ev->exec.pid) &&
+		       int_field(b, "old_pid", &ev->exec.old_pid) ? 1 : -EINVAL;
+	case F2T_EV_EXIT:
+	case F2T_EV_FREE:
+		return str_field(s, b, "comm", &ev->exit.comm) && int_field(b, "pid", &ev->exit.pid) &&
+		       int_field(b, "prio", &ev->exit.prio) ? 1 : -EINVAL;
+	case F2T_EV_RENAME:
+		/* Newer kernels print no pid: it is the task's own. */
+		if (!int_field(b, "pid", &ev->rename.pid))
+			ev->rename.pid = ev->pid;
+		return str_field(s, b, "oldcomm", &ev->rename.oldcomm) &&
+		       str_field(s, b, "newcomm", &ev->rename.newcomm) ? 1 : -EINVAL;
+	case F2T_EV_PRINT:
+		return decode_print(t, ev);
+	case F2T_EV_FUNCTION:
+		return decode_function(s, b, ev);
+	case F2T_EV_IRQ_ENTRY:
+		return int_field(b, "irq", &ev->irq.irq) && str_field(s, b, "name", &ev->irq.name) ?
+			       1 : -EINVAL;
+	case F2T_EV_IRQ_EXIT:
+		return decode_irq_exit(b, ev);
+	case F2T_EV_SOFTIRQ_ENTRY:
+	case F2T_EV_SOFTIRQ_EXIT:
+		return decode_softirq(s, b, ev);
+	case F2T_EV_CPU_IDLE:
+	case F2T_EV_CPU_FREQ:
+		return decode_power(b, ev);
+	default:
+		return -EINVAL;
+	}
+}
+
+const char *f2t_text_line(struct text_src *s, const struct f2t_event *ev, size_t *len)
+{
+	const struct f2t_tline *t = &s->cur;
+	const struct f2t_task *task;
+	struct textline l;
+	int32_t tgid = t->tgid;
+	size_t comm_len = t->comm.len < 256 ? t->comm.len : 256;
+	char comm[257];
+
+	if (ev->kind == F2T_EV_LOST || ev->raw != t) {
+		errno = ENOENT;
+		return NULL;
+	}
+	l = (struct textline){ .buf = s->line };
+	if (tgid < 0 && ev->pid && (task = f2t_tasks_find(s->rec->tasks, ev->pid)))
+		tgid = task->tgid;
+	memcpy(comm, t->comm.s, comm_len);
+	comm[comm_len] = '\0';
+	f2t_ktext_task(&l, comm, ev->pid, tgid, ev->cpu);
+	if (t->flags.len)
+		tl_mem(&l, t->flags.s, t->flags.len);
+	else
+		tl_str(&l, ".....");
+	f2t_ktext_time(&l, ev->ts);
+	if (ev->kind == F2T_EV_PRINT) {
+		tl_str(&l, "tracing_mark_write: ");
+		tl_mem(&l, ev->print.buf, ev->print.len);
+	} else {
+		tl_mem(&l, t->name.s, t->name.len);
+		tl_str(&l, ": ");
+		if (ev->kind == F2T_EV_SWITCH)
+			f2t_ktext_switch(&l, ev);
+		else if (ev->kind == F2T_EV_WAKING || ev->kind == F2T_EV_WAKEUP ||
+			 ev->kind == F2T_EV_WAKEUP_NEW)
+			f2t_ktext_wake(&l, ev);
+		else
+			tl_mem(&l, t->body.s, t->body.len);
+	}
+	l.buf[l.len] = '\0';
+	if (len)
+		*len = l.len;
+	return l.buf;
+}
+
+int f2t_text_fields(struct text_src *s, const struct f2t_event *ev, f2t_field_fn fn, void *ctx)
+{
+	struct f2t_span body = s->cur.body, key, val;
+
+	if (ev->raw != &s->cur || ev->kind == F2T_EV_LOST)
+		return -ENOENT;
+	while (f2t_tline_next_field(&body, &key, &val)) {
+		const char *k = dup_span(s, key), *v;
+		long long n;
+		int ret;
+
+		if (!k)
+			return -ENOMEM;
+		if (f2t_span_int(val, &n)) {
+			ret = fn(ctx, k, 0, n, NULL);
+		} else {
+			v = dup_span(s, val);
+			if (!v)
+				return -ENOMEM;
+			ret = fn(ctx, k, 1, 0, v);
+		}
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
