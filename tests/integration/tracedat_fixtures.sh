@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# trace-cmd's trace.dat converted without root, checked against trace-cmd's
+# own reading of the same files (tests/fixtures/make-tracedat-fixture.sh):
+# tracedat-v6.dat (file version 6, the top buffer and an instance) and
+# tracedat-v7.dat (version 7, zstd).  Every record of `trace-cmd report -N`
+# is in our text, with the same CPU, pid, time, event and fields; the JSON
+# meets the viewers' needs; Perfetto's trace processor (TRACE_PROCESSOR,
+# when set or on PATH) finds as many scheduling slices in the FXT as there
+# are sched_switch records to a task other than the idle one.  Then trace-cmd report's own output, read as
+# ftrace text, gives the scheduling records of the trace.dat itself (to the
+# microsecond, which is all the text keeps).  Needs no root.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+fx=$here/../fixtures
+command -v python3 >/dev/null || { echo "SKIP: python3 is not installed"; exit 77; }
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+tp=${TRACE_PROCESSOR:-$(command -v trace_processor_shell || true)}
+
+for v in v6 v7; do
+	dat=$fx/tracedat-$v.dat
+	"$F2T" convert -q "$dat" -o "$out/$v.txt" -o "$out/$v.fxt" -o "$out/$v.json" ||
+		fail "$v: convert failed"
+	zcat "$fx/tracedat-$v.report.gz" > "$out/$v.report"
+	echo "$v: against the committed trace-cmd report -N"
+	python3 "$here/compare_tracecmd_report.py" "$out/$v.report" "$out/$v.txt" || fail "$v: text"
+	if command -v trace-cmd >/dev/null; then
+		echo "$v: against this machine's trace-cmd report -N"
+		trace-cmd report -N "$dat" > "$out/$v.live" 2>/dev/null || fail "$v: trace-cmd report failed"
+		python3 "$here/compare_tracecmd_report.py" "$out/$v.live" "$out/$v.txt" || fail "$v: text"
+	else
+		echo "$v: trace-cmd is not installed: compared with the committed report only"
+	fi
+	python3 "$here/check_json_trace.py" "$out/$v.json" --systrace "$out/$v.txt" ||
+		fail "$v: JSON"
+	switches=$(grep ' sched_switch: ' "$out/$v.report" | grep -vc ' next_pid=0 ')
+	if [ -n "$tp" ] && [ -x "$tp" ]; then
+		echo "select count(*) as n from sched_slice;" > "$out/q.sql"
+		slices=$("$tp" -q "$out/q.sql" "$out/$v.fxt" 2>/dev/null | tail -1)
+		[ "$slices" = "$switches" ] ||
+			fail "$v: Perfetto finds $slices scheduling slices, trace-cmd $switches switches to a task"
+		echo "ok: $v: Perfetto reads $slices scheduling slices, one per sched_switch to a task"
+	else
+		echo "$v: no trace processor (set TRACE_PROCESSOR): Perfetto's reading not checked"
+	fi
+done
+
+# What trace-cmd report prints, read back as text: with the kernel's formats
+# (-N), and with trace-cmd's plugins, whose task states come from a table of
+# their own (so those are left out of the comparison).
+"$F2T" dump "$out/v7.fxt" | python3 "$here/sched_records.py" --us > "$out/dat.sched"
+"$F2T" dump "$out/v7.fxt" | python3 "$here/sched_records.py" --us --no-state > "$out/dat.nostate"
+[ -s "$out/dat.sched" ] || fail "no scheduling records in the trace.dat's FXT"
+"$F2T" convert -q "$out/v7.report" -o "$out/report.fxt" || fail "report as text: convert failed"
+"$F2T" dump "$out/report.fxt" | python3 "$here/sched_records.py" --us > "$out/report.sched"
+diff -u "$out/dat.sched" "$out/report.sched" | head -5
+cmp -s "$out/dat.sched" "$out/report.sched" || fail "trace-cmd report -N as text: other scheduling records"
+zcat "$fx/tracedat-v7.report-plugins.gz" > "$out/plugins.txt"
+"$F2T" convert -q "$out/plugins.txt" -o "$out/plugins.fxt" || fail "plugins report: convert failed"
+"$F2T" dump "$out/plugins.fxt" | python3 "$here/sched_records.py" --us --no-state > "$out/plugins.sched"
+cmp -s "$out/dat.nostate" "$out/plugins.sched" || fail "trace-cmd report as text: other scheduling records"
+echo "ok: trace-cmd report's text (with and without plugins) gives the trace.dat's $(wc -l < "$out/dat.sched") scheduling records"

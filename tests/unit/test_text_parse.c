@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The grammar of ftrace text lines (source/text_parse.h), on lines as the
+ * kernel, trace-cmd report and atrace write them: the columns found
+ * whatever the task's name holds, the TGID and latency columns optional,
+ * timestamps in µs or ns, trace-cmd's padding and buffer names, lost-event
+ * notes; and the "key=value" fields, values with spaces included.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "source/text_parse.h"
+
+static struct f2t_tline parse_ok(const char *line)
+{
+	struct f2t_tline t;
+
+	assert_int_equal(f2t_tline_parse(line, strlen(line), &t), 0);
+	return t;
+}
+
+static void assert_span(struct f2t_span s, const char *want)
+{
+	assert_int_equal(s.len, strlen(want));
+	assert_memory_equal(s.s, want, s.len);
+}
+
+static void test_kernel_line_with_tgid(void **state)
+{
+	struct f2t_tline t = parse_ok(
+		"    ftrace2trace-19919   (  19919) [001] d..2.  1848.208197: sched_switch: "
+		"prev_comm=a prev_pid=1 prev_prio=120 prev_state=S ==> next_comm=b next_pid=2 next_prio=120");
+
+	assert_int_equal(t.kind, F2T_TLINE_EVENT);
+	assert_span(t.comm, "ftrace2trace");
+	assert_int_equal(t.pid, 19919);
+	assert_int_equal(t.tgid, 19919);
+	assert_int_equal(t.cpu, 1);
+	assert_span(t.flags, "d..2.");
+	assert_true(t.ts == 1848208197000ull);
+	assert_span(t.name, "sched_switch");
+	assert_memory_equal(t.body.s, "prev_comm=a ", 12);
+}
+
+/* Dashes, spaces, brackets and digits in a task's name do not fool the columns. */
+static void test_names_that_look_like_columns(void **state)
+{
+	struct f2t_tline t = parse_ok("  Web Content-12-34  [000] .... 5.000001: x: y=1");
+
+	assert_span(t.comm, "Web Content-12");
+	assert_int_equal(t.pid, 34);
+	assert_int_equal(t.tgid, -1);
+	assert_span(t.flags, "....");
+
+	t = parse_ok("     [foo] 1-2-99     (-------) [003] ..... 1.5: cpu_idle: state=1 cpu_id=3");
+	assert_span(t.comm, "[foo] 1-2");
+	assert_int_equal(t.pid, 99);
+	assert_int_equal(t.tgid, -1);
+	assert_int_equal(t.cpu, 3);
+	assert_true(t.ts == 1500000000ull);
+}
+
+/* irq-info off: no flags; trace-cmd report -t: nanoseconds. */
+static void test_no_flags_and_nanoseconds(void **state)
+{
+	struct f2t_tline t = parse_ok("<idle>-0 [001] 10.123456789: cpu_idle: state=4294967295 cpu_id=1");
+
+	assert_span(t.comm, "<idle>");
+	assert_int_equal(t.pid, 0);
+	assert_int_equal(t.flags.len, 0);
+	assert_true(t.ts == 10123456789ull);
+}
+
+/* trace-cmd report: a buffer's name first, the event name padded. */
+static void test_trace_cmd_report_line(void **state)
+{
+	struct f2t_tline t = parse_ok(
+		"f2t-a:         pingpong-9149  [000]  6782.394075: sched_switch:         "
+		"pingpong:9149 [120] R ==> memfd:sealed-91:12285 [120]");
+
+	assert_span(t.comm, "pingpong");
+	assert_int_equal(t.pid, 9149);
+	assert_span(t.name, "sched_switch");
+	assert_memory_equal(t.body.s, "pingpong:9149", 13);
+}
+
+/* The function tracer names no event: "FUNC <-PARENT". */
+static void test_function_tracer_line(void **state)
+{
+	struct f2t_tline t = parse_ok("  bash-5 [000] d.... 3.000001: do_idle <-cpu_startup_entry");
+
+	assert_span(t.name, "function");
+	assert_span(t.body, "do_idle <-cpu_startup_entry");
+}
+
+static void test_lost_and_notes(void **state)
+{
+	struct f2t_tline t = parse_ok("CPU:1 [LOST 123 EVENTS]");
+
+	assert_int_equal(t.kind, F2T_TLINE_LOST);
+	assert_int_equal(t.cpu, 1);
+	assert_int_equal(t.lost, 123);
+	t = parse_ok("CPU:0 [EVENTS DROPPED]");
+	assert_int_equal(t.kind, F2T_TLINE_LOST);
+	assert_int_equal(t.lost, 0);
+	assert_int_equal(parse_ok("# tracer: nop").kind, F2T_TLINE_SKIP);
+	assert_int_equal(parse_ok("cpus=2").kind, F2T_TLINE_SKIP);
+	assert_int_equal(parse_ok("TRACE:").kind, F2T_TLINE_SKIP);
+	assert_int_equal(parse_ok("   ").kind, F2T_TLINE_SKIP);
+}
+
+static void test_lines_that_are_not_events(void **state)
+{
+	static const char *const bad[] = {
+		"hello world",
+		"foo-12 [0x1] 1.0: x: y",		/* no CPU number */
+		"foo-12 [001] 1.0 x: y",		/* no ':' after the time */
+		"foo [001] ..... 1.0: x: y",		/* no pid */
+		"foo-12 [001] ..... abc: x: y",		/* no time */
+		"foo-12 [001] too-long-flags 1.0: x",
+		"-12 [001]",
+	};
+	struct f2t_tline t;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(f2t_tline_parse(bad[i], strlen(bad[i]), &t), -EINVAL);
+}
+
+static void test_fields(void **state)
+{
+	static const char b[] = "prev_comm=Web Content prev_pid=7 prev_state=R+ ==> next_comm=x y next_pid=0x1f";
+	struct f2t_span body = { b, sizeof(b) - 1 }, v, k;
+	long long n;
+
+	assert_true(f2t_tline_field(body, "prev_comm", &v));
+	assert_span(v, "Web Content");
+	assert_true(f2t_tline_field(body, "prev_state", &v));
+	assert_span(v, "R+");
+	assert_true(f2t_tline_field(body, "next_comm", &v));
+	assert_span(v, "x y");
+	assert_true(f2t_tline_field(body, "next_pid", &v));
+	assert_true(f2t_span_int(v, &n));
+	assert_int_equal(n, 31);
+	/* "pid" is not the end of "prev_pid" */
+	assert_false(f2t_tline_field(body, "pid", &v));
+
+	assert_true(f2t_tline_next_field(&body, &k, &v));
+	assert_span(k, "prev_comm");
+	assert_true(f2t_tline_next_field(&body, &k, &v));
+	assert_span(k, "prev_pid");
+	assert_true(f2t_tline_next_field(&body, &k, &v));
+	assert_span(k, "prev_state");
+	assert_true(f2t_tline_next_field(&body, &k, &v));
+	assert_span(k, "next_comm");
+	assert_true(f2t_tline_next_field(&body, &k, &v));
+	assert_span(v, "0x1f");
+	assert_false(f2t_tline_next_field(&body, &k, &v));
+}
+
+static void test_numbers(void **state)
+{
+	long long n;
+
+	assert_true(f2t_span_int((struct f2t_span){ "-12", 3 }, &n));
+	assert_int_equal(n, -12);
+	assert_false(f2t_span_int((struct f2t_span){ "12a", 3 }, &n));
+	assert_false(f2t_span_int((struct f2t_span){ "", 0 }, &n));
+	assert_false(f2t_span_int((struct f2t_span){ "0x", 2 }, &n));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kernel_line_with_tgid),
+		cmocka_unit_test(test_names_that_look_like_columns),
+		cmocka_unit_test(test_no_flags_and_nanoseconds),
+		cmocka_unit_test(test_trace_cmd_report_line),
+		cmocka_unit_test(test_function_tracer_line),
+		cmocka_unit_test(test_lost_and_notes),
+		cmocka_unit_test(test_lines_that_are_not_events),
+		cmocka_unit_test(test_fields),
+		cmocka_unit_test(test_numbers),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
