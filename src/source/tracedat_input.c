@@ -5,7 +5,8 @@
  * each one source, merged by time.  Its records are the kernel's raw
  * ring-buffer records with the kernel's format files, so they are decoded
  * exactly as our own capture's are (rawdec.h).  What the file says besides
- * its events: task names from its saved cmdlines, kallsyms and printk
+ * its events: task names from its saved cmdlines (for the tasks it holds
+ * records of), kallsyms and printk
  * formats (handed to libtraceevent by libtracecmd), the uname, the trace
  * clock, the CPU stats at the end.  A trace.dat holds no tgids: a thread's
  * process is learned from fork events (with task_newtask), or is its own.
@@ -29,9 +30,6 @@
 /* The first bytes of every trace.dat: "\027\010Dtracing". */
 static const unsigned char magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 
-/* Linux's largest pid (PID_MAX_LIMIT): saved cmdlines are looked up up to it. */
-#define PID_LIMIT (4 * 1024 * 1024)
-
 struct cursor {
 	uint32_t cpu;
 	struct tep_record *rec;	/* pending; NULL when the CPU is done */
@@ -44,6 +42,7 @@ struct buffer {
 	const char *path;
 	struct tracecmd_input *handle;
 	bool own_handle;	/* an instance's; the top one is the input's */
+	struct f2t_tasks *tasks;	/* the recording's, named from the saved cmdlines */
 	struct f2t_rawdec dec;
 	struct cursor *cursors;
 	uint32_t ncpus;
@@ -91,6 +90,28 @@ static int cursor_next(void *input, void *ctx)
 	return 1;
 }
 
+/*
+ * A task gets its name from the file's saved cmdlines when its first record
+ * comes: only the tasks the trace holds are named (the file may save
+ * thousands), and libtracecmd gave the cmdlines to the tep, which can only
+ * be asked pid by pid.
+ */
+static int name_task(struct buffer *b, int32_t pid)
+{
+	struct f2t_task *t;
+
+	if (pid <= 0 || f2t_tasks_find(b->tasks, pid))
+		return 0;
+	t = f2t_tasks_get(b->tasks, pid);
+	if (!t) {
+		f2t_err("%s: out of memory", b->path);
+		return -ENOMEM;
+	}
+	if (tep_is_pid_registered(b->dec.tep, pid))
+		f2t_task_set(t, tep_data_comm_from_pid(b->dec.tep, pid), 0);
+	return 0;
+}
+
 static int buffer_next(struct f2t_source *src, struct f2t_event *ev)
 {
 	struct buffer *b = (struct buffer *)src;
@@ -127,7 +148,7 @@ static int buffer_next(struct f2t_source *src, struct f2t_event *ev)
 			return -EINVAL;
 		}
 		if (f2t_rawdec_decode(&b->dec, c->rec->data, c->rec->size, c->rec->ts, c->cpu, ev))
-			return 1;
+			return name_task(b, ev->pid) ?: 1;
 	}
 }
 
@@ -185,7 +206,7 @@ static const struct f2t_source_ops buffer_ops = {
  * Lowers *FIRST_TS to the time of its first record.
  */
 static struct f2t_source *buffer_open(struct tracecmd_input *handle, bool own,
-				      const struct f2t_recording *rec, uint64_t *first_ts)
+				      struct f2t_recording *rec, uint64_t *first_ts)
 {
 	struct buffer *b = calloc(1, sizeof(*b));
 	struct tep_handle *tep = tracecmd_get_tep(handle);
@@ -203,6 +224,7 @@ static struct f2t_source *buffer_open(struct tracecmd_input *handle, bool own,
 	b->path = rec->path;
 	b->handle = handle;
 	b->own_handle = own;
+	b->tasks = rec->tasks;
 	b->ncpus = ncpus > 0 ? (uint32_t)ncpus : 0;
 	if (tep_get_sub_buffer_size(tep) > (int)subbuf)
 		subbuf = (uint32_t)tep_get_sub_buffer_size(tep);
@@ -231,22 +253,6 @@ static struct f2t_source *buffer_open(struct tracecmd_input *handle, bool own,
 }
 
 /* ---- the recording's facts ---- */
-
-/* The saved cmdlines: libtracecmd gave them to the tep, which can only be asked pid by pid. */
-static int load_cmdlines(struct tep_handle *tep, struct f2t_tasks *tasks)
-{
-	for (int pid = 1; pid < PID_LIMIT; pid++) {
-		struct f2t_task *t;
-
-		if (!tep_is_pid_registered(tep, pid))
-			continue;
-		t = f2t_tasks_get(tasks, pid);
-		if (!t)
-			return -ENOMEM;
-		f2t_task_set(t, tep_data_comm_from_pid(tep, pid), 0);
-	}
-	return 0;
-}
 
 /* Sums "KEY N" over the per-CPU stats texts. */
 static uint64_t stat_sum(const char *text, const char *key)
@@ -459,7 +465,6 @@ static int check_layout(const char *path)
 static int tracedat_open(const char *path, struct f2t_input **out)
 {
 	struct tracedat_input *t = calloc(1, sizeof(*t));
-	struct tep_handle *tep;
 	int ret;
 
 	if (!t) {
@@ -494,10 +499,7 @@ static int tracedat_open(const char *path, struct f2t_input **out)
 		ret = -EINVAL;
 		goto out;
 	}
-	tep = tracecmd_get_tep(t->handle);
 	ret = read_info(t);
-	if (!ret)
-		ret = load_cmdlines(tep, t->in.rec.tasks);
 	if (!ret)
 		ret = open_buffers(t);
 out:
