@@ -205,7 +205,7 @@ static void text_close(struct f2t_source *src)
 {
 	struct text_src *s = (struct text_src *)src;
 
-	if (s->map)
+	if (s->map_len)
 		munmap((void *)s->map, s->map_len);
 	free(s->scratch);
 	free(s->line);
@@ -377,8 +377,8 @@ static int map_file(struct text_src *s)
 		close(fd);
 	if (ret)
 		f2t_err("%s: %s", s->path, strerror(-ret));
-	s->begin = s->pos = s->map;
-	s->end = s->map + s->map_len;
+	s->begin = s->pos = s->map ? s->map : "";	/* an empty file has no mapping */
+	s->end = s->begin + s->map_len;
 	s->first_lineno = 1;
 	return ret;
 }

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# ftrace text converted without root.  tests/fixtures/sched-tcp.trace is the
+# kernel's own trace file for the window of sched-tcp.cap (a second tracefs
+# instance, record-tgid on; make-kernel-text-fixture.sh):
+# - converted to text, it gives back every line the kernel wrote, but
+#   task_newtask (folded into the fork that follows, as for captures);
+# - as the same file without the TGID column, with 4-column latency flags
+#   (older kernels), with none (irq-info off), as an atrace dump ("TRACE:"
+#   first) and inside a systrace HTML file after a JSON block, it gives the
+#   same scheduling records;
+# - the capture itself and its kernel text give the same scheduling records
+#   (to the microsecond, all the text keeps), and capture -> .txt -> convert
+#   -> .txt gives the same text back.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+fx=$here/../fixtures/sched-tcp
+command -v python3 >/dev/null || { echo "SKIP: python3 is not installed"; exit 77; }
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+sched() { "$F2T" dump "$1" | python3 "$here/sched_records.py" --us; }
+
+"$F2T" convert -q "$fx.trace" -o "$out/k.txt" -o "$out/k.fxt" || fail "kernel text: convert failed"
+grep -v '^#' "$fx.trace" | grep -v ' task_newtask: ' > "$out/want"
+grep -v '^#' "$out/k.txt" | grep -v 'trace_event_clock_sync: parent_ts=' > "$out/got"
+diff -u "$out/want" "$out/got" | head -8
+cmp -s "$out/want" "$out/got" || fail "the kernel's text does not come back line for line"
+echo "ok: the kernel's text comes back line for line ($(wc -l < "$out/got") lines, task_newtask folded into forks)"
+n=$(grep -c ' sched_switch: ' "$fx.trace")
+[ "$(grep -c ' sched_switch: ' "$out/k.txt")" = "$n" ] || fail "sched_switch count differs"
+sched "$out/k.fxt" > "$out/k.sched"
+[ "$(grep -c '^context_switch' "$out/k.sched")" = "$n" ] || fail "FXT holds other than $n switches"
+echo "ok: $n sched_switch lines, $n context switches in the FXT"
+
+# The same text in the other forms ftrace text comes in.
+sed -E 's/^(.*-[0-9]+) +\( *[-0-9]+\) (\[[0-9]+\])/\1 \2/' "$fx.trace" > "$out/notgid.txt"
+sed -E 's/(\[[0-9]+\]) (....)\. /\1 \2 /' "$fx.trace" > "$out/flags4.txt"
+sed -E 's/(\[[0-9]+\]) ..... /\1 /' "$fx.trace" > "$out/noflags.txt"
+{ echo "TRACE:"; cat "$fx.trace"; } > "$out/atrace.txt"
+{
+	echo '<!DOCTYPE html>'
+	echo '<html><head><script>var x = "[0] 1.0: not: this";</script></head><body>'
+	echo '<script class="trace-data" type="application/text">{"traceEvents": []}</script>'
+	echo '<script class="trace-data" type="application/text">'
+	cat "$fx.trace"
+	echo '</script></body></html>'
+} > "$out/systrace.html"
+grep -q '(  ' "$out/notgid.txt" && fail "the TGID column was not removed"
+for form in notgid flags4 noflags atrace; do
+	"$F2T" convert -q "$out/$form.txt" -o "$out/$form.fxt" || fail "$form: convert failed"
+done
+"$F2T" convert -q "$out/systrace.html" -o "$out/html.fxt" || fail "html: convert failed"
+# Without the TGID column threads are their own processes until a fork says otherwise.
+sched "$out/k.fxt" | sed 's/ args:.*//' > "$out/k.sw"
+for form in notgid flags4 noflags atrace html; do
+	sched "$out/$form.fxt" | sed 's/ args:.*//' > "$out/$form.sw"
+	cmp -s "$out/k.sw" "$out/$form.sw" || { diff "$out/k.sw" "$out/$form.sw" | head -4; fail "$form: other scheduling records"; }
+done
+echo "ok: without TGID, with 4 or no latency columns, as atrace and in systrace HTML: the same scheduling records"
+
+# The capture and its kernel text; a capture's text read back.
+"$F2T" convert -q "$fx.cap" -o "$out/c.txt" -o "$out/c.fxt" || fail "capture: convert failed"
+sched "$out/c.fxt" > "$out/c.sched"
+python3 - "$out/c.sched" "$out/k.sched" <<'PY' || fail "capture and kernel text disagree"
+import collections, sys
+# Two instances are two ring buffers: each event has its own timestamp in
+# each, a few hundred ns apart, and each covers a slightly different span.
+# Compare, CPU by CPU, the records both hold, without their timestamps.
+a, b = [[l.split(' ', 2) for l in open(p).read().splitlines()] for p in sys.argv[1:]]
+lo = max(int(a[0][1]), int(b[0][1])) + 20
+hi = min(int(a[-1][1]), int(b[-1][1])) - 20
+def per_cpu(recs):
+    out = collections.defaultdict(list)
+    for kind, ts, rest in recs:
+        if lo <= int(ts) <= hi:
+            out[rest.split()[0]].append(kind + ' ' + rest)
+    return out
+pa, pb = per_cpu(a), per_cpu(b)
+n = sum(len(v) for v in pa.values())
+if pa != pb or n < 100:
+    for cpu in sorted(set(pa) | set(pb)):
+        for x, y in zip(pa[cpu], pb[cpu]):
+            if x != y:
+                print('capture:    ', x, '\nkernel text:', y)
+                break
+    sys.exit(1)
+print(f'ok: the capture and the kernel text give the same {n} scheduling records (CPU by CPU)')
+PY
+"$F2T" convert -q "$out/c.txt" -o "$out/c2.txt" -o "$out/c2.fxt" || fail "round trip: convert failed"
+cmp "$out/c.txt" "$out/c2.txt" || fail "round trip: the text changed"
+sched "$out/c2.fxt" > "$out/c2.sched"
+cmp -s "$out/c.sched" "$out/c2.sched" || fail "round trip: other scheduling records"
+echo "ok: capture -> .txt -> convert: the same text and the same $(wc -l < "$out/c.sched") scheduling records"
