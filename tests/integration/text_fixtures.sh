@@ -61,31 +61,9 @@ echo "ok: without TGID, with 4 or no latency columns, as atrace and in systrace 
 # The capture and its kernel text; a capture's text read back.
 "$F2T" convert -q "$fx.cap" -o "$out/c.txt" -o "$out/c.fxt" || fail "capture: convert failed"
 sched "$out/c.fxt" > "$out/c.sched"
-python3 - "$out/c.sched" "$out/k.sched" <<'PY' || fail "capture and kernel text disagree"
-import collections, sys
-# Two instances are two ring buffers: each event has its own timestamp in
-# each, a few hundred ns apart, and each covers a slightly different span.
-# Compare, CPU by CPU, the records both hold, without their timestamps.
-a, b = [[l.split(' ', 2) for l in open(p).read().splitlines()] for p in sys.argv[1:]]
-lo = max(int(a[0][1]), int(b[0][1])) + 20
-hi = min(int(a[-1][1]), int(b[-1][1])) - 20
-def per_cpu(recs):
-    out = collections.defaultdict(list)
-    for kind, ts, rest in recs:
-        if lo <= int(ts) <= hi:
-            out[rest.split()[0]].append(kind + ' ' + rest)
-    return out
-pa, pb = per_cpu(a), per_cpu(b)
-n = sum(len(v) for v in pa.values())
-if pa != pb or n < 100:
-    for cpu in sorted(set(pa) | set(pb)):
-        for x, y in zip(pa[cpu], pb[cpu]):
-            if x != y:
-                print('capture:    ', x, '\nkernel text:', y)
-                break
-    sys.exit(1)
-print(f'ok: the capture and the kernel text give the same {n} scheduling records (CPU by CPU)')
-PY
+# Two instances: compare without timestamps where both hold records (same_sched.py).
+python3 "$here/same_sched.py" "$out/c.sched" "$out/k.sched" --margin 20 ||
+	fail "the capture and its kernel text give other scheduling records"
 "$F2T" convert -q "$out/c.txt" -o "$out/c2.txt" -o "$out/c2.fxt" || fail "round trip: convert failed"
 cmp "$out/c.txt" "$out/c2.txt" || fail "round trip: the text changed"
 sched "$out/c2.fxt" > "$out/c2.sched"

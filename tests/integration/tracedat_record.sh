@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# A trace.dat made here, converted.  `ftrace2trace record` runs
+# `trace-cmd record` (through tests/helpers/trace_cmd_record.sh: trace-cmd
+# 3.1.6 aborts where lockdown refuses the function tracer) which runs the
+# ping-pong workload: two recorders, two tracefs instances, the same
+# tracepoints at once.  Then, for the trace.dat:
+# - as many sched_switch records in our text as `trace-cmd report` counts,
+#   and every record of `trace-cmd report -N` in our text, field for field;
+# - the ping and pong threads named, in the pingpong process (from the
+#   trace's task_newtask and fork records: a trace.dat saves no tgids), as
+#   in our own capture;
+# - the same scheduling records in its FXT as in our recorder's FXT of the
+#   same run, CPU by CPU, where both recorded.
+# Needs root and trace-cmd.
+set -u
+. "$F2T_TESTS/helpers/record-common.bash"
+here=$F2T_TESTS/integration
+need_root
+command -v trace-cmd >/dev/null || skip "trace-cmd is not installed"
+command -v unshare >/dev/null || skip "unshare is not installed"
+command -v python3 >/dev/null || skip "python3 is not installed"
+[ -x "$PINGPONG" ] || skip "$PINGPONG not built (make tests)"
+
+inst=f2t-test-tc-$$
+events=(-e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup -e sched:sched_wakeup_new
+	-e sched:sched_process_fork -e sched:sched_process_exec -e sched:sched_process_exit -e task)
+"$F2T" record --no-sample -k "$TMP/ours.cap" -o "$TMP/ours.fxt" -- \
+	"$F2T_TESTS/helpers/trace_cmd_record.sh" -B "$inst" -C mono "${events[@]}" -o "$TMP/tc.dat" \
+	-- "$PINGPONG" 2000 >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ -d "$T/instances/$inst" ] && fail "trace-cmd's instance $inst was left behind"
+[ "$rc" -eq 0 ] || fail "exit $rc: $(tail -5 "$TMP/err")"
+line=$(grep '^pingpong: ' "$TMP/out") || fail "workload did not run: $(tail -5 "$TMP/out")"
+tgid=$(sed -E 's/.* tgid=([0-9]+).*/\1/' <<<"$line")
+ping=$(sed -E 's/.* ping=([0-9]+).*/\1/' <<<"$line")
+pong=$(sed -E 's/.* pong=([0-9]+).*/\1/' <<<"$line")
+
+"$F2T" convert -q "$TMP/tc.dat" -o "$TMP/tc.txt" -o "$TMP/tc.fxt" || fail "convert of the trace.dat failed"
+trace-cmd report "$TMP/tc.dat" > "$TMP/tc.report" 2>/dev/null || fail "trace-cmd report failed"
+want=$(grep -c ' sched_switch: ' "$TMP/tc.report")
+got=$(grep -c ' sched_switch: ' "$TMP/tc.txt")
+[ "$want" -gt 2000 ] || fail "trace-cmd report shows only $want switches for 2000 round trips"
+[ "$got" = "$want" ] || fail "$got sched_switch records in our text, $want in trace-cmd report"
+ok "$got sched_switch records, as trace-cmd report counts"
+trace-cmd report -N "$TMP/tc.dat" > "$TMP/tc.reportN" 2>/dev/null
+python3 "$here/compare_tracecmd_report.py" "$TMP/tc.reportN" "$TMP/tc.txt" || fail "records differ"
+
+# thread TID's last name and process in an FXT dump
+thread() {
+	"$F2T" dump "$1" | grep -E "kernel_object type=thread\(2\) koid=$2 " | tail -1 |
+		sed -E 's/.* name="([^"]*)" args: process=koid:([0-9]+).*/\1 \2/'
+}
+for t in "ping $ping" "pong $pong"; do
+	set -- $t
+	for f in tc ours; do
+		got=$(thread "$TMP/$f.fxt" "$2")
+		[ "$got" = "$1 $tgid" ] || fail "$f.fxt: thread $2 is '$got', not '$1 $tgid'"
+	done
+done
+ok "ping ($ping) and pong ($pong) named, in process $tgid, in both FXT files"
+
+"$F2T" dump "$TMP/ours.fxt" | python3 "$here/sched_records.py" > "$TMP/ours.sched"
+"$F2T" dump "$TMP/tc.fxt" | python3 "$here/sched_records.py" > "$TMP/tc.sched"
+python3 "$here/same_sched.py" "$TMP/tc.sched" "$TMP/ours.sched" --min 4000 ||
+	fail "the trace.dat and our capture of the same run give other scheduling records"
