@@ -17,29 +17,32 @@
 
 enum { NEWTASK = F2T_EV_KIND_COUNT };	/* remembered, not emitted */
 
+#define KNOWN(name, kind) { name, sizeof(name) - 1, kind }
+
 static const struct {
 	const char *name;
+	size_t len;
 	int kind;
 } known[] = {
-	{ "sched_switch", F2T_EV_SWITCH },
-	{ "sched_waking", F2T_EV_WAKING },
-	{ "sched_wakeup", F2T_EV_WAKEUP },
-	{ "sched_wakeup_new", F2T_EV_WAKEUP_NEW },
-	{ "sched_process_fork", F2T_EV_FORK },
-	{ "sched_process_exec", F2T_EV_EXEC },
-	{ "sched_process_exit", F2T_EV_EXIT },
-	{ "sched_process_free", F2T_EV_FREE },
-	{ "task_rename", F2T_EV_RENAME },
-	{ "task_newtask", NEWTASK },
-	{ "tracing_mark_write", F2T_EV_PRINT },	/* the kernel's text */
-	{ "print", F2T_EV_PRINT },		/* trace-cmd report's */
-	{ "function", F2T_EV_FUNCTION },
-	{ "irq_handler_entry", F2T_EV_IRQ_ENTRY },
-	{ "irq_handler_exit", F2T_EV_IRQ_EXIT },
-	{ "softirq_entry", F2T_EV_SOFTIRQ_ENTRY },
-	{ "softirq_exit", F2T_EV_SOFTIRQ_EXIT },
-	{ "cpu_idle", F2T_EV_CPU_IDLE },
-	{ "cpu_frequency", F2T_EV_CPU_FREQ },
+	KNOWN("sched_switch", F2T_EV_SWITCH),
+	KNOWN("sched_waking", F2T_EV_WAKING),
+	KNOWN("sched_wakeup", F2T_EV_WAKEUP),
+	KNOWN("sched_wakeup_new", F2T_EV_WAKEUP_NEW),
+	KNOWN("sched_process_fork", F2T_EV_FORK),
+	KNOWN("sched_process_exec", F2T_EV_EXEC),
+	KNOWN("sched_process_exit", F2T_EV_EXIT),
+	KNOWN("sched_process_free", F2T_EV_FREE),
+	KNOWN("task_rename", F2T_EV_RENAME),
+	KNOWN("task_newtask", NEWTASK),
+	KNOWN("tracing_mark_write", F2T_EV_PRINT),	/* the kernel's text */
+	KNOWN("print", F2T_EV_PRINT),		/* trace-cmd report's */
+	KNOWN("function", F2T_EV_FUNCTION),
+	KNOWN("irq_handler_entry", F2T_EV_IRQ_ENTRY),
+	KNOWN("irq_handler_exit", F2T_EV_IRQ_EXIT),
+	KNOWN("softirq_entry", F2T_EV_SOFTIRQ_ENTRY),
+	KNOWN("softirq_exit", F2T_EV_SOFTIRQ_EXIT),
+	KNOWN("cpu_idle", F2T_EV_CPU_IDLE),
+	KNOWN("cpu_frequency", F2T_EV_CPU_FREQ),
 };
 
 /* The systems of the events most traces hold; the text does not say. */
@@ -70,19 +73,19 @@ static const char *dup_span(struct text_src *s, struct f2t_span v)
 	return p;
 }
 
-static bool str_field(struct text_src *s, struct f2t_span body, const char *key, const char **out)
+static bool str_field(struct text_src *s, struct f2t_fields *f, const char *key, const char **out)
 {
 	struct f2t_span v;
 
-	return f2t_tline_field(body, key, &v) && (*out = dup_span(s, v)) != NULL;
+	return f2t_fields_get(f, key, &v) && (*out = dup_span(s, v)) != NULL;
 }
 
-static bool int_field(struct f2t_span body, const char *key, int32_t *out)
+static bool int_field(struct f2t_fields *f, const char *key, int32_t *out)
 {
 	struct f2t_span v;
 	long long n;
 
-	if (!f2t_tline_field(body, key, &v) || !f2t_span_int(v, &n))
+	if (!f2t_fields_get(f, key, &v) || !f2t_span_int(v, &n))
 		return false;
 	*out = (int32_t)n;
 	return true;
@@ -119,16 +122,17 @@ static bool plugin_task(struct text_src *s, struct f2t_span v, const char **comm
 
 static int decode_switch(struct text_src *s, struct f2t_span b, struct f2t_event *ev)
 {
+	struct f2t_fields f = f2t_fields_of(b);
 	struct f2t_span state, left, right;
 	const char *arrow;
 
-	if (str_field(s, b, "prev_comm", &ev->sw.prev_comm)) {
-		if (!int_field(b, "prev_pid", &ev->sw.prev_pid) ||
-		    !int_field(b, "prev_prio", &ev->sw.prev_prio) ||
-		    !f2t_tline_field(b, "prev_state", &state) ||
-		    !str_field(s, b, "next_comm", &ev->sw.next_comm) ||
-		    !int_field(b, "next_pid", &ev->sw.next_pid) ||
-		    !int_field(b, "next_prio", &ev->sw.next_prio))
+	if (str_field(s, &f, "prev_comm", &ev->sw.prev_comm)) {
+		if (!int_field(&f, "prev_pid", &ev->sw.prev_pid) ||
+		    !int_field(&f, "prev_prio", &ev->sw.prev_prio) ||
+		    !f2t_fields_get(&f, "prev_state", &state) ||
+		    !str_field(s, &f, "next_comm", &ev->sw.next_comm) ||
+		    !int_field(&f, "next_pid", &ev->sw.next_pid) ||
+		    !int_field(&f, "next_prio", &ev->sw.next_prio))
 			return -EINVAL;
 	} else {	/* "prev:pid [prio] S ==> next:pid [prio]" */
 		arrow = memmem(b.s, b.len, " ==> ", 5);
@@ -153,12 +157,13 @@ static int decode_switch(struct text_src *s, struct f2t_span b, struct f2t_event
 
 static int decode_wake(struct text_src *s, struct f2t_span b, struct f2t_event *ev)
 {
+	struct f2t_fields f = f2t_fields_of(b);
 	const char *cpu;
 	long long n;
 
-	if (str_field(s, b, "comm", &ev->wake.comm))
-		return int_field(b, "pid", &ev->wake.pid) && int_field(b, "prio", &ev->wake.prio) &&
-		       int_field(b, "target_cpu", &ev->wake.target_cpu) ? 1 : -EINVAL;
+	if (str_field(s, &f, "comm", &ev->wake.comm))
+		return int_field(&f, "pid", &ev->wake.pid) && int_field(&f, "prio", &ev->wake.prio) &&
+		       int_field(&f, "target_cpu", &ev->wake.target_cpu) ? 1 : -EINVAL;
 	/* "comm:pid [prio] [success=1 ]CPU:NNN" */
 	cpu = memmem(b.s, b.len, " CPU:", 5);
 	if (!cpu || !f2t_span_int((struct f2t_span){ cpu + 5, (size_t)(b.s + b.len - cpu - 5) }, &n))
@@ -206,12 +211,13 @@ static int decode_print(const struct f2t_tline *t, struct f2t_event *ev)
 
 static int decode_newtask(struct text_src *s, struct f2t_span b, int32_t common_pid)
 {
+	struct f2t_fields f = f2t_fields_of(b);
 	struct f2t_span v;
 	int32_t pid = common_pid;
 	long long flags;
 	uint32_t slot;
 
-	if (!int_field(b, "pid", &pid) || !f2t_tline_field(b, "clone_flags", &v))
+	if (!int_field(&f, "pid", &pid) || !f2t_fields_get(&f, "clone_flags", &v))
 		return -EINVAL;
 	/* printed as %lx, without 0x */
 	flags = strtoll(strndupa(v.s, v.len), NULL, 16);
@@ -223,12 +229,13 @@ static int decode_newtask(struct text_src *s, struct f2t_span b, int32_t common_
 
 static int decode_fork(struct text_src *s, struct f2t_span b, struct f2t_event *ev)
 {
+	struct f2t_fields f = f2t_fields_of(b);
 	uint32_t slot;
 
-	if (!str_field(s, b, "comm", &ev->fork.parent_comm) ||
-	    !int_field(b, "pid", &ev->fork.parent_pid) ||
-	    !str_field(s, b, "child_comm", &ev->fork.child_comm) ||
-	    !int_field(b, "child_pid", &ev->fork.child_pid))
+	if (!str_field(s, &f, "comm", &ev->fork.parent_comm) ||
+	    !int_field(&f, "pid", &ev->fork.parent_pid) ||
+	    !str_field(s, &f, "child_comm", &ev->fork.child_comm) ||
+	    !int_field(&f, "child_pid", &ev->fork.child_pid))
 		return -EINVAL;
 	slot = (uint32_t)ev->fork.child_pid % TEXT_NEWTASK_SLOTS;
 	ev->fork.clone_thread = -1;
@@ -241,10 +248,11 @@ static int decode_fork(struct text_src *s, struct f2t_span b, struct f2t_event *
 
 static int decode_irq_exit(struct f2t_span b, struct f2t_event *ev)
 {
+	struct f2t_fields f = f2t_fields_of(b);
 	struct f2t_span v;
 	long long n;
 
-	if (!int_field(b, "irq", &ev->irq.irq) || !f2t_tline_field(b, "ret", &v))
+	if (!int_field(&f, "irq", &ev->irq.irq) || !f2t_fields_get(&f, "ret", &v))
 		return -EINVAL;
 	ev->irq.ret = span_is(v, "handled") ? 1 : f2t_span_int(v, &n) ? (int32_t)n : 0;
 	return 1;
@@ -253,13 +261,14 @@ static int decode_irq_exit(struct f2t_span b, struct f2t_event *ev)
 /* "vec=1 [action=TIMER]" */
 static int decode_softirq(struct text_src *s, struct f2t_span b, struct f2t_event *ev)
 {
+	struct f2t_fields f = f2t_fields_of(b);
 	struct f2t_span v;
 	int32_t vec;
 
-	if (!int_field(b, "vec", &vec))
+	if (!int_field(&f, "vec", &vec))
 		return -EINVAL;
 	ev->softirq.vec = (uint32_t)vec;
-	if (!f2t_tline_field(b, "action", &v))
+	if (!f2t_fields_get(&f, "action", &v))
 		v = (struct f2t_span){ "softirq", 7 };
 	while (v.len && v.s[v.len - 1] == ']')
 		v.len--;
@@ -269,13 +278,14 @@ static int decode_softirq(struct text_src *s, struct f2t_span b, struct f2t_even
 
 static int decode_power(struct f2t_span b, struct f2t_event *ev)
 {
+	struct f2t_fields f = f2t_fields_of(b);
 	struct f2t_span v;
 	long long n;
 
-	if (!f2t_tline_field(b, "state", &v) || !f2t_span_int(v, &n))
+	if (!f2t_fields_get(&f, "state", &v) || !f2t_span_int(v, &n))
 		return -EINVAL;
 	ev->power.state = (uint32_t)n;
-	if (!f2t_tline_field(b, "cpu_id", &v) || !f2t_span_int(v, &n))
+	if (!f2t_fields_get(&f, "cpu_id", &v) || !f2t_span_int(v, &n))
 		return -EINVAL;
 	ev->power.cpu_id = (uint32_t)n;
 	return 1;
@@ -297,12 +307,13 @@ static int decode_other(struct text_src *s, const struct f2t_tline *t, struct f2
 
 int f2t_text_event(struct text_src *s, const struct f2t_tline *t, struct f2t_event *ev)
 {
+	struct f2t_fields f = f2t_fields_of(t->body);
 	struct f2t_span b = t->body;
 	int kind = -1;
 
 	s->scratch_len = 0;
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-		if (span_is(t->name, known[i].name)) {
+		if (t->name.len == known[i].len && !memcmp(t->name.s, known[i].name, known[i].len)) {
 			kind = known[i].kind;
 			break;
 		}
@@ -321,25 +332,25 @@ int f2t_text_event(struct text_src *s, const struct f2t_tline *t, struct f2t_eve
 	case F2T_EV_FORK:
 		return decode_fork(s, b, ev);
 	case F2T_EV_EXEC:
-		return str_field(s, b, "filename", &ev->exec.filename) &&
-		       int_field(b, "pid", &ev->exec.pid) &&
-		       int_field(b, "old_pid", &ev->exec.old_pid) ? 1 : -EINVAL;
+		return str_field(s, &f, "filename", &ev->exec.filename) &&
+		       int_field(&f, "pid", &ev->exec.pid) &&
+		       int_field(&f, "old_pid", &ev->exec.old_pid) ? 1 : -EINVAL;
 	case F2T_EV_EXIT:
 	case F2T_EV_FREE:
-		return str_field(s, b, "comm", &ev->exit.comm) && int_field(b, "pid", &ev->exit.pid) &&
-		       int_field(b, "prio", &ev->exit.prio) ? 1 : -EINVAL;
+		return str_field(s, &f, "comm", &ev->exit.comm) && int_field(&f, "pid", &ev->exit.pid) &&
+		       int_field(&f, "prio", &ev->exit.prio) ? 1 : -EINVAL;
 	case F2T_EV_RENAME:
 		/* Newer kernels print no pid: it is the task's own. */
-		if (!int_field(b, "pid", &ev->rename.pid))
+		if (!int_field(&f, "pid", &ev->rename.pid))
 			ev->rename.pid = ev->pid;
-		return str_field(s, b, "oldcomm", &ev->rename.oldcomm) &&
-		       str_field(s, b, "newcomm", &ev->rename.newcomm) ? 1 : -EINVAL;
+		return str_field(s, &f, "oldcomm", &ev->rename.oldcomm) &&
+		       str_field(s, &f, "newcomm", &ev->rename.newcomm) ? 1 : -EINVAL;
 	case F2T_EV_PRINT:
 		return decode_print(t, ev);
 	case F2T_EV_FUNCTION:
 		return decode_function(s, b, ev);
 	case F2T_EV_IRQ_ENTRY:
-		return int_field(b, "irq", &ev->irq.irq) && str_field(s, b, "name", &ev->irq.name) ?
+		return int_field(&f, "irq", &ev->irq.irq) && str_field(s, &f, "name", &ev->irq.name) ?
 			       1 : -EINVAL;
 	case F2T_EV_IRQ_EXIT:
 		return decode_irq_exit(b, ev);

@@ -256,15 +256,18 @@ static void header_line(struct scan *sc, const char *line, size_t len)
 }
 
 /* A line's task into the tables: at the start (first seen) and the end (last seen). */
-static int note_task(struct f2t_recording *rec, const struct f2t_tline *t)
+static int note_task(struct f2t_recording *rec, const struct f2t_tline *t, struct f2t_tline *last)
 {
 	char comm[F2T_COMM_LEN];
 	size_t n = t->comm.len < F2T_COMM_LEN - 1 ? t->comm.len : F2T_COMM_LEN - 1;
 	struct f2t_task *task;
 	bool known;
 
-	if (t->pid <= 0)
+	/* Most lines are the same task as the line before. */
+	if (t->pid <= 0 || (t->pid == last->pid && t->tgid == last->tgid &&
+			    t->comm.len == last->comm.len && !memcmp(t->comm.s, last->comm.s, n)))
 		return 0;
+	*last = *t;
 	memcpy(comm, t->comm.s, n);
 	comm[n] = '\0';
 	if (!strcmp(comm, "<...>"))	/* the kernel had no name for it */
@@ -285,6 +288,7 @@ static int note_task(struct f2t_recording *rec, const struct f2t_tline *t)
 
 static int scan(struct text_src *s, struct f2t_recording *rec, struct scan *sc)
 {
+	struct f2t_tline last = { .pid = -1 };
 	const char *line;
 	size_t len;
 	int ret = 0;
@@ -310,7 +314,7 @@ static int scan(struct text_src *s, struct f2t_recording *rec, struct scan *sc)
 		sc->last_ts = t.ts;
 		if (t.cpu + 1 > sc->ncpus)
 			sc->ncpus = t.cpu + 1;
-		ret = note_task(rec, &t);
+		ret = note_task(rec, &t, &last);
 		release_before(s, line);
 	}
 	/* The events are read from the start again. */

@@ -182,9 +182,11 @@ int f2t_tline_parse(const char *line, size_t len, struct f2t_tline *t)
 		end--;
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
-	if (p == end || *p == '#' || notes(p, end))
+	if (p == end || *p == '#')
 		return 0;	/* F2T_TLINE_SKIP */
-	if (lost_line(p, end, t))
+	/* Only these start with a capital or "cpus=", "version": not an event's task name, mostly. */
+	if ((*p == 'C' || *p == 'T' || *p == 'c' || *p == 'v') &&
+	    (notes(p, end) || lost_line(p, end, t)))
 		return 0;
 	/* The CPU column: the first "[digits]" preceded by "-PID". */
 	for (b = p; (b = memchr(b, '[', (size_t)(end - b))); b++)
@@ -270,6 +272,21 @@ bool f2t_tline_field(struct f2t_span body, const char *key, struct f2t_span *val
 		p++;
 	}
 	return false;
+}
+
+bool f2t_fields_get(struct f2t_fields *f, const char *key, struct f2t_span *val)
+{
+	const char *p = f->at, *end = f->body.s + f->body.len;
+	size_t klen = strlen(key);
+
+	while (p < end && *p == ' ')
+		p++;
+	if ((size_t)(end - p) > klen && p[klen] == '=' && !memcmp(p, key, klen))
+		*val = value_at(p + klen + 1, end);
+	else if (!f2t_tline_field(f->body, key, val))
+		return false;
+	f->at = val->s + val->len;
+	return true;
 }
 
 bool f2t_tline_next_field(struct f2t_span *body, struct f2t_span *key, struct f2t_span *val)

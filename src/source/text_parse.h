@@ -65,6 +65,24 @@ int f2t_tline_parse(const char *line, size_t len, struct f2t_tline *out);
  */
 bool f2t_tline_field(struct f2t_span body, const char *key, struct f2t_span *val);
 
+/*
+ * A body's fields read in the order the kernel prints them: each lookup
+ * tries first where the one before ended, and searches the whole body only
+ * when the key is not there.
+ */
+struct f2t_fields {
+	struct f2t_span body;
+	const char *at;
+};
+
+static inline struct f2t_fields f2t_fields_of(struct f2t_span body)
+{
+	return (struct f2t_fields){ body, body.s };
+}
+
+/** f2t_fields_get() - f2t_tline_field() for the next key, in order */
+bool f2t_fields_get(struct f2t_fields *f, const char *key, struct f2t_span *val);
+
 /**
  * f2t_tline_next_field() - walk the "key=value" pairs of a body
  * @body: in: what is left to walk; out: what is left after this pair

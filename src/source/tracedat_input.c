@@ -43,6 +43,7 @@ struct buffer {
 	struct tracecmd_input *handle;
 	bool own_handle;	/* an instance's; the top one is the input's */
 	struct f2t_tasks *tasks;	/* the recording's, named from the saved cmdlines */
+	int32_t named[1024];		/* pids known named, by pid % 1024: no lookup */
 	struct f2t_rawdec dec;
 	struct cursor *cursors;
 	uint32_t ncpus;
@@ -98,9 +99,13 @@ static int cursor_next(void *input, void *ctx)
  */
 static int name_task(struct buffer *b, int32_t pid)
 {
+	int32_t *memo = &b->named[(uint32_t)pid % 1024];
 	struct f2t_task *t;
 
-	if (pid <= 0 || f2t_tasks_find(b->tasks, pid))
+	if (pid <= 0 || *memo == pid)
+		return 0;
+	*memo = pid;
+	if (f2t_tasks_find(b->tasks, pid))
 		return 0;
 	t = f2t_tasks_get(b->tasks, pid);
 	if (!t) {
@@ -404,44 +409,42 @@ static int open_buffers(struct tracedat_input *t)
  * libtracecmd 1.3 crashes in its own cleanup when it cannot read an
  * instance's data (a corrupt compressed chunk, for one), and what is inside
  * a compressed chunk cannot be checked without reading it as libtracecmd
- * does.  So a child opens the file and every buffer first: if that fails or
- * crashes, the file is reported as corrupt and not opened here.
+ * does.  So a child, a copy of this process with the file open, opens every
+ * instance first: if that fails or crashes, the file is reported as corrupt
+ * and the instances are not opened here.  The parent waits, so the child
+ * may move the file offset they share (libtracecmd puts it back).
  */
-static int open_in_child(const char *path)
+static int probe_instances(struct tracedat_input *t)
 {
-	int status = 0;
+	int n = tracecmd_buffer_instances(t->handle), status = 0;
 	pid_t pid;
 
+	if (n <= 0)
+		return 0;
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
-		return 0;	/* no child: open it here, as trace-cmd would */
+		return 0;	/* no child: open them here, as trace-cmd would */
 	if (pid == 0) {
-		struct tracecmd_input *h;
 		int fd = open("/dev/null", O_WRONLY);
 
 		if (fd >= 0)
 			dup2(fd, STDERR_FILENO);
-		tracecmd_set_loglevel(TEP_LOG_NONE);
-		h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-		if (!h)
-			_exit(1);
-		for (int i = 0; i < tracecmd_buffer_instances(h); i++) {
-			struct tracecmd_input *b = tracecmd_buffer_instance_handle(h, i);
+		for (int i = 0; i < n; i++) {
+			struct tracecmd_input *b = tracecmd_buffer_instance_handle(t->handle, i);
 
 			if (!b)
 				_exit(1);
-			tracecmd_close(b);
+			tracecmd_close(b);	/* removes its temporary files */
 		}
-		tracecmd_close(h);
 		_exit(0);
 	}
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return 0;
-	f2t_err("%s: not a trace.dat libtracecmd can read (%s; truncated, corrupt, or a version it does not know)",
-		path, WIFSIGNALED(status) ? "libtracecmd crashed on it" : "libtracecmd refused it");
+	f2t_err("%s: not a trace.dat libtracecmd can read (%s on a buffer instance; truncated or corrupt)",
+		t->in.rec.path, WIFSIGNALED(status) ? "it crashed" : "it failed");
 	return -EINVAL;
 }
 
@@ -481,8 +484,6 @@ static int tracedat_open(const char *path, struct f2t_input **out)
 		goto out;
 	}
 	ret = check_layout(path);
-	if (!ret)
-		ret = open_in_child(path);
 	if (ret)
 		goto out;
 	/* Our own messages say what is wrong; libtracecmd's would be noise. */
@@ -500,6 +501,8 @@ static int tracedat_open(const char *path, struct f2t_input **out)
 		goto out;
 	}
 	ret = read_info(t);
+	if (!ret)
+		ret = probe_instances(t);
 	if (!ret)
 		ret = open_buffers(t);
 out:

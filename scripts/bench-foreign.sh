@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Conversion of what others recorded: events/s from trace-cmd's trace.dat
+# and from ftrace text to .fxt (and .pftrace when this build writes it), on
+# one core, beside `trace-cmd report` on the same trace.dat, run for run
+# alternating, medians of ROUNDS runs.  Prints figures; asserts nothing.
+#
+# usage: scripts/bench-foreign.sh [FILE.dat] [ROUNDS]     (default 5 rounds)
+#
+# Without FILE.dat, one is recorded (needs root and trace-cmd): the
+# ping-pong workload, RT round trips (default 170000, about a million
+# events), through tests/helpers/trace_cmd_record.sh.  The text input is our
+# text of that trace.dat (the kernel's trace format, TGID column included).
+# CPU: taskset -c ${CPU:-1}.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DAT=${1:-}
+ROUNDS=${2:-5}
+RT=${RT:-170000}
+CPU=${CPU:-1}
+F2T=$PWD/ftrace2trace
+W=$(mktemp -d /tmp/f2t-bench-foreign.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+make -s ftrace2trace build/tests/helpers/pingpong
+command -v trace-cmd >/dev/null || { echo "$0: needs trace-cmd" >&2; exit 1; }
+
+median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+# Wall seconds on one pinned core.
+timed() { /usr/bin/time -f '%e' taskset -c "$CPU" "$@" 2>&1 >/dev/null | tail -1; }
+
+if [ -z "$DAT" ]; then
+	DAT=$W/pp.dat
+	tests/helpers/trace_cmd_record.sh -B "f2t-bench-$$" -C mono \
+		-e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup \
+		-e sched:sched_wakeup_new -e sched:sched_process_fork -e sched:sched_process_exec \
+		-e sched:sched_process_exit -e task -b 65536 -o "$DAT" \
+		-- build/tests/helpers/pingpong "$RT" >/dev/null 2>&1
+fi
+events=$(trace-cmd report -N "$DAT" 2>/dev/null | grep -c ': [a-z_]*: ' || true)
+"$F2T" convert -q "$DAT" -o "$W/in.txt"
+formats=(fxt)
+"$F2T" convert --help 2>&1 | grep -q pftrace && formats+=(pftrace)
+echo "== $DAT: $events records (trace-cmd report -N), $(stat -c %s "$DAT") bytes; text $(stat -c %s "$W/in.txt") bytes"
+echo "   $ROUNDS rounds, each: trace-cmd report, then every conversion; one core (cpu $CPU); $(nproc) CPUs, $(uname -r)"
+
+declare -A t
+runs=("tc")
+for f in "${formats[@]}"; do runs+=("dat-$f" "txt-$f"); done
+for _ in $(seq "$ROUNDS"); do
+	t[tc]+="$(timed trace-cmd report "$DAT") "
+	for f in "${formats[@]}"; do
+		t[dat-$f]+="$(timed "$F2T" convert -q "$DAT" -o "$W/out.$f") "
+		t[txt-$f]+="$(timed "$F2T" convert -q "$W/in.txt" -o "$W/out.$f") "
+	done
+done
+base=$(printf '%s\n' ${t[tc]} | median)
+for r in "${runs[@]}"; do
+	s=$(printf '%s\n' ${t[$r]} | median)
+	case $r in
+	tc) what="trace-cmd report (trace.dat)" ;;
+	dat-*) what="ftrace2trace trace.dat -> .${r#dat-}" ;;
+	txt-*) what="ftrace2trace text -> .${r#txt-}" ;;
+	esac
+	printf '%-36s median %7.3f s  %6.2f M events/s  %6.1fx trace-cmd report  (runs: %s)\n' \
+		"$what" "$s" "$(echo "$events / $s / 1000000" | bc -l)" "$(echo "$base / $s" | bc -l)" \
+		"${t[$r]% }"
+done
