@@ -12,12 +12,12 @@
  * process is learned from fork events (with task_newtask), or is its own.
  */
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "source/input.h"
@@ -406,46 +406,44 @@ static int open_buffers(struct tracedat_input *t)
 }
 
 /*
- * libtracecmd 1.3 crashes in its own cleanup when it cannot read an
- * instance's data (a corrupt compressed chunk, for one), and what is inside
- * a compressed chunk cannot be checked without reading it as libtracecmd
- * does.  So a child, a copy of this process with the file open, opens every
- * instance first: if that fails or crashes, the file is reported as corrupt
- * and the instances are not opened here.  The parent waits, so the child
- * may move the file offset they share (libtracecmd puts it back).
+ * libtracecmd 1.3 and libtraceevent crash on some damaged files while they
+ * open them: in libtracecmd's own cleanup after an instance's data fails to
+ * read, in the parser of a damaged format file.  What compressed chunks and
+ * format texts hold cannot be checked without reading them as they do.  So
+ * while they open the file, a crash becomes the one-line error it deserves
+ * and exit status 1: no output exists yet, and the handler only writes and
+ * exits (both async-signal-safe).
  */
-static int probe_instances(struct tracedat_input *t)
+static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+static char crash_msg[512];
+static size_t crash_len;
+
+static void on_crash(int sig)
 {
-	int n = tracecmd_buffer_instances(t->handle), status = 0;
-	pid_t pid;
+	ssize_t n = write(STDERR_FILENO, crash_msg, crash_len);
 
-	if (n <= 0)
-		return 0;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return 0;	/* no child: open them here, as trace-cmd would */
-	if (pid == 0) {
-		int fd = open("/dev/null", O_WRONLY);
+	(void)n;
+	(void)sig;
+	_exit(1);
+}
 
-		if (fd >= 0)
-			dup2(fd, STDERR_FILENO);
-		for (int i = 0; i < n; i++) {
-			struct tracecmd_input *b = tracecmd_buffer_instance_handle(t->handle, i);
+static void guard_open(const char *path, struct sigaction *old)
+{
+	struct sigaction sa = { .sa_handler = on_crash, .sa_flags = SA_RESETHAND };
+	int n = snprintf(crash_msg, sizeof(crash_msg),
+			 "ftrace2trace: error: %s: libtracecmd crashed reading it (a truncated or corrupt trace.dat)\n",
+			 path);
 
-			if (!b)
-				_exit(1);
-			tracecmd_close(b);	/* removes its temporary files */
-		}
-		_exit(0);
-	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return 0;
-	f2t_err("%s: not a trace.dat libtracecmd can read (%s on a buffer instance; truncated or corrupt)",
-		t->in.rec.path, WIFSIGNALED(status) ? "it crashed" : "it failed");
-	return -EINVAL;
+	crash_len = n > 0 && (size_t)n < sizeof(crash_msg) ? (size_t)n : 0;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
+		sigaction(crash_signals[i], &sa, &old[i]);
+}
+
+static void unguard_open(const struct sigaction *old)
+{
+	for (size_t i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
+		sigaction(crash_signals[i], &old[i], NULL);
 }
 
 static int check_layout(const char *path)
@@ -468,12 +466,14 @@ static int check_layout(const char *path)
 static int tracedat_open(const char *path, struct f2t_input **out)
 {
 	struct tracedat_input *t = calloc(1, sizeof(*t));
+	struct sigaction old[sizeof(crash_signals) / sizeof(crash_signals[0])];
 	int ret;
 
 	if (!t) {
 		f2t_err("%s: out of memory", path);
 		return -ENOMEM;
 	}
+	guard_open(path, old);
 	t->in.kind = f2t_tracedat_input.name;
 	t->in.close = tracedat_close;
 	t->in.rec.path = strdup(path);
@@ -502,10 +502,9 @@ static int tracedat_open(const char *path, struct f2t_input **out)
 	}
 	ret = read_info(t);
 	if (!ret)
-		ret = probe_instances(t);
-	if (!ret)
 		ret = open_buffers(t);
 out:
+	unguard_open(old);
 	if (ret == -ENOMEM)
 		f2t_err("%s: out of memory", path);
 	if (ret) {
