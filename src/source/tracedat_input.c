@@ -374,7 +374,7 @@ static int open_buffers(struct tracedat_input *t)
 		const char *clock;
 
 		if (!h) {
-			f2t_err("%s: cannot read buffer instance '%s' (truncated or corrupt file?)",
+			f2t_err("%s: libtracecmd cannot read buffer instance '%s' (a truncated or corrupt trace.dat)",
 				t->in.rec.path, tracecmd_buffer_instance_name(t->handle, i));
 			ret = -EINVAL;
 			break;
@@ -495,7 +495,7 @@ static int tracedat_open(const char *path, struct f2t_input **out)
 	 */
 	t->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!t->handle) {
-		f2t_err("%s: not a trace.dat libtracecmd can read (truncated, corrupt, or a version it does not know)",
+		f2t_err("%s: libtracecmd cannot read it (a truncated or corrupt trace.dat, or a version it does not know)",
 			path);
 		ret = -EINVAL;
 		goto out;
