@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* ftrace2trace convert CAPTURE -o OUT [-o OUT...] */
+/* ftrace2trace convert INPUT -o OUT [-o OUT...] */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,9 +12,12 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: ftrace2trace convert [OPTIONS] CAPTURE -o OUTPUT [-o OUTPUT...]\n\n"
-		"Converts a capture (written by 'ftrace2trace record -k FILE') into trace\n"
-		"files, the same way record does at its end.  One pass feeds every output.\n\n"
+		"usage: ftrace2trace convert [OPTIONS] INPUT -o OUTPUT [-o OUTPUT...]\n\n"
+		"Converts INPUT into trace files; one pass feeds every output.  INPUT is a\n"
+		"capture (written by 'ftrace2trace record -k FILE'; converted the same way\n"
+		"record does at its end), a trace-cmd trace.dat (versions 6 and 7, every\n"
+		"buffer), or ftrace text: the kernel's trace file, trace-cmd report output,\n"
+		"an atrace dump, a systrace HTML file.  The kind is told from the contents.\n\n"
 		"options:\n"
 		"  -o, --output FILE    write FILE; its format comes from the extension\n"
 		"                       (.fxt, .json, .txt), or from --format\n"
@@ -65,8 +68,8 @@ int f2t_cmd_convert(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1 || !opts.noutputs) {
-		f2t_err(optind >= argc ? "no capture file given" :
-			!opts.noutputs ? "no output given (-o FILE)" : "more than one capture given");
+		f2t_err(optind >= argc ? "no input file given" :
+			!opts.noutputs ? "no output given (-o FILE)" : "more than one input given");
 		usage(stderr);
 		return 2;
 	}

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The one event model.  Every source (a capture's ring-buffer pages today;
- * ftrace text, trace.dat, perf records later) turns its records into these,
+ * The one event model.  Every source (a capture's ring-buffer pages and perf
+ * records, a trace.dat, ftrace text) turns its records into these,
  * in timestamp order, and every writer consumes them without knowing where
  * they came from.  Strings point into the source's memory and are valid only
  * during the callback that receives the event.

@@ -58,8 +58,9 @@ expect "c.json runs" ftrace2trace merge --output ""
 expect "a.cap runs" ftrace2trace record -k ""
 expect "fp" ftrace2trace record --call-graph f
 expect "$$" ftrace2trace record -p "$$"
-# Operands: each subcommand's own kind of file, and directories.
-expect "a.cap runs" ftrace2trace convert ""
+# Operands: each subcommand's own kinds of file (convert: a capture, trace.dat
+# or text), and directories.
+expect "a.cap d.txt runs" ftrace2trace convert ""
 expect "runs/r.cap" ftrace2trace convert runs/
 expect "b.fxt runs" ftrace2trace dump -s ""
 expect "c.json runs" ftrace2trace merge -o m.json ""
