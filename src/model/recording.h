@@ -3,7 +3,7 @@
  * What is known about a recording besides its events: where and when it was
  * made, the threads alive at its start and end, and the side data that
  * names addresses (kallsyms, printk formats, build-ids, JIT maps, process
- * mappings).  An input (a capture, later a trace.dat) fills it in when it is
+ * mappings).  An input (a capture, a trace.dat, ftrace text) fills it in when it is
  * opened; the symbolizer, the event decoders and every writer read it, so
  * none of them needs to know the input's file layout.
  *

@@ -2,8 +2,8 @@
 /*
  * Sources: anything that yields events in timestamp order, through the
  * interface model/event.h defines (struct f2t_source_ops).  A capture's
- * ring-buffer pages and its perf rings are sources; so would be a trace-cmd
- * trace.dat or ftrace text.  Everything downstream (tracker, model, every
+ * ring-buffer pages and its perf rings are sources; so are a trace-cmd
+ * trace.dat's buffers and ftrace text.  Everything downstream (tracker, model, every
  * writer) sees only events, never where they came from.  Here: the calls
  * on a source, and the merge of several into one.
  */
