@@ -61,7 +61,25 @@ $(B)/tests/helpers/%_nofp: tests/helpers/%_nofp.c tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O2 -fomit-frame-pointer -Iinclude $(WARN) -o $@ $< -lpthread -lm
 
-tests: $(UNIT_BINS) $(TEST_HELPERS)
+# Fuzzing harnesses (tests/fuzz/fuzz_*.c): `make fuzz` builds them with
+# libFuzzer, AddressSanitizer and UBSan (clang) under $(B)/fuzz; `make check`
+# replays their corpora (tests/fuzz/corpus/NAME/) with plain builds.
+FUZZ_NAMES := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_REPLAY := $(FUZZ_NAMES:%=$(B)/tests/%-replay)
+FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined
+
+$(B)/tests/fuzz_%-replay: tests/fuzz/fuzz_%.c $(B)/libf2t.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DF2T_FUZZ_REPLAY $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+fuzz:
+	$(MAKE) B=$(B)/fuzz CC=clang CFLAGS='$(FUZZ_FLAGS) -fsanitize=fuzzer-no-link' $(B)/fuzz/libf2t.a
+	for n in $(FUZZ_NAMES); do \
+		clang $(ALL_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $(B)/fuzz/$$n tests/fuzz/$$n.c \
+			$(B)/fuzz/libf2t.a $(LDLIBS) || exit 1; \
+	done
+
+tests: $(UNIT_BINS) $(TEST_HELPERS) $(FUZZ_REPLAY)
 
 check: ftrace2trace tests
 	@F2T=$(CURDIR)/ftrace2trace B=$(CURDIR)/$(B) tests/run-all.sh $(UNIT_BINS)
@@ -74,6 +92,6 @@ check-unit: $(UNIT_BINS)
 clean:
 	rm -rf $(B) ftrace2trace tests/out
 
-.PHONY: all tests check check-unit clean
+.PHONY: all tests check check-unit clean fuzz
 include mk/install.mk
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
