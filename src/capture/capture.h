@@ -113,6 +113,8 @@ int f2t_capr_split_by_cpu(const struct f2t_capr *r, uint32_t type, uint32_t max_
 			  struct f2t_cap_cpus *out);
 void f2t_cap_cpus_free(struct f2t_cap_cpus *c);
 
+/* The value of KEY in a "key=value\n" record (META, PERF_INFO; R may be NULL), malloc'd, or NULL. */
+char *f2t_capr_kv(const struct f2t_cap_rec *r, const char *key);
 /* The value of KEY in the META record, or NULL.  Returns a malloc'd string. */
 char *f2t_capr_meta(const struct f2t_capr *r, const char *key);
 

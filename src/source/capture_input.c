@@ -38,26 +38,6 @@ static uint64_t meta_u64(const struct f2t_capr *cap, const char *key)
 	return n;
 }
 
-/* The value of KEY in a "key=value\n" record, malloc'd, or NULL. */
-static char *kv_value(const struct f2t_cap_rec *r, const char *key)
-{
-	const char *p, *end;
-	size_t klen = strlen(key);
-
-	if (!r)
-		return NULL;
-	for (p = r->data, end = p + r->len; p < end;) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-
-		if (!nl)
-			nl = end;
-		if ((size_t)(nl - p) > klen && p[klen] == '=' && !memcmp(p, key, klen))
-			return strndup(p + klen + 1, (size_t)(nl - p - klen - 1));
-		p = nl + 1;
-	}
-	return NULL;
-}
-
 static void read_info(struct capture_input *c)
 {
 	const struct f2t_capr *cap = c->cap;
@@ -93,7 +73,8 @@ static void read_info(struct capture_input *c)
 		.realtime_ns = meta_u64(cap, "sync_end_realtime_ns"),
 		.boottime_ns = meta_u64(cap, "sync_end_boottime_ns"),
 	};
-	c->kernel_build_id = kv_value(f2t_capr_find(cap, F2T_CAP_PERF_INFO, -1), "kernel_build_id");
+	c->kernel_build_id = f2t_capr_kv(f2t_capr_find(cap, F2T_CAP_PERF_INFO, -1),
+					  "kernel_build_id");
 	c->in.rec.kernel_build_id = c->kernel_build_id;
 }
 

@@ -51,26 +51,9 @@ struct f2t_perfsrc {
 	struct f2t_stats st;
 };
 
-static char *info_get(const struct f2t_cap_rec *r, const char *key)
-{
-	const char *p = r->data, *end = p + r->len;
-	size_t klen = strlen(key);
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-
-		if (!nl)
-			nl = end;
-		if ((size_t)(nl - p) > klen && p[klen] == '=' && !memcmp(p, key, klen))
-			return strndup(p + klen + 1, (size_t)(nl - p - klen - 1));
-		p = nl + 1;
-	}
-	return NULL;
-}
-
 static uint64_t info_u64(const struct f2t_cap_rec *r, const char *key)
 {
-	char *v = info_get(r, key);
+	char *v = f2t_capr_kv(r, key);
 	uint64_t n = v ? strtoull(v, NULL, 10) : 0;
 
 	free(v);
@@ -79,7 +62,7 @@ static uint64_t info_u64(const struct f2t_cap_rec *r, const char *key)
 
 static int read_info(struct f2t_perfsrc *s, const struct f2t_cap_rec *r)
 {
-	char *ev = info_get(r, "event"), *cg = info_get(r, "callgraph");
+	char *ev = f2t_capr_kv(r, "event"), *cg = f2t_capr_kv(r, "callgraph");
 	uint64_t known = F2T_SAMPLE_TYPE_DWARF;
 	int ret = 0;
 
@@ -97,7 +80,7 @@ static int read_info(struct f2t_perfsrc *s, const struct f2t_cap_rec *r)
 	}
 	/* The unwinder is made once the symbolizer is there (it asks it for build-ids). */
 	if (!ret && cg && !strcmp(cg, "dwarf")) {
-		s->dwarf_arch = info_get(r, "arch");
+		s->dwarf_arch = f2t_capr_kv(r, "arch");
 		if (!s->dwarf_arch)
 			s->dwarf_arch = strdup("");
 		if (!s->dwarf_arch)
