@@ -303,8 +303,6 @@ int f2t_sampler_open(struct f2t_sampler *s, const struct f2t_sampler_opts *o, in
 	f2t_info("sampling %s at %u Hz on %zu CPUs (%s call graphs)", s->event, o->freq,
 		 s->nrings, o->callgraph == F2T_CG_DWARF ? "dwarf" : "frame-pointer");
 	err = write_info(s, o, &a);
-	if (err)
-		f2t_err("writing the capture: %s", strerror(-err));
 out:
 	if (err)
 		f2t_sampler_close(s);
@@ -381,10 +379,8 @@ int f2t_sampler_read(struct f2t_sampler *s, size_t i)
 	__atomic_store_n(&meta->data_tail, head, __ATOMIC_RELEASE);
 	count_records(s, s->copy, (size_t)size);
 	err = f2t_capw_add(s->w, F2T_CAP_PERF_DATA, (uint32_t)r->cpu, s->copy, (size_t)size);
-	if (err) {
-		f2t_err("writing CPU %d's samples into the capture: %s", r->cpu, strerror(-err));
+	if (err)
 		return err;
-	}
 	s->bytes += size;
 	return 0;
 }

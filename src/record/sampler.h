@@ -68,7 +68,8 @@ struct f2t_sampler {
  * @ncpus: CPUs to open (possible CPUs; offline ones are skipped)
  * @w: the capture; a PERF_INFO record is written now
  *
- * Return: 0 or negative errno; prints its errors.
+ * Return: 0 or negative errno; prints its errors but a capture write error
+ * (f2t_capw_error()).
  */
 int f2t_sampler_open(struct f2t_sampler *s, const struct f2t_sampler_opts *o, int ncpus,
 		     struct f2t_capw *w);
@@ -86,7 +87,7 @@ void f2t_sampler_disable(struct f2t_sampler *s);
 /**
  * f2t_sampler_read() - copy what ring @i holds into the capture
  *
- * Return: 0 or negative errno (capture write failure); prints its errors.
+ * Return: 0 or negative errno; prints its errors but a capture write error.
  */
 int f2t_sampler_read(struct f2t_sampler *s, size_t i);
 
