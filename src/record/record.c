@@ -171,6 +171,16 @@ static void capture_error(const struct run *r, const char *name, uint64_t bytes,
 			r->o->keep_capture ? "" : " (the temporary capture)", strerror(-err));
 }
 
+/* A stop signal before tracing started: nothing to convert; exit as 128 + signal. */
+static int interrupted(struct run *r)
+{
+	int sig = f2t_sig_received();
+
+	f2t_err("interrupted (%s) before recording started", strsignal(sig));
+	r->exit_code = 128 + sig;
+	return -EINTR;
+}
+
 static int build_cmdline(struct run *r)
 {
 	const struct f2t_record_opts *o = r->o;
@@ -281,7 +291,7 @@ static int setup(struct run *r)
 
 static enum stop_reason stop_condition(struct run *r, uint64_t now, uint64_t deadline)
 {
-	if (f2t_sig_count())
+	if (f2t_sig_received())
 		return STOP_SIGNAL;
 	if (r->child.pid && f2t_child_check(&r->child))
 		return STOP_COMMAND;
@@ -442,10 +452,8 @@ static int record(struct run *r)
 	err = setup(r);
 	if (err)
 		return err;
-	if (f2t_sig_count()) {
-		f2t_err("interrupted before recording started");
-		return -EINTR;
-	}
+	if (f2t_sig_received())
+		return interrupted(r);
 	err = f2t_inst_tracing(&r->inst, true);
 	if (err) {
 		f2t_err("cannot turn tracing on in %s: %s", r->inst.name, strerror(-err));
@@ -494,15 +502,16 @@ static int record(struct run *r)
 static int convert(struct run *r)
 {
 	struct f2t_convert_opts conv = r->o->conv;
-	const char *paths[F2T_MAX_OUTPUTS];
 	int err;
 
-	for (unsigned int i = 0; i < conv.noutputs; i++)
-		paths[i] = conv.outputs[i].path;
 	conv.progress = !f2t_quiet && isatty(STDERR_FILENO);
 	conv.summary = !f2t_quiet;
-	/* A signal now removes the partly written outputs, then kills us. */
-	f2t_sig_converting(paths, conv.noutputs);
+	/* A signal now removes the partly written outputs, then ends us. */
+	err = f2t_outfile_catch_signals();
+	if (err) {
+		f2t_err("cannot install signal handlers: %s", strerror(-err));
+		return err;
+	}
 	err = f2t_convert(r->cap_path, &conv);
 	f2t_sig_restore();
 	return err;
@@ -548,9 +557,8 @@ int f2t_record_run(const struct f2t_record_opts *o)
 	if (err)
 		goto out;
 
-	if (f2t_sig_count()) {
-		f2t_err("interrupted before recording started");
-		err = -EINTR;
+	if (f2t_sig_received()) {
+		err = interrupted(&r);
 		goto out;
 	}
 	f2t_inst_remove_stale();

@@ -341,8 +341,12 @@ int f2t_outfile_catch_signals(void)
 	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++) {
 		if (sigaction(stop_signals[i], NULL, &old) < 0)
 			return -errno;
-		if (stop_signals[i] == SIGPIPE && old.sa_handler == SIG_IGN)
-			continue;	/* EPIPE is handled where it happens */
+		/* Ignored hang-ups (nohup) stay ignored, and so does SIGPIPE for
+		 * a caller that handles EPIPE; an interrupt always stops us, as
+		 * it stops record, even in a background job. */
+		if ((stop_signals[i] == SIGHUP || stop_signals[i] == SIGPIPE) &&
+		    old.sa_handler == SIG_IGN)
+			continue;
 		if (sigaction(stop_signals[i], &sa, NULL) < 0)
 			return -errno;
 	}

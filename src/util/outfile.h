@@ -61,9 +61,9 @@ void f2t_outfile_set_owner(uid_t uid, gid_t gid);
 /**
  * f2t_outfile_catch_signals() - remove the temporary files on a stop signal
  *
- * From now on SIGINT, SIGTERM, SIGHUP (and SIGPIPE unless ignored) remove
- * every temporary file still open, then end the process as the signal
- * would have.
+ * From now on SIGINT, SIGTERM, and SIGHUP and SIGPIPE unless ignored,
+ * remove every temporary file still open, then end the process as the
+ * signal would have.
  *
  * Return: 0 or negative errno.
  */
