@@ -55,6 +55,7 @@ struct run {
 	struct f2t_sampler sampler;	/* nrings 0: not sampling */
 	struct f2t_symsnap symsnap;
 	struct f2t_child child;
+	struct f2t_runas runas;		/* who the command runs as */
 	struct f2t_pidwatch watch;
 	struct f2t_meta meta;
 	struct f2t_progress prog;
@@ -231,6 +232,7 @@ static int open_sampler(struct run *r)
 	if (!o->sample_all && o->command) {
 		so.scope = F2T_SCOPE_COMMAND;
 		so.child = r->child.pid;
+		so.child_uid = r->runas.change ? r->runas.uid : geteuid();
 	} else if (!o->sample_all && o->npids) {
 		so.scope = F2T_SCOPE_PIDS;
 		so.pids = o->pids;
@@ -266,11 +268,14 @@ static int setup(struct run *r)
 	 * trace_pipe_raw fds held there would keep the instance busy.
 	 */
 	if (o->command) {
-		err = f2t_child_spawn(&r->child, o->command);
-		if (err) {
+		err = f2t_child_spawn(&r->child, o->command, &r->runas);
+		if (err && r->child.drop_failed)
+			f2t_err("cannot run %s as user %s: %s", o->command[0], r->runas.name,
+				strerror(-err));
+		else if (err)
 			f2t_err("cannot start %s: %s", o->command[0], strerror(-err));
+		if (err)
 			return err;
-		}
 		err = f2t_functrace_follow(r->inst.ti, &o->func, &r->child.pid, 1);
 		if (err)
 			return err;
@@ -387,7 +392,7 @@ static int finish_capture(struct run *r)
 		/* The workload is over: opening every mapped file costs it nothing now. */
 		e = f2t_symsnap_build_ids(&r->symsnap, r->capw);
 		if (!e)
-			e = f2t_symsnap_jit(r->capw);
+			e = f2t_symsnap_jit(r->capw, &r->sampler.traced);
 		drain_err = drain_err ? drain_err : e;
 	}
 	err = f2t_procsnap_write(r->capw, 1);
@@ -540,6 +545,9 @@ int f2t_record_run(const struct f2t_record_opts *o)
 			r.exit_code = command_error(o->command[0], err);
 			goto out;
 		}
+		err = f2t_runas_pick(&r.runas, o->user, o->as_root);
+		if (err)
+			goto out;
 	}
 	if (o->npids) {
 		err = f2t_pidwatch_open(&r.watch, o->pids, o->npids);
@@ -600,6 +608,7 @@ out:
 		free(r.out_names[i]);
 	f2t_sig_restore();
 	f2t_pidwatch_close(&r.watch);
+	f2t_runas_free(&r.runas);
 	f2t_events_free(&r.events);
 	free(r.cmdline);
 	if (r.exit_code)

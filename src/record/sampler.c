@@ -157,6 +157,28 @@ static int open_process(struct f2t_sampler *s, struct perf_event_attr *a, pid_t 
 	return err;
 }
 
+/* The processes in scope now, with their users; their children join later. */
+static int seed_traced(struct f2t_sampler *s, const struct f2t_sampler_opts *o)
+{
+	uid_t uids[4];
+	int err = 0;
+
+	switch (o->scope) {
+	case F2T_SCOPE_ALL:
+		s->traced.all = true;
+		break;
+	case F2T_SCOPE_COMMAND:
+		err = f2t_traced_add(&s->traced, o->child, o->child_uid);
+		break;
+	case F2T_SCOPE_PIDS:
+		for (size_t i = 0; i < o->npids && !err; i++)
+			if (!f2t_proc_uids(o->pids[i], uids))
+				err = f2t_traced_add(&s->traced, o->pids[i], uids[1]);
+		break;
+	}
+	return err;
+}
+
 /*
  * Opens every event with A.  When the PMU refuses cycles (a VM), the
  * caller retries with cpu-clock.
@@ -273,7 +295,7 @@ int f2t_sampler_open(struct f2t_sampler *s, const struct f2t_sampler_opts *o, in
 	s->data_bytes = pages * (size_t)sysconf(_SC_PAGESIZE);
 	s->rings = calloc((size_t)(ncpus > 0 ? ncpus : 1), sizeof(*s->rings));
 	s->copy = malloc(s->data_bytes);
-	if (!s->rings || !s->copy) {
+	if (!s->rings || !s->copy || seed_traced(s, o)) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -345,6 +367,10 @@ static void count_records(struct f2t_sampler *s, const unsigned char *p, size_t 
 			s->samples++;
 		else if (h.type == PERF_RECORD_LOST && off + 24 <= len)
 			s->lost += f2t_perf_u64(p + off + 16);
+		else if (h.type == PERF_RECORD_FORK && off + 16 <= len)
+			/* pid, ppid.  Out of memory only costs a JIT map. */
+			f2t_traced_fork(&s->traced, (pid_t)f2t_perf_u32(p + off + 8),
+					(pid_t)f2t_perf_u32(p + off + 12));
 		off += h.size;
 	}
 }
@@ -400,6 +426,7 @@ void f2t_sampler_close(struct f2t_sampler *s)
 	free(s->rings);
 	free(s->fds);
 	free(s->copy);
+	f2t_traced_free(&s->traced);
 	s->rings = NULL;
 	s->fds = NULL;
 	s->copy = NULL;
