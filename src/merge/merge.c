@@ -355,7 +355,8 @@ int f2t_merge(const struct f2t_merge_opts *o)
 	} else {
 		err = f2t_out_close(out);
 		if (err)
-			f2t_err("%s: %s", o->output, strerror(-err));
+			f2t_err("%s: %s", strcmp(o->output, "-") ? o->output : "standard output",
+				strerror(-err));
 	}
 	out = NULL;
 	if (!err && !o->quiet)
