@@ -129,7 +129,8 @@ static char *resolve(const char *path, bool *through, bool *nofollow)
 	char *p = strdup(path);
 
 	for (int hop = 0; p; hop++) {
-		struct stat st;
+		struct stat st, to;	/* the name's, and what it leads to */
+		bool reaches;
 		char *next;
 
 		if (lstat(p, &st) < 0) {
@@ -140,8 +141,8 @@ static char *resolve(const char *path, bool *through, bool *nofollow)
 		*nofollow = !S_ISLNK(st.st_mode);
 		if (S_ISREG(st.st_mode))
 			return p;
-		if (S_ISDIR(st.st_mode) || (S_ISLNK(st.st_mode) && stat(p, &st) == 0 &&
-					    S_ISDIR(st.st_mode))) {
+		reaches = stat(p, &to) == 0;
+		if (reaches && S_ISDIR(to.st_mode)) {
 			errno = EISDIR;
 			break;
 		}
@@ -150,7 +151,7 @@ static char *resolve(const char *path, bool *through, bool *nofollow)
 			break;
 		}
 		/* A device or pipe, maybe behind a link (/dev/stdout): written through. */
-		if (!S_ISLNK(st.st_mode) || (stat(p, &st) == 0 && !S_ISREG(st.st_mode))) {
+		if (reaches && !S_ISREG(to.st_mode)) {
 			*through = true;
 			return p;
 		}
