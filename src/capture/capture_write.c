@@ -6,12 +6,10 @@
  * hidden temporary file: the capture takes its name only when closed).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
-#include <unistd.h>
 
 #include "capture/capture.h"
 #include "util/outfile.h"

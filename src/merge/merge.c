@@ -9,13 +9,10 @@
  * metadata, then any other top-level member (the first input's wins).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "merge/align.h"
 #include "merge/copy.h"

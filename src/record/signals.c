@@ -2,10 +2,7 @@
 /* Async-signal-safe by construction: the handler only stores and write()s. */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <signal.h>
-#include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "record/signals.h"
