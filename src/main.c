@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "util/outfile.h"
+#include "util/sudo.h"
 
 static const struct {
 	const char *name;
@@ -29,6 +31,12 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	uid_t uid;
+	gid_t gid;
+
+	/* Under sudo, what we write is the user's, not root's. */
+	if (f2t_sudo_user(&uid, &gid) > 0)
+		f2t_outfile_set_owner(uid, gid);
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

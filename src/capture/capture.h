@@ -52,16 +52,30 @@ enum f2t_cap_type {
 /* Writing.  f2t_capw_add() may be called from several threads at once. */
 struct f2t_capw;
 
-struct f2t_capw *f2t_capw_open(const char *path);	/* NULL + errno */
+/*
+ * Starts a capture at PATH, mode 0600, through a temporary file that takes
+ * the name at f2t_capw_close() (util/outfile.h).  UNNAMED: a capture that
+ * never gets a name, only an fd (f2t_capw_fd()), in PATH's directory.
+ * Returns NULL + errno.
+ */
+struct f2t_capw *f2t_capw_open(const char *path, bool unnamed);
 int f2t_capw_add(struct f2t_capw *w, uint32_t type, uint32_t arg,
 		 const void *data, size_t len);
 /* Same, data given in two pieces (e.g. a name and a body). */
 int f2t_capw_add2(struct f2t_capw *w, uint32_t type, uint32_t arg,
 		  const void *a, size_t alen, const void *b, size_t blen);
 uint64_t f2t_capw_bytes(const struct f2t_capw *w);
-/* Writes the END record and closes.  Returns 0 or the first error. */
+/* The first write error (sticky: nothing is written after it), or 0. */
+int f2t_capw_error(const struct f2t_capw *w);
+/* The file being written, for messages. */
+const char *f2t_capw_name(const struct f2t_capw *w);
+int f2t_capw_fd(const struct f2t_capw *w);
+/*
+ * Writes the END record, syncs, closes, and gives the file its name.
+ * Returns 0 or the first error (the file is then removed).
+ */
 int f2t_capw_close(struct f2t_capw *w);
-/* Closes without END (error path). */
+/* Closes and removes the file (error path). */
 void f2t_capw_abort(struct f2t_capw *w);
 
 /* Reading.  The whole file is mapped; records point into the mapping. */

@@ -20,7 +20,7 @@
 #define MAX_EVENTS 256
 
 enum { OPT_FORMAT = 256, OPT_FUNCTION, OPT_FUNCTION_GRAPH, OPT_NOTRACE, OPT_MAX_DEPTH,
-       OPT_NO_SAMPLE, OPT_SAMPLE_ALL, OPT_CALL_GRAPH };
+       OPT_NO_SAMPLE, OPT_SAMPLE_ALL, OPT_CALL_GRAPH, OPT_USER, OPT_AS_ROOT };
 
 static const char synopsis[] =
 	"usage: ftrace2trace record [OPTIONS] [--] COMMAND [ARGS...]\n"
@@ -46,7 +46,11 @@ static void usage(FILE *f)
 		"                          (repeatable, comma lists allowed)\n"
 		"  -b, --buffer-size KB    ring buffer per CPU (default %lu, less on small\n"
 		"                          machines)\n"
-		"  -k, --keep-capture FILE keep the raw capture (for `ftrace2trace convert`)\n"
+		"  -k, --keep-capture FILE keep the raw capture (for `ftrace2trace convert`),\n"
+		"                          readable by its owner only\n"
+		"      --user NAME         run COMMAND as user NAME (under sudo, it runs as\n"
+		"                          the user who ran sudo)\n"
+		"      --as-root           run COMMAND as root, even under sudo\n"
 		"  -F, --freq HZ           CPU samples per second per CPU, with kernel and\n"
 		"                          user call stacks (default %u; 0 turns them off)\n"
 		"      --no-sample         no CPU samples (same as -F 0)\n"
@@ -66,7 +70,8 @@ static void usage(FILE *f)
 		"  -h, --help              this help\n"
 		"\n"
 		"The exit status is COMMAND's when it ran, else 0, or 1 on error\n"
-		"(127: COMMAND not found).  See ftrace2trace-record(1).\n",
+		"(127: COMMAND not found; 128 + N: signal N before tracing started).\n"
+		"Outputs appear only once complete.  See ftrace2trace-record(1).\n",
 		synopsis, F2T_RECORD_DEFAULT_BUFFER_KB, F2T_RECORD_DEFAULT_FREQ,
 		F2T_RECORD_DEFAULT_STACK);
 }
@@ -147,6 +152,8 @@ int f2t_cmd_record(int argc, char **argv)
 		{ "event", required_argument, NULL, 'e' },
 		{ "buffer-size", required_argument, NULL, 'b' },
 		{ "keep-capture", required_argument, NULL, 'k' },
+		{ "user", required_argument, NULL, OPT_USER },
+		{ "as-root", no_argument, NULL, OPT_AS_ROOT },
 		{ "freq", required_argument, NULL, 'F' },
 		{ "no-sample", no_argument, NULL, OPT_NO_SAMPLE },
 		{ "sample-all", no_argument, NULL, OPT_SAMPLE_ALL },
@@ -215,6 +222,12 @@ int f2t_cmd_record(int argc, char **argv)
 		case 'k':
 			o.keep_capture = optarg;
 			break;
+		case OPT_USER:
+			o.user = optarg;
+			break;
+		case OPT_AS_ROOT:
+			o.as_root = true;
+			break;
 		case 'F': {
 			unsigned long hz = strtoul(optarg, &end, 10);
 
@@ -278,6 +291,10 @@ int f2t_cmd_record(int argc, char **argv)
 		return usage_error("nothing to record: give a COMMAND, -a or -p%s", "");
 	if ((o.command != NULL) + o.all + (o.npids > 0) > 1)
 		return usage_error("a COMMAND, -a and -p exclude each other%s", "");
+	if ((o.user || o.as_root) && !o.command)
+		return usage_error("--user and --as-root go with a COMMAND%s", "");
+	if (o.user && o.as_root)
+		return usage_error("give one of --user and --as-root%s", "");
 	if ((o.func.notrace || o.func.max_depth) && o.func.mode == F2T_FUNCTRACE_OFF)
 		return usage_error("--notrace and --max-graph-depth go with --function or --function-graph%s", "");
 	if (!o.conv.noutputs) {

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "model/model.h"
 #include "model/tracker.h"
@@ -67,7 +66,7 @@ static int add(struct f2t_pipeline *p, struct f2t_out *out, enum f2t_format fmt,
 	if (p->nout == F2T_MAX_OUTPUTS || !d) {
 		f2t_err("%s: %s", out->path, p->nout == F2T_MAX_OUTPUTS ?
 			"too many outputs" : "unknown format");
-		f2t_out_close(out);
+		f2t_out_abort(out);
 		return -EINVAL;
 	}
 	*o = (struct output){
@@ -210,7 +209,7 @@ int f2t_pipeline_run(struct f2t_pipeline *p, struct f2t_source *src, bool progre
 	return 0;
 }
 
-/* Closes every output; removes their files unless the run went well. */
+/* Closes every output; their files take their names only if the run went well. */
 static int close_outputs(struct f2t_pipeline *p)
 {
 	int ret = 0;
@@ -222,19 +221,20 @@ static int close_outputs(struct f2t_pipeline *p)
 		if (o->w.ops && o->w.ops->destroy)
 			o->w.ops->destroy(&o->w);
 		o->w.ops = NULL;
+		/* No partial output left behind to be mistaken for a whole trace. */
+		if (p->failed) {
+			f2t_out_abort(o->w.out);
+			continue;
+		}
 		cret = f2t_out_close(o->w.out);
-		if (cret && !p->failed) {
+		if (cret) {
 			f2t_err("%s: %s", o->path ? o->path : "standard output", strerror(-cret));
 			p->failed = true;
 			ret = cret;
 		}
 	}
-	for (unsigned int i = 0; i < p->nout; i++) {
-		/* No partial output left behind to be mistaken for a whole trace. */
-		if (p->failed && p->out[i].path)
-			unlink(p->out[i].path);
+	for (unsigned int i = 0; i < p->nout; i++)
 		free(p->out[i].path);
-	}
 	p->nout = 0;
 	return ret;
 }

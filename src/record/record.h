@@ -28,6 +28,8 @@ struct f2t_record_opts {
 	size_t nevents;
 	unsigned long buffer_kb;	/* -b; 0 = default */
 	const char *keep_capture;	/* -k FILE, or NULL */
+	const char *user;		/* --user NAME: the command runs as NAME */
+	bool as_root;			/* --as-root: the command stays root under sudo */
 	struct f2t_functrace_opts func;	/* --function, --function-graph */
 	/* CPU sampling */
 	unsigned int sample_freq;	/* -F; 0 = off */
@@ -47,10 +49,12 @@ struct f2t_record_opts {
  * @o: the parsed options
  *
  * Tracing is always system-wide; the command or -p only decide when to
- * stop.  Every exit path removes our tracefs instance.
+ * stop.  Under sudo the command runs as the user who ran sudo (see
+ * record/runas.h).  Every exit path removes our tracefs instance.
  *
  * Return: the exit status: the command's when one ran, else 0 on success,
- * 1 on error, 127 when the command cannot be found.
+ * 1 on error, 127 when the command cannot be found, 128 + the signal for a
+ * stop signal before tracing started.
  */
 int f2t_record_run(const struct f2t_record_opts *o);
 

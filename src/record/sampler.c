@@ -157,6 +157,28 @@ static int open_process(struct f2t_sampler *s, struct perf_event_attr *a, pid_t 
 	return err;
 }
 
+/* The processes in scope now, with their users; their children join later. */
+static int seed_traced(struct f2t_sampler *s, const struct f2t_sampler_opts *o)
+{
+	uid_t uids[4];
+	int err = 0;
+
+	switch (o->scope) {
+	case F2T_SCOPE_ALL:
+		s->traced.all = true;
+		break;
+	case F2T_SCOPE_COMMAND:
+		err = f2t_traced_add(&s->traced, o->child, o->child_uid);
+		break;
+	case F2T_SCOPE_PIDS:
+		for (size_t i = 0; i < o->npids && !err; i++)
+			if (!f2t_proc_uids(o->pids[i], uids))
+				err = f2t_traced_add(&s->traced, o->pids[i], uids[1]);
+		break;
+	}
+	return err;
+}
+
 /*
  * Opens every event with A.  When the PMU refuses cycles (a VM), the
  * caller retries with cpu-clock.
@@ -273,7 +295,7 @@ int f2t_sampler_open(struct f2t_sampler *s, const struct f2t_sampler_opts *o, in
 	s->data_bytes = pages * (size_t)sysconf(_SC_PAGESIZE);
 	s->rings = calloc((size_t)(ncpus > 0 ? ncpus : 1), sizeof(*s->rings));
 	s->copy = malloc(s->data_bytes);
-	if (!s->rings || !s->copy) {
+	if (!s->rings || !s->copy || seed_traced(s, o)) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -303,8 +325,6 @@ int f2t_sampler_open(struct f2t_sampler *s, const struct f2t_sampler_opts *o, in
 	f2t_info("sampling %s at %u Hz on %zu CPUs (%s call graphs)", s->event, o->freq,
 		 s->nrings, o->callgraph == F2T_CG_DWARF ? "dwarf" : "frame-pointer");
 	err = write_info(s, o, &a);
-	if (err)
-		f2t_err("writing the capture: %s", strerror(-err));
 out:
 	if (err)
 		f2t_sampler_close(s);
@@ -347,6 +367,10 @@ static void count_records(struct f2t_sampler *s, const unsigned char *p, size_t 
 			s->samples++;
 		else if (h.type == PERF_RECORD_LOST && off + 24 <= len)
 			s->lost += f2t_perf_u64(p + off + 16);
+		else if (h.type == PERF_RECORD_FORK && off + 16 <= len)
+			/* pid, ppid.  Out of memory only costs a JIT map. */
+			f2t_traced_fork(&s->traced, (pid_t)f2t_perf_u32(p + off + 8),
+					(pid_t)f2t_perf_u32(p + off + 12));
 		off += h.size;
 	}
 }
@@ -381,10 +405,8 @@ int f2t_sampler_read(struct f2t_sampler *s, size_t i)
 	__atomic_store_n(&meta->data_tail, head, __ATOMIC_RELEASE);
 	count_records(s, s->copy, (size_t)size);
 	err = f2t_capw_add(s->w, F2T_CAP_PERF_DATA, (uint32_t)r->cpu, s->copy, (size_t)size);
-	if (err) {
-		f2t_err("writing CPU %d's samples into the capture: %s", r->cpu, strerror(-err));
+	if (err)
 		return err;
-	}
 	s->bytes += size;
 	return 0;
 }
@@ -404,6 +426,7 @@ void f2t_sampler_close(struct f2t_sampler *s)
 	free(s->rings);
 	free(s->fds);
 	free(s->copy);
+	f2t_traced_free(&s->traced);
 	s->rings = NULL;
 	s->fds = NULL;
 	s->copy = NULL;

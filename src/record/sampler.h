@@ -16,6 +16,7 @@
 #include <sys/types.h>
 
 #include "capture/capture.h"
+#include "record/traced.h"
 
 enum f2t_sample_scope {
 	F2T_SCOPE_ALL,		/* every task on every CPU */
@@ -34,6 +35,7 @@ struct f2t_sampler_opts {
 	unsigned int stack_bytes;	/* user stack copied per sample (dwarf) */
 	enum f2t_sample_scope scope;
 	pid_t child;			/* F2T_SCOPE_COMMAND: the held child */
+	uid_t child_uid;		/* the user it runs as */
 	const pid_t *pids;		/* F2T_SCOPE_PIDS */
 	size_t npids;
 	unsigned int ring_pages;	/* per CPU, a power of two; 0 = default */
@@ -59,6 +61,7 @@ struct f2t_sampler {
 	enum f2t_sample_scope scope;
 	/* Counted while copying, by walking record headers only. */
 	uint64_t bytes, samples, lost, records;
+	struct f2t_traced traced;	/* the scope's processes, FORK records followed */
 };
 
 /**
@@ -68,7 +71,8 @@ struct f2t_sampler {
  * @ncpus: CPUs to open (possible CPUs; offline ones are skipped)
  * @w: the capture; a PERF_INFO record is written now
  *
- * Return: 0 or negative errno; prints its errors.
+ * Return: 0 or negative errno; prints its errors but a capture write error
+ * (f2t_capw_error()).
  */
 int f2t_sampler_open(struct f2t_sampler *s, const struct f2t_sampler_opts *o, int ncpus,
 		     struct f2t_capw *w);
@@ -86,7 +90,7 @@ void f2t_sampler_disable(struct f2t_sampler *s);
 /**
  * f2t_sampler_read() - copy what ring @i holds into the capture
  *
- * Return: 0 or negative errno (capture write failure); prints its errors.
+ * Return: 0 or negative errno; prints its errors but a capture write error.
  */
 int f2t_sampler_read(struct f2t_sampler *s, size_t i);
 
