@@ -13,21 +13,21 @@ BURN=$B/tests/helpers/burn
 command -v python3 >/dev/null || skip "python3 not installed"
 
 # samples_by_pid FXT JSON: "PID COUNT" lines from the FXT, checked against
-# the JSON: every JSON sample's tid is one of those (single-threaded
-# processes: tid = pid) and both hold as many samples.
+# the JSON: both hold as many samples of each thread.
 samples_by_pid() {
 	"$F2T" dump "$1" >"$TMP/dump" || fail "dump of $1 failed"
-	python3 - "$TMP/dump" "$2" <<-'EOF'
+	python3 - "$TMP/dump" "$2" 2>&1 <<-'EOF'
 	import collections, json, re, sys
-	fxt = collections.Counter()
+	pids, tids = collections.Counter(), collections.Counter()
 	for line in open(sys.argv[1]):
 	    m = re.search(r"profiler_backtrace .*thread=(\d+)/(\d+)", line)
 	    if m:
-	        fxt[int(m.group(1))] += 1
-	tids = collections.Counter(s["tid"] for s in json.load(open(sys.argv[2])).get("samples", []))
-	if sum(tids.values()) != sum(fxt.values()) or not set(tids) <= set(fxt):
-	    sys.exit("JSON samples by tid %s differ from FXT samples by pid %s" % (dict(tids), dict(fxt)))
-	for pid, n in sorted(fxt.items()):
+	        pids[int(m.group(1))] += 1
+	        tids[int(m.group(2))] += 1
+	jtids = collections.Counter(s["tid"] for s in json.load(open(sys.argv[2])).get("samples", []))
+	if jtids != tids:
+	    sys.exit("JSON samples by tid %s differ from FXT's %s" % (dict(jtids), dict(tids)))
+	for pid, n in sorted(pids.items()):
 	    print(pid, n)
 	EOF
 }
@@ -47,7 +47,7 @@ samples_by_pid "$TMP/c.fxt" "$TMP/c.json" >"$TMP/by_pid" || fail "COMMAND: $(cat
 others=$(awk 'NR == FNR { ours[$1] = 1; next } !($1 in ours)' "$TMP/pids" "$TMP/by_pid")
 [ -z "$others" ] || fail "COMMAND: samples of other processes (pid count): $others (ours: $(tr '\n' ' ' <"$TMP/pids"))"
 for w in $(tail -n 2 "$TMP/pids"); do
-	[ "$(count "$w")" -ge 100 ] || fail "COMMAND: worker $w has $(count "$w") samples"
+	[ "$(count "$w")" -ge 50 ] || fail "COMMAND: worker $w has $(count "$w") samples"
 done
 grep -q "CPU samples of processes outside the command or -p left out" "$TMP/err" ||
 	fail "COMMAND: no count of the samples left out: $(cat "$TMP/err")"
@@ -56,7 +56,7 @@ ok "COMMAND: samples of the command and its children only ($(tr '\n' ' ' <"$TMP/
 "$F2T" record --sample-all -o "$TMP/a.fxt" -o "$TMP/a.json" -- "$BURN" 0.5 >/dev/null 2>"$TMP/err" ||
 	fail "record --sample-all: $(cat "$TMP/err")"
 samples_by_pid "$TMP/a.fxt" "$TMP/a.json" >"$TMP/by_pid" || fail "--sample-all: $(cat "$TMP/by_pid")"
-[ "$(count "$rival")" -ge 100 ] ||
+[ "$(count "$rival")" -ge 50 ] ||
 	fail "--sample-all: the competitor $rival has $(count "$rival") samples: $(cat "$TMP/by_pid")"
 ok "--sample-all: the competitor's samples are kept ($(count "$rival"))"
 
@@ -70,6 +70,6 @@ wait "$target" 2>/dev/null
 samples_by_pid "$TMP/p.fxt" "$TMP/p.json" >"$TMP/by_pid" || fail "-p: $(cat "$TMP/by_pid")"
 others=$(awk -v t="$target" '$1 != t' "$TMP/by_pid")
 [ -z "$others" ] || fail "-p: samples of other processes (pid count): $others"
-[ "$(count "$target")" -ge 100 ] || fail "-p: $target has $(count "$target") samples"
+[ "$(count "$target")" -ge 50 ] || fail "-p: $target has $(count "$target") samples"
 ok "-p: samples of pid $target only ($(count "$target")), none of pid $rival"
 exit 0
