@@ -3,9 +3,9 @@
  * Sampling events and their rings.  One event per CPU, bound to no task,
  * whatever the scope: a task-bound event is scheduled out and in with its
  * task at every context switch, and for a hardware event in a VM each of
- * those PMU reprogrammings traps to the hypervisor (an 8x slowdown of a
- * context-switching command).  The scope's processes are named in
- * PERF_INFO instead, and their samples picked at conversion.
+ * those PMU reprogrammings traps to the hypervisor, enough to slow a
+ * context-switching command several times over.  The scope's processes
+ * are named in PERF_INFO instead, and their samples picked at conversion.
  *
  * No per-sample work while recording:
  * data_head..data_tail is copied out as one capture record (whole perf
