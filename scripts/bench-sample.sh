@@ -55,9 +55,9 @@ run_variant() {
 	f2t-old-999Hz) "$F2T_OLD" record -q -o "$TMP/x.fxt" -- "${work[@]}" >"$out" 2>/dev/null ;;
 	f2t-sample-all) "$F2T" record -q --sample-all -o "$TMP/x.fxt" -- "${work[@]}" >"$out" 2>/dev/null ;;
 	f2t-9999Hz) "$F2T" record -q -F 9999 -o "$TMP/x.fxt" -- "${work[@]}" >"$out" 2>/dev/null ;;
-	perf-rec) perf record -q -g -o "$TMP/perf.data" -- "${work[@]}" >"$out" 2>/dev/null ;;
-	perf-rec-clock) perf record -q -e cpu-clock -g -o "$TMP/perf.data" -- "${work[@]}" >"$out" 2>/dev/null ;;
-	perf-a-g) perf record -q -a -g -o "$TMP/perf.data" -- "${work[@]}" >"$out" 2>/dev/null ;;
+	perf-rec) perf record -q -B -g -o "$TMP/perf.data" -- "${work[@]}" >"$out" 2>/dev/null ;;
+	perf-rec-clock) perf record -q -B -e cpu-clock -g -o "$TMP/perf.data" -- "${work[@]}" >"$out" 2>/dev/null ;;
+	perf-a-g) perf record -q -B -a -g -o "$TMP/perf.data" -- "${work[@]}" >"$out" 2>/dev/null ;;
 	esac
 	local us
 	us=$(us_of "$out")
