@@ -96,6 +96,8 @@ variants=(untraced f2t f2t-sample-all f2t-no-sample perf-sched trace-cmd perf-re
 run_variant() {
 	local v=$1; shift
 	local out=$TMP/out err=$TMP/err rc
+	# The previous run's files are not written back during this one.
+	sync
 	case $v in
 	perf-*) command -v perf >/dev/null || { failed[$v]="not installed"; return; } ;;
 	trace-cmd) command -v trace-cmd >/dev/null || { failed[$v]="not installed"; return; } ;;

@@ -45,6 +45,8 @@ variants=(untraced f2t-nosample f2t-999Hz f2t-sample-all f2t-9999Hz perf-rec per
 run_variant() {
 	local v=$1 out=$TMP/out
 	local work=("$BURN" --work "$WORK")
+	# The previous run's files are not written back during this one.
+	sync
 	case $v in
 	perf-*) command -v perf >/dev/null || return ;;
 	esac
