@@ -187,9 +187,14 @@ for mode in $MODES; do
 	spread=$(printf '%s\n' ${rates[untraced]:-} | sort -n |
 		 awk 'NR == 1 {lo = $1} {hi = $1} END { if (lo > 0) printf "%.1f", hi / lo }')
 	if awk -v s="${spread:-0}" 'BEGIN { exit !(s > 2) }'; then
-		echo "note: untraced runs differ ${spread}x (both threads on one CPU vs on two,"
-		echo "      where every wake-up is a cross-CPU interrupt): medians in this mode"
-		echo "      measure placement luck more than tracing cost; compare the pinned figures"
+		if [ "$mode" = free ]; then
+			echo "note: untraced runs differ ${spread}x (both threads on one CPU vs on two,"
+			echo "      where every wake-up is a cross-CPU interrupt): medians in this mode"
+			echo "      measure placement luck more than tracing cost; compare the pinned figures"
+		else
+			echo "note: untraced runs differ ${spread}x with the workload pinned: something"
+			echo "      else ran on this machine; trust only large differences"
+		fi
 	fi
 	echo
 done
