@@ -306,6 +306,9 @@ void f2t_pipeline_summary(const struct f2t_pipeline *p, double secs)
 			(unsigned long long)st->events[F2T_EV_SAMPLE], (unsigned long long)st->frames,
 			st->frames ? 100.0 * (double)st->frames_named / (double)st->frames : 0.0,
 			(unsigned long long)st->samples_lost, (unsigned long long)st->sample_throttles);
+	if (st->samples_out_of_scope)
+		fprintf(stderr, "ftrace2trace: %llu CPU samples of processes outside the command or -p left out (--sample-all keeps them)\n",
+			(unsigned long long)st->samples_out_of_scope);
 	if (st->unwind_samples)
 		fprintf(stderr, "ftrace2trace: %llu user stacks unwound with DWARF CFI, %llu of them (%.1f%%) to their sampled function only\n",
 			(unsigned long long)st->unwind_samples, (unsigned long long)st->unwind_leaf_only,

@@ -61,7 +61,7 @@ struct run {
 	char *cmdline;
 	uint64_t lost;
 	uint64_t samples, samples_lost;	/* copied before the sampler closes */
-	char sample_event[32];
+	char sampling[128];		/* what was sampled and how, for the summary */
 	size_t ncpus_read;		/* CPUs whose ring we read */
 	int exit_code;			/* when not 0/1 */
 };
@@ -212,7 +212,7 @@ static int command_error(const char *cmd, int err)
 
 /*
  * The sampling events, opened disabled once the child exists (the command
- * scope follows it from its exec).  Sampling that was not asked for by name
+ * scope names it as its root).  Sampling that was not asked for by name
  * and cannot start is only a warning: the scheduling trace still works.
  */
 static int open_sampler(struct run *r)
@@ -334,11 +334,8 @@ static int pump_loop(struct run *r)
 		for (size_t i = 0; i < r->pump.n; i++)
 			pfd[n++] = (struct pollfd){ .fd = r->pump.c[i].fd, .events = POLLIN };
 		ring0 = n;
-		/* A ring whose task went away stays readable (HUP): sweep it only. */
 		for (size_t i = 0; i < r->sampler.nrings; i++)
-			pfd[n++] = (struct pollfd){
-				.fd = r->sampler.rings[i].hup ? -1 : r->sampler.rings[i].fd,
-				.events = POLLIN };
+			pfd[n++] = (struct pollfd){ .fd = r->sampler.rings[i].fd, .events = POLLIN };
 		if (deadline && deadline - now < (uint64_t)POLL_MS * 1000000)
 			timeout = (int)((deadline - now + 999999) / 1000000);
 
@@ -351,12 +348,9 @@ static int pump_loop(struct run *r)
 		for (size_t i = 0; i < r->pump.n && !err; i++)
 			if (pfd[cpu0 + i].revents || now >= next_sweep)
 				err = f2t_pump_read(&r->pump, i);	/* prints its errors */
-		for (size_t i = 0; i < r->sampler.nrings && !err; i++) {
-			if (pfd[ring0 + i].revents & (POLLHUP | POLLERR))
-				r->sampler.rings[i].hup = true;
+		for (size_t i = 0; i < r->sampler.nrings && !err; i++)
 			if (pfd[ring0 + i].revents || now >= next_sweep)
 				err = f2t_sampler_read(&r->sampler, i);
-		}
 		if (now >= next_sweep)
 			next_sweep = now + SWEEP_NS;
 		f2t_progress_update(&r->prog, now, (double)(now - r->meta.start_ns) / 1e9,
@@ -368,6 +362,21 @@ static int pump_loop(struct run *r)
 		 why == STOP_SIGNAL ? "signal" : "error");
 	free(pfd);
 	return err;
+}
+
+/* "cpu-clock, 999 Hz on each CPU; the command's processes' kept at conversion" */
+static void describe_sampling(struct run *r)
+{
+	const char *kept = r->sampler.scope == F2T_SCOPE_COMMAND ?
+				   "; the command's processes' kept at conversion" :
+			   r->sampler.scope == F2T_SCOPE_PIDS ?
+				   "; the -p processes' kept at conversion" : ", every task's kept";
+
+	if (!r->sampler.nrings)
+		snprintf(r->sampling, sizeof(r->sampling), "off");
+	else
+		snprintf(r->sampling, sizeof(r->sampling), "%s, %u Hz on each CPU%s",
+			 r->sampler.event, r->o->sample_freq, kept);
 }
 
 /* Tracing off, everything left in the rings, final facts, capture closed. */
@@ -403,8 +412,7 @@ static int finish_capture(struct run *r)
 	r->ncpus_read = r->pump.n;
 	r->samples = r->sampler.samples;
 	r->samples_lost = r->sampler.lost;
-	snprintf(r->sample_event, sizeof(r->sample_event), "%s",
-		 r->sampler.nrings ? r->sampler.event : "off");
+	describe_sampling(r);
 	f2t_pump_close(&r->pump);
 	f2t_sampler_close(&r->sampler);
 	f2t_inst_destroy(&r->inst);
@@ -436,7 +444,7 @@ static void summary(struct run *r)
 			(unsigned long long)r->lost);
 	if (!f2t_quiet && r->o->sample_freq)
 		fprintf(stderr, "ftrace2trace: %llu CPU samples (%s), %llu sample records lost\n",
-			(unsigned long long)r->samples, r->sample_event,
+			(unsigned long long)r->samples, r->sampling,
 			(unsigned long long)r->samples_lost);
 	if (r->samples_lost)
 		f2t_warn("the kernel lost %llu sample records: the sample rings filled faster "

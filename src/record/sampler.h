@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Timer-driven CPU sampling while recording: one perf_event_open() event
- * per CPU (cycles where the PMU has it, else cpu-clock), sampling ip, tid,
- * time, cpu, period and the kernel+user callchain on CLOCK_MONOTONIC (the
- * ftrace clock), with MMAP2 (build-ids), COMM, FORK and EXIT records.
- * Each CPU's ring is copied into the capture as PERF_DATA records, whole
- * and unparsed; decoding and symbolization happen at conversion.
+ * per CPU, bound to no task (cycles where the PMU has it, else cpu-clock),
+ * sampling ip, tid, time, cpu, period and the kernel+user callchain on
+ * CLOCK_MONOTONIC (the ftrace clock), with MMAP2 (build-ids), COMM, FORK
+ * and EXIT records.  Each CPU's ring is copied into the capture as
+ * PERF_DATA records, whole and unparsed; decoding, symbolization and the
+ * choice of the scope's samples happen at conversion.
  */
 #ifndef F2T_SAMPLER_H
 #define F2T_SAMPLER_H
@@ -18,6 +19,7 @@
 #include "capture/capture.h"
 #include "record/traced.h"
 
+/* Whose samples the conversion keeps; every task's are recorded. */
 enum f2t_sample_scope {
 	F2T_SCOPE_ALL,		/* every task on every CPU */
 	F2T_SCOPE_COMMAND,	/* the command and its descendants, from its exec */
@@ -43,18 +45,15 @@ struct f2t_sampler_opts {
 
 struct f2t_sampler_ring {
 	int cpu;
-	int fd;			/* the CPU's first event: owns the ring */
+	int fd;			/* the CPU's event */
 	void *base;		/* perf_event_mmap_page, then the data pages */
 	size_t len;		/* mapped bytes */
-	bool hup;		/* poll said POLLHUP: the task went away */
 };
 
 struct f2t_sampler {
 	struct f2t_capw *w;
-	struct f2t_sampler_ring *rings;
+	struct f2t_sampler_ring *rings;	/* one per online CPU */
 	size_t nrings;
-	int *fds;		/* every event opened (the rings' included) */
-	size_t nfds, capfds;
 	size_t data_bytes;	/* ring data size, a power of two */
 	unsigned char *copy;	/* one ring's worth, for the wrap-around */
 	char event[32];		/* "cycles" or "cpu-clock" */
@@ -69,7 +68,8 @@ struct f2t_sampler {
  * @s: filled in
  * @o: what to sample
  * @ncpus: CPUs to open (possible CPUs; offline ones are skipped)
- * @w: the capture; a PERF_INFO record is written now
+ * @w: the capture; a PERF_INFO record is written now, naming the scope's
+ *     processes (roots=) for the conversion to keep their samples
  *
  * Return: 0 or negative errno; prints its errors but a capture write error
  * (f2t_capw_error()).
@@ -78,7 +78,7 @@ int f2t_sampler_open(struct f2t_sampler *s, const struct f2t_sampler_opts *o, in
 		     struct f2t_capw *w);
 
 /**
- * f2t_sampler_enable() - start sampling (the command scope starts at exec)
+ * f2t_sampler_enable() - start sampling
  *
  * Return: 0 or negative errno.
  */

@@ -14,6 +14,7 @@
 #include "symbols/maps.h"
 #include "capture/perf_rec.h"
 #include "source/perfsrc.h"
+#include "source/sample_filter.h"
 #include "symbols/unwind.h"
 #include "symbols/symbolizer.h"
 #include "util/log.h"
@@ -40,6 +41,7 @@ struct f2t_perfsrc {
 	struct f2t_maps *maps;
 	struct f2t_symbolizer *sym;
 	struct f2t_unwinder *unw;	/* --call-graph dwarf only */
+	struct f2t_sample_filter *filter;	/* per-CPU events: whose samples to keep */
 	char *dwarf_arch;		/* dwarf: the recording machine's, for unw */
 	struct f2t_cap_cpus split;	/* PERF_DATA records by CPU */
 	struct cursor *cursors;
@@ -63,6 +65,7 @@ static uint64_t info_u64(const struct f2t_cap_rec *r, const char *key)
 static int read_info(struct f2t_perfsrc *s, const struct f2t_cap_rec *r)
 {
 	char *ev = f2t_capr_kv(r, "event"), *cg = f2t_capr_kv(r, "callgraph");
+	char *scope = f2t_capr_kv(r, "scope"), *roots = f2t_capr_kv(r, "roots");
 	uint64_t known = F2T_SAMPLE_TYPE_DWARF;
 	int ret = 0;
 
@@ -78,6 +81,12 @@ static int read_info(struct f2t_perfsrc *s, const struct f2t_cap_rec *r)
 			 (unsigned long long)s->sample_type);
 		ret = -EINVAL;
 	}
+	if (!ret && !(s->filter = f2t_sample_filter_new(scope, roots)) && errno) {
+		ret = -errno;
+		if (ret == -EINVAL)
+			f2t_err("%s: offset %llu: sample scope '%s' with roots '%s' is malformed",
+				s->cap->path, (unsigned long long)r->offset, scope, roots);
+	}
 	/* The unwinder is made once the symbolizer is there (it asks it for build-ids). */
 	if (!ret && cg && !strcmp(cg, "dwarf")) {
 		s->dwarf_arch = f2t_capr_kv(r, "arch");
@@ -88,6 +97,8 @@ static int read_info(struct f2t_perfsrc *s, const struct f2t_cap_rec *r)
 	}
 	free(ev);
 	free(cg);
+	free(scope);
+	free(roots);
 	return ret;
 }
 
@@ -351,9 +362,11 @@ static int handle(struct f2t_perfsrc *s, const struct cursor *c, struct f2t_even
 {
 	const unsigned char *p = c->rec + 8;
 	size_t body = c->size - 8u;
-	int ret = 0;
+	int ret = f2t_sample_filter_skip(s->filter, c->rec, c->size, s->sample_type);
 
 	s->st.perf_records++;
+	if (ret)
+		return ret < 0 ? ret : 0;	/* another process's sample */
 	switch (c->type) {
 	case PERF_RECORD_SAMPLE:
 		ret = decode_sample(s, c, ev);
@@ -442,6 +455,7 @@ static void perfsrc_counts(const struct f2t_source *src, struct f2t_stats *st)
 	st->frames += s->st.frames;
 	st->frames_named += s->st.frames_named;
 	st->unknown_events += s->st.unknown_events;
+	st->samples_out_of_scope += f2t_sample_filter_left_out(s->filter);
 	if (s->unw) {
 		struct f2t_unwind_stats us;
 
@@ -467,6 +481,7 @@ static void perfsrc_close(struct f2t_source *src)
 			 (unsigned long long)us.rebuilt, (unsigned long long)us.evicted);
 	}
 	f2t_unwinder_free(s->unw);
+	f2t_sample_filter_free(s->filter);
 	free(s->dwarf_arch);
 	f2t_symbolizer_free(s->sym);
 	f2t_maps_free(s->maps, f2t_symbolizer_free_module_syms);
