@@ -119,5 +119,9 @@ void f2t_cap_cpus_free(struct f2t_cap_cpus *c);
 
 /* The value of KEY in the META record, or NULL.  Returns a malloc'd string. */
 char *f2t_capr_meta(const struct f2t_capr *r, const char *key);
+/* The value of KEY in a "key=value\n" record (NULL: none), malloc'd, or NULL. */
+char *f2t_cap_rec_value(const struct f2t_cap_rec *rec, const char *key);
+/* The same as a decimal number; 0 when absent. */
+uint64_t f2t_cap_rec_u64(const struct f2t_cap_rec *rec, const char *key);
 
 #endif

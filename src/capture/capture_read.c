@@ -163,7 +163,11 @@ const struct f2t_cap_rec *f2t_capr_find(const struct f2t_capr *r, uint32_t type,
 
 char *f2t_capr_meta(const struct f2t_capr *r, const char *key)
 {
-	const struct f2t_cap_rec *m = f2t_capr_find(r, F2T_CAP_META, -1);
+	return f2t_cap_rec_value(f2t_capr_find(r, F2T_CAP_META, -1), key);
+}
+
+char *f2t_cap_rec_value(const struct f2t_cap_rec *m, const char *key)
+{
 	size_t klen = strlen(key);
 	const char *p, *end;
 
@@ -181,6 +185,15 @@ char *f2t_capr_meta(const struct f2t_capr *r, const char *key)
 		p = nl + 1;
 	}
 	return NULL;
+}
+
+uint64_t f2t_cap_rec_u64(const struct f2t_cap_rec *m, const char *key)
+{
+	char *v = f2t_cap_rec_value(m, key);
+	uint64_t n = v ? strtoull(v, NULL, 10) : 0;
+
+	free(v);
+	return n;
 }
 
 int f2t_capr_split_by_cpu(const struct f2t_capr *r, uint32_t type, uint32_t max_cpus,

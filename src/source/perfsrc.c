@@ -37,41 +37,15 @@ struct f2t_perfsrc {
 	struct f2t_stats st;
 };
 
-static char *info_get(const struct f2t_cap_rec *r, const char *key)
-{
-	const char *p = r->data, *end = p + r->len;
-	size_t klen = strlen(key);
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-
-		if (!nl)
-			nl = end;
-		if ((size_t)(nl - p) > klen && p[klen] == '=' && !memcmp(p, key, klen))
-			return strndup(p + klen + 1, (size_t)(nl - p - klen - 1));
-		p = nl + 1;
-	}
-	return NULL;
-}
-
-static uint64_t info_u64(const struct f2t_cap_rec *r, const char *key)
-{
-	char *v = info_get(r, key);
-	uint64_t n = v ? strtoull(v, NULL, 10) : 0;
-
-	free(v);
-	return n;
-}
-
 static int read_info(struct f2t_perfsrc *s, const struct f2t_cap_rec *r)
 {
-	char *ev = info_get(r, "event"), *cg = info_get(r, "callgraph");
+	char *ev = f2t_cap_rec_value(r, "event"), *cg = f2t_cap_rec_value(r, "callgraph");
 	uint64_t known = F2T_SAMPLE_TYPE_DWARF;
 	int ret = 0;
 
 	snprintf(s->event, sizeof(s->event), "%s", ev ? ev : "cpu-clock");
-	s->sample_type = info_u64(r, "sample_type");
-	s->regs_mask = info_u64(r, "regs_user");
+	s->sample_type = f2t_cap_rec_u64(r, "sample_type");
+	s->regs_mask = f2t_cap_rec_u64(r, "regs_user");
 	s->nregs = (unsigned int)__builtin_popcountll(s->regs_mask);
 	/* We parse what we asked for, nothing else: anything more is not ours. */
 	if ((s->sample_type & ~known) || !(s->sample_type & PERF_SAMPLE_TIME) ||
@@ -83,7 +57,7 @@ static int read_info(struct f2t_perfsrc *s, const struct f2t_cap_rec *r)
 	}
 	/* The unwinder is made once the symbolizer is there (it asks it for build-ids). */
 	if (!ret && cg && !strcmp(cg, "dwarf")) {
-		s->dwarf_arch = info_get(r, "arch");
+		s->dwarf_arch = f2t_cap_rec_value(r, "arch");
 		if (!s->dwarf_arch)
 			s->dwarf_arch = strdup("");
 		if (!s->dwarf_arch)
