@@ -48,12 +48,25 @@ struct {
 	__type(value, __u8);
 } targets SEC(".maps");
 
+/*
+ * Kernel and user stacks apart: each map is a hash table whose bucket is
+ * the stack's hash, and a stack whose bucket holds another is refused
+ * (replacing it would change what earlier ids name), so fewer stacks per
+ * map means fewer refused.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
 	__uint(max_entries, 16384);
 	__uint(key_size, sizeof(__u32));
 	__uint(value_size, F2T_OFFCPU_MAX_DEPTH * sizeof(__u64));
-} stacks SEC(".maps");
+} kstacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 16384);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, F2T_OFFCPU_MAX_DEPTH * sizeof(__u64));
+} ustacks SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -80,13 +93,33 @@ static __always_inline bool wanted(__u32 tgid)
 	return !filter || bpf_map_lookup_elem(&targets, &tgid);
 }
 
-/* A stack id; a collision (the map's bucket holds another stack) is counted. */
-static __always_inline __s32 stack_id(void *ctx, __u64 flags)
+/*
+ * A stack id.  When the stack's bucket holds another stack (EEXIST), the
+ * stack without its innermost frame hashes elsewhere: a kernel stack is
+ * retried without up to three frames, which are the tracing's own (the BPF
+ * program, bpf_trace_run, the tracepoint's iterator: the decoder drops
+ * them anyway); a user stack once without its innermost frame (counted as
+ * shortened).  A stack still refused is counted as lost.
+ */
+static __always_inline __s32 kernel_stack(void *ctx)
 {
-	long id = bpf_get_stackid(ctx, &stacks, flags);
+	long id = -17;
 
+	for (__u64 skip = 0; skip < 4 && id == -17; skip++)
+		id = bpf_get_stackid(ctx, &kstacks, skip);
 	if (id == -17 /* EEXIST */)
 		count(F2T_OFFCPU_STACK_COLLISIONS);
+	return (__s32)id;
+}
+
+static __always_inline __s32 user_stack(void *ctx)
+{
+	long id = bpf_get_stackid(ctx, &ustacks, BPF_F_USER_STACK);
+
+	if (id == -17) {
+		id = bpf_get_stackid(ctx, &ustacks, BPF_F_USER_STACK | 1);
+		count(id == -17 ? F2T_OFFCPU_STACK_COLLISIONS : F2T_OFFCPU_STACKS_SHORTENED);
+	}
 	return (__s32)id;
 }
 
@@ -131,9 +164,9 @@ static __always_inline void switch_out(void *ctx, struct task_struct *prev, __u3
 	if (!tid || !wanted(tgid))
 		return;
 	/* current is still prev: the stacks are where it blocked. */
-	b.kstack = stack_id(ctx, 0);
+	b.kstack = kernel_stack(ctx);
 	if (!(prev->flags & 0x00200000 /* PF_KTHREAD */))
-		b.ustack = stack_id(ctx, BPF_F_USER_STACK);
+		b.ustack = user_stack(ctx);
 	if (bpf_map_update_elem(&blocked, &tid, &b, BPF_ANY))
 		count(F2T_OFFCPU_DROPPED_MAP);
 }
@@ -198,8 +231,8 @@ int BPF_PROG(offcpu_waking, struct task_struct *p)
 	id = bpf_get_current_pid_tgid();
 	b->waker_tid = (__u32)id;
 	b->waker_tgid = (__u32)(id >> 32);
-	b->waker_kstack = stack_id(ctx, 0);
-	b->waker_ustack = stack_id(ctx, BPF_F_USER_STACK);
+	b->waker_kstack = kernel_stack(ctx);
+	b->waker_ustack = user_stack(ctx);
 	return 0;
 }
 

@@ -13,11 +13,13 @@
  *                   max_depth=127   frames per stack at most
  *                 arg 1, at stop: the counters below, "key=value\n":
  *                   episodes=N dropped_ring=N dropped_map=N stack_collisions=N
+ *                   stacks_shortened=N
  *   OFFCPU_DATA   whole struct f2t_offcpu_rec records, back to back, in the
  *                 order the ring buffer held them (by end time, give or take
  *                 the microseconds between two CPUs' reservations)
- *   OFFCPU_STACKS the stack map at stop: per stack {u32 id; u32 nframes;
- *                 u64 ip[nframes]}, back to back, innermost frame first
+ *   OFFCPU_STACKS a stack map at stop (arg 0: kernel stacks, arg 1: user
+ *                 stacks): per stack {u32 id; u32 nframes; u64 ip[nframes]},
+ *                 back to back, innermost frame first
  */
 #ifndef F2T_OFFCPU_REC_H
 #define F2T_OFFCPU_REC_H
@@ -42,9 +44,10 @@
 #define F2T_OFFCPU_MAX_DEPTH 127
 
 /*
- * One blocked episode.  Stack ids index the stack map; a negative one is
- * the errno bpf_get_stackid() gave (-EFAULT: no user stack, a kernel
- * thread; -EEXIST: a hash collision in the map, the stack is lost).
+ * One blocked episode.  Stack ids index the kernel or the user stack map;
+ * a negative one is the errno bpf_get_stackid() gave (-EFAULT: no user
+ * stack, a kernel thread; -EEXIST: a hash collision in the map, the stack
+ * is lost; -ENOENT: no waker).
  * waker_tid 0: no sched_waking was seen (woken by a signal from a task
  * outside the trace, or by the idle task in an interrupt).
  */
@@ -65,6 +68,7 @@ enum f2t_offcpu_counter {
 	F2T_OFFCPU_DROPPED_RING,	/* ring buffer full: record lost */
 	F2T_OFFCPU_DROPPED_MAP,		/* blocked-task map full: episode lost */
 	F2T_OFFCPU_STACK_COLLISIONS,	/* stack not kept (hash collision) */
+	F2T_OFFCPU_STACKS_SHORTENED,	/* user stack kept without its innermost frame */
 	F2T_OFFCPU_NCOUNTERS
 };
 

@@ -4,9 +4,8 @@
  * bpf/offcpu.bpf.c.  While recording, the only work per episode is a copy
  * of its record into a batch; a batch becomes one OFFCPU_DATA record.
  *
- * Test hook: F2T_TEST_OFFCPU_RING_BYTES sets the ring buffer's size; one
- * the kernel refuses (not a power of two pages) exercises the loader's
- * failure path for real.
+ * Test hook: F2T_TEST_OFFCPU_STACK_ENTRIES sets the stack map's size; one
+ * the kernel refuses (0) exercises the loader's failure path for real.
  */
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -34,12 +33,12 @@ struct f2t_offcpu {
 	int err;		/* a capture write failed inside the ring callback */
 };
 
-/* libbpf's last warning: the detail of the one line a failed load prints. */
-static char libbpf_last[256];
+/* libbpf's first warning (the cause; later ones say what failed with it). */
+static char libbpf_first[256];
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	char line[sizeof(libbpf_last)];
+	char line[sizeof(libbpf_first)];
 	size_t n;
 
 	if (level == LIBBPF_DEBUG && !f2t_verbose)
@@ -48,8 +47,8 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	n = strlen(line);
 	while (n && (line[n - 1] == '\n' || line[n - 1] == ' '))
 		line[--n] = '\0';
-	if (level == LIBBPF_WARN && n)
-		memcpy(libbpf_last, line, n + 1);
+	if (level == LIBBPF_WARN && n && !libbpf_first[0])
+		memcpy(libbpf_first, line, n + 1);
 	f2t_info("%s", line);
 	return 0;
 }
@@ -115,17 +114,10 @@ static int fill_targets(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 	return 0;
 }
 
-static size_t ring_bytes(void)
-{
-	const char *hook = getenv("F2T_TEST_OFFCPU_RING_BYTES");
-
-	return hook && *hook ? (size_t)strtoull(hook, NULL, 0) : RING_BYTES;
-}
-
 /* Open, size, load: one line saying what is missing when it fails. */
 static int load(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 {
-	size_t bytes = ring_bytes();
+	const char *hook = getenv("F2T_TEST_OFFCPU_STACK_ENTRIES");
 	int err;
 
 	if (access(BTF_PATH, R_OK) < 0) {
@@ -134,7 +126,7 @@ static int load(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 		return -ENOTSUP;
 	}
 	libbpf_set_print(libbpf_print);
-	libbpf_last[0] = '\0';
+	libbpf_first[0] = '\0';
 	oc->skel = offcpu_bpf__open();
 	if (!oc->skel) {
 		err = -errno;
@@ -143,8 +135,11 @@ static int load(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 	}
 	oc->skel->rodata->min_ns = o->min_ns;
 	oc->skel->rodata->filter = o->scope != F2T_SCOPE_ALL;
-	oc->skel->rodata->ring_bytes = bytes;
-	err = bpf_map__set_max_entries(oc->skel->maps.events, (__u32)bytes);
+	oc->skel->rodata->ring_bytes = RING_BYTES;
+	err = bpf_map__set_max_entries(oc->skel->maps.events, RING_BYTES);
+	if (!err && hook && *hook)
+		err = bpf_map__set_max_entries(oc->skel->maps.kstacks,
+					       (__u32)strtoul(hook, NULL, 10));
 	if (!err)
 		err = offcpu_bpf__load(oc->skel);
 	if (err == -EPERM || err == -EACCES) {
@@ -152,7 +147,7 @@ static int load(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 			"CAP_BPF and CAP_PERFMON)");
 	} else if (err) {
 		f2t_err("--off-cpu: the kernel refused the BPF programs or maps (%s)%s%s",
-			strerror(-err), libbpf_last[0] ? ": " : "", libbpf_last);
+			strerror(-err), libbpf_first[0] ? ": " : "", libbpf_first);
 	}
 	return err;
 }
@@ -219,10 +214,10 @@ int f2t_offcpu_read(struct f2t_offcpu *oc)
 	return flush(oc);
 }
 
-/* The stack map as one OFFCPU_STACKS record: {u32 id, u32 n, u64 ip[n]}... */
-static int write_stacks(struct f2t_offcpu *oc)
+/* A stack map as one OFFCPU_STACKS record (arg @which): {u32 id, u32 n, u64 ip[n]}... */
+static int write_stacks(struct f2t_offcpu *oc, const struct bpf_map *map, uint32_t which)
 {
-	int fd = bpf_map__fd(oc->skel->maps.stacks);
+	int fd = bpf_map__fd(map);
 	__u64 ips[F2T_OFFCPU_MAX_DEPTH];
 	unsigned char *buf = NULL;
 	size_t len = 0, cap = 0;
@@ -256,7 +251,7 @@ static int write_stacks(struct f2t_offcpu *oc)
 		memcpy(buf + len + 8, ips, n * 8);
 		len += 8 + n * 8;
 	}
-	err = f2t_capw_add(oc->w, F2T_CAP_OFFCPU_STACKS, 0, buf, len);
+	err = f2t_capw_add(oc->w, F2T_CAP_OFFCPU_STACKS, which, buf, len);
 out:
 	free(buf);
 	return err;
@@ -304,14 +299,18 @@ int f2t_offcpu_finish(struct f2t_offcpu *oc, struct f2t_offcpu_counts *counts)
 		return err;
 	}
 	n = snprintf(text, sizeof(text),
-		     "episodes=%llu\ndropped_ring=%llu\ndropped_map=%llu\nstack_collisions=%llu\n",
+		     "episodes=%llu\ndropped_ring=%llu\ndropped_map=%llu\nstack_collisions=%llu\n"
+		     "stacks_shortened=%llu\n",
 		     (unsigned long long)counts->n[F2T_OFFCPU_EPISODES],
 		     (unsigned long long)counts->n[F2T_OFFCPU_DROPPED_RING],
 		     (unsigned long long)counts->n[F2T_OFFCPU_DROPPED_MAP],
-		     (unsigned long long)counts->n[F2T_OFFCPU_STACK_COLLISIONS]);
+		     (unsigned long long)counts->n[F2T_OFFCPU_STACK_COLLISIONS],
+		     (unsigned long long)counts->n[F2T_OFFCPU_STACKS_SHORTENED]);
 	err = f2t_capw_add(oc->w, F2T_CAP_OFFCPU_INFO, 1, text, (size_t)n);
 	if (!err)
-		err = write_stacks(oc);
+		err = write_stacks(oc, oc->skel->maps.kstacks, 0);
+	if (!err)
+		err = write_stacks(oc, oc->skel->maps.ustacks, 1);
 	if (err)
 		f2t_err("writing the off-CPU stacks into the capture: %s", strerror(-err));
 	return err;

@@ -28,10 +28,12 @@ struct f2t_offcpu_src {
 	struct f2t_maps *maps;
 	struct f2t_symbolizer *sym;
 	struct f2t_perfwalk *walk;	/* NULL: no perf records, /proc maps only */
-	/* The stack map: stack_at[id] = offset + 1 of {id, n, ips} in stacks. */
-	const unsigned char *stacks;
-	uint32_t *stack_at;
-	uint32_t nids;
+	/* The kernel [0] and user [1] stack maps. */
+	struct stack_map {
+		const unsigned char *stacks;
+		uint32_t *at;		/* at[id] = offset + 1 of {id, n, ips} in stacks */
+		uint32_t nids;
+	} map[2];
 	/* The OFFCPU_DATA records not read yet: record ri, byte pos. */
 	size_t ri, pos;
 	/* Records read, not handed out: a min-heap by end time. */
@@ -45,8 +47,9 @@ struct f2t_offcpu_src {
 
 static const char state_letters[] = "SDTtXZPI";
 
-/* Finds the stack map's stacks in the capture; checks every length. */
-static int index_stacks(struct f2t_offcpu_src *s, const struct f2t_cap_rec *r)
+/* Finds a stack map's stacks in the capture; checks every length. */
+static int index_stacks(struct f2t_offcpu_src *s, struct stack_map *m,
+			const struct f2t_cap_rec *r)
 {
 	const unsigned char *p;
 	uint64_t off = 0;
@@ -55,7 +58,7 @@ static int index_stacks(struct f2t_offcpu_src *s, const struct f2t_cap_rec *r)
 		return 0;
 	if (r->len > UINT32_MAX)
 		goto bad;
-	p = s->stacks = r->data;
+	p = m->stacks = r->data;
 	/* Two passes: the largest id, then the index. */
 	for (int pass = 0; pass < 2; pass++) {
 		for (off = 0; off < r->len;) {
@@ -68,13 +71,13 @@ static int index_stacks(struct f2t_offcpu_src *s, const struct f2t_cap_rec *r)
 			if (n > F2T_OFFCPU_MAX_DEPTH || (r->len - off - 8) / 8 < n ||
 			    id >= MAX_STACK_ID)
 				goto bad;
-			if (pass == 0 && id >= s->nids)
-				s->nids = id + 1;
+			if (pass == 0 && id >= m->nids)
+				m->nids = id + 1;
 			else if (pass == 1)
-				s->stack_at[id] = (uint32_t)off + 1;
+				m->at[id] = (uint32_t)off + 1;
 			off += 8 + (uint64_t)n * 8;
 		}
-		if (pass == 0 && !(s->stack_at = calloc(s->nids ? s->nids : 1, sizeof(uint32_t))))
+		if (pass == 0 && !(m->at = calloc(m->nids ? m->nids : 1, sizeof(uint32_t))))
 			return -ENOMEM;
 	}
 	return 0;
@@ -88,16 +91,17 @@ bad:
 static uint32_t add_stack(struct f2t_offcpu_src *s, int32_t id, int32_t pid, bool kernel,
 			  struct f2t_frame *out, uint32_t n)
 {
+	const struct stack_map *m = &s->map[!kernel];
 	const unsigned char *e;
 	uint32_t k;
 
 	if (id < 0)
 		return n;	/* none kept: no user stack, a collision (counted by the recorder) */
-	if ((uint32_t)id >= s->nids || !s->stack_at[id]) {
+	if ((uint32_t)id >= m->nids || !m->at[id]) {
 		s->st.offcpu_stacks_missing++;
 		return n;
 	}
-	e = s->stacks + s->stack_at[id] - 1;
+	e = m->stacks + m->at[id] - 1;
 	memcpy(&k, e + 4, 4);
 	for (uint32_t i = 0; i < k; i++) {
 		uint64_t ip = f2t_perf_u64(e + 8 + (size_t)i * 8);
@@ -266,7 +270,8 @@ static void offcpu_close(struct f2t_source *src)
 	f2t_perfwalk_free(s->walk);
 	f2t_symbolizer_free(s->sym);
 	f2t_maps_free(s->maps, f2t_symbolizer_free_module_syms);
-	free(s->stack_at);
+	free(s->map[0].at);
+	free(s->map[1].at);
 	free(s->heap);
 	free(s);
 }
@@ -315,8 +320,8 @@ struct f2t_source *f2t_offcpu_src_open(const struct f2t_capr *cap,
 	s->base.ops = &offcpu_ops;
 	s->cap = cap;
 	ret = read_info(s, info);
-	if (!ret)
-		ret = index_stacks(s, f2t_capr_find(cap, F2T_CAP_OFFCPU_STACKS, -1));
+	for (int i = 0; !ret && i < 2; i++)
+		ret = index_stacks(s, &s->map[i], f2t_capr_find(cap, F2T_CAP_OFFCPU_STACKS, i));
 	if (ret)
 		goto out;
 	s->maps = f2t_maps_new();
