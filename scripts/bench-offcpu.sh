@@ -105,7 +105,7 @@ done
 if [ -n "${cost[off-cpu]:-}" ] && [ -n "${cost[record]:-}" ] && [ -n "${cost[perf]:-}" ]; then
 	awk -v o="${cost[off-cpu]}" -v r="${cost[record]}" -v p="${cost[perf]}" 'BEGIN {
 		a = o - r
-		printf "--off-cpu adds %.3f to record'"'"'s cost; perf record -a -g -e sched:sched_switch costs %.3f: %.2f of perf'"'"'s (goal: at most 0.33)\n", a, p, p > 0 ? a / p : 0 }'
+		printf "off-CPU cost (record --off-cpu minus record): %.3f; perf record -a -g -e sched:sched_switch: %.3f; ratio %.2f (goal: at most 0.33)\n", a, p, (p > 0 ? a / p : 0) }'
 fi
 if [ -n "$bytes_line" ]; then
 	read -r n data stacks <<<"$bytes_line"
