@@ -170,6 +170,7 @@ int f2t_cmd_record(int argc, char **argv)
 	static pid_t pids[MAX_PIDS];
 	static const char *events[MAX_EVENTS];
 	const char *format = NULL;
+	bool off_cpu_min_given = false;
 	char defname[64];
 	int c;
 
@@ -254,6 +255,7 @@ int f2t_cmd_record(int argc, char **argv)
 				return usage_error("--off-cpu-min: '%s' is not a number of microseconds",
 						   optarg);
 			o.off_cpu_min_ns = (uint64_t)llround(us * 1e3);
+			off_cpu_min_given = true;
 			break;
 		}
 		case OPT_FUNCTION:
@@ -297,7 +299,7 @@ int f2t_cmd_record(int argc, char **argv)
 		return usage_error("nothing to record: give a COMMAND, -a or -p%s", "");
 	if ((o.command != NULL) + o.all + (o.npids > 0) > 1)
 		return usage_error("a COMMAND, -a and -p exclude each other%s", "");
-	if (o.off_cpu_min_ns != F2T_RECORD_DEFAULT_OFFCPU_MIN_US * 1000ull && !o.off_cpu)
+	if (off_cpu_min_given && !o.off_cpu)
 		return usage_error("--off-cpu-min goes with --off-cpu%s", "");
 	if ((o.func.notrace || o.func.max_depth) && o.func.mode == F2T_FUNCTRACE_OFF)
 		return usage_error("--notrace and --max-graph-depth go with --function or --function-graph%s", "");
