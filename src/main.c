@@ -15,6 +15,7 @@ static const struct {
 	{ "convert", f2t_cmd_convert, "turn a capture into trace files" },
 	{ "dump", f2t_cmd_dump, "print every record of an FXT file" },
 	{ "merge", f2t_cmd_merge, "put JSON traces on one clock, through their clock_sync events" },
+	{ "report", f2t_cmd_report, "where a recording's threads blocked (report --off-cpu)" },
 };
 
 static void usage(FILE *f)

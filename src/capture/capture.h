@@ -45,7 +45,11 @@ enum f2t_cap_type {
 	F2T_CAP_BUILD_IDS = 12,
 	/* arg = pid; /tmp/perf-PID.map (JIT symbols), verbatim */
 	F2T_CAP_JIT_MAP = 13,
-	F2T_CAP_TYPE_MAX = F2T_CAP_JIT_MAP,
+	/* Off-CPU episodes (record --off-cpu); see capture/offcpu_rec.h */
+	F2T_CAP_OFFCPU_INFO = 14,	/* arg 0: at start, arg 1: counts at stop */
+	F2T_CAP_OFFCPU_DATA = 15,	/* struct f2t_offcpu_rec, back to back */
+	F2T_CAP_OFFCPU_STACKS = 16,	/* the stack map at stop */
+	F2T_CAP_TYPE_MAX = F2T_CAP_OFFCPU_STACKS,
 	F2T_CAP_END = 0xffff,
 };
 
@@ -129,6 +133,8 @@ void f2t_cap_cpus_free(struct f2t_cap_cpus *c);
 
 /* The value of KEY in a "key=value\n" record (META, PERF_INFO; R may be NULL), malloc'd, or NULL. */
 char *f2t_capr_kv(const struct f2t_cap_rec *r, const char *key);
+/* The same as a decimal number; 0 when absent. */
+uint64_t f2t_capr_kv_u64(const struct f2t_cap_rec *r, const char *key);
 /* The value of KEY in the META record, or NULL.  Returns a malloc'd string. */
 char *f2t_capr_meta(const struct f2t_capr *r, const char *key);
 

@@ -187,6 +187,15 @@ char *f2t_capr_meta(const struct f2t_capr *r, const char *key)
 	return f2t_capr_kv(f2t_capr_find(r, F2T_CAP_META, -1), key);
 }
 
+uint64_t f2t_capr_kv_u64(const struct f2t_cap_rec *r, const char *key)
+{
+	char *v = f2t_capr_kv(r, key);
+	uint64_t n = v ? strtoull(v, NULL, 10) : 0;
+
+	free(v);
+	return n;
+}
+
 int f2t_capr_split_by_cpu(const struct f2t_capr *r, uint32_t type, uint32_t max_cpus,
 			  struct f2t_cap_cpus *out)
 {

@@ -35,6 +35,10 @@ const struct f2t_stat_desc f2t_stat_list[] = {
 	STAT("frames_named", frames_named),
 	STAT("unwind_samples", unwind_samples),
 	STAT("unwind_leaf_only", unwind_leaf_only),
+	STAT("offcpu", events[F2T_EV_OFFCPU]),
+	STAT("offcpu_dropped", offcpu_dropped),
+	STAT("offcpu_stacks_lost", offcpu_stacks_lost),
+	STAT("offcpu_stacks_missing", offcpu_stacks_missing),
 	/* Records decoded against the kernel's own count of what it handed out. */
 	STAT("records", records),
 	STAT("kernel_read", kernel_read),

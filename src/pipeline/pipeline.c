@@ -288,7 +288,8 @@ void f2t_pipeline_summary(const struct f2t_pipeline *p, double secs)
 		(unsigned long long)st->events[F2T_EV_SWITCH],
 		(unsigned long long)st->events[F2T_EV_WAKING],
 		(unsigned long long)(st->total_events - st->events[F2T_EV_SWITCH] -
-				     st->events[F2T_EV_WAKING] - st->events[F2T_EV_SAMPLE]));
+				     st->events[F2T_EV_WAKING] - st->events[F2T_EV_SAMPLE] -
+				     st->events[F2T_EV_OFFCPU]));
 	fprintf(stderr, "ftrace2trace: lost events: %llu (ring buffer overrun %llu, dropped %llu, pages flagged %llu)\n",
 		(unsigned long long)st->lost_events, (unsigned long long)st->kernel_overrun,
 		(unsigned long long)st->kernel_dropped, (unsigned long long)st->lost_pages);
@@ -309,6 +310,14 @@ void f2t_pipeline_summary(const struct f2t_pipeline *p, double secs)
 	if (st->samples_out_of_scope)
 		fprintf(stderr, "ftrace2trace: %llu CPU samples of processes outside the command or -p left out (--sample-all keeps them)\n",
 			(unsigned long long)st->samples_out_of_scope);
+	if (st->events[F2T_EV_OFFCPU] || st->offcpu_dropped)
+		fprintf(stderr, "ftrace2trace: %llu off-CPU episodes, %llu lost in the kernel, %llu stacks lost to stack-map collisions\n",
+			(unsigned long long)st->events[F2T_EV_OFFCPU],
+			(unsigned long long)st->offcpu_dropped,
+			(unsigned long long)st->offcpu_stacks_lost);
+	if (st->offcpu_stacks_missing)
+		f2t_warn("%llu off-CPU stacks are missing from the capture",
+			 (unsigned long long)st->offcpu_stacks_missing);
 	if (st->unwind_samples)
 		fprintf(stderr, "ftrace2trace: %llu user stacks unwound with DWARF CFI, %llu of them (%.1f%%) to their sampled function only\n",
 			(unsigned long long)st->unwind_samples, (unsigned long long)st->unwind_leaf_only,

@@ -25,6 +25,7 @@
 #include "record/events.h"
 #include "record/instance.h"
 #include "record/meta.h"
+#include "record/offcpu.h"
 #include "record/pidwatch.h"
 #include "record/procsnap.h"
 #include "record/progress.h"
@@ -52,6 +53,8 @@ struct run {
 	char *out_names[F2T_MAX_OUTPUTS];
 	struct f2t_pump pump;
 	struct f2t_sampler sampler;	/* nrings 0: not sampling */
+	struct f2t_offcpu *offcpu;	/* NULL: no --off-cpu */
+	struct f2t_offcpu_counts offcpu_counts;
 	struct f2t_symsnap symsnap;
 	struct f2t_child child;
 	struct f2t_runas runas;		/* who the command runs as */
@@ -210,10 +213,22 @@ static int command_error(const char *cmd, int err)
 	return err == -ENOENT ? 127 : 126;
 }
 
+/* Whose samples and off-CPU episodes are kept: COMMAND's, the -p ones', or all. */
+static enum f2t_sample_scope scope_of(const struct f2t_record_opts *o)
+{
+	if (!o->sample_all && o->command)
+		return F2T_SCOPE_COMMAND;
+	if (!o->sample_all && o->npids)
+		return F2T_SCOPE_PIDS;
+	return F2T_SCOPE_ALL;
+}
+
 /*
  * The sampling events, opened disabled once the child exists (the command
  * scope names it as its root).  Sampling that was not asked for by name
  * and cannot start is only a warning: the scheduling trace still works.
+ * --off-cpu with no sampling still opens them, sampling nothing: their
+ * mapping records name the user frames of the off-CPU stacks.
  */
 static int open_sampler(struct run *r)
 {
@@ -222,21 +237,16 @@ static int open_sampler(struct run *r)
 		.freq = o->sample_freq,
 		.callgraph = o->dwarf ? F2T_CG_DWARF : F2T_CG_FP,
 		.stack_bytes = o->stack_bytes ? o->stack_bytes : F2T_RECORD_DEFAULT_STACK,
-		.scope = F2T_SCOPE_ALL,
+		.scope = scope_of(o),
+		.child = r->child.pid,
+		.pids = o->pids,
+		.npids = o->npids,
 	};
 	int err;
 
-	if (!o->sample_freq)
+	if (!o->sample_freq && !o->off_cpu)
 		return 0;
-	if (!o->sample_all && o->command) {
-		so.scope = F2T_SCOPE_COMMAND;
-		so.child = r->child.pid;
-		so.child_uid = r->runas.change ? r->runas.uid : geteuid();
-	} else if (!o->sample_all && o->npids) {
-		so.scope = F2T_SCOPE_PIDS;
-		so.pids = o->pids;
-		so.npids = o->npids;
-	}
+	so.child_uid = r->runas.change ? r->runas.uid : geteuid();
 	err = f2t_sampler_open(&r->sampler, &so, r->inst.ncpus, r->capw);
 	if (err && !o->sample_freq_given && !f2t_capw_error(r->capw)) {
 		f2t_warn("recording without CPU samples (--no-sample silences this)");
@@ -279,6 +289,16 @@ static int setup(struct run *r)
 		if (err)
 			return err;
 	}
+	if (o->off_cpu) {
+		struct f2t_offcpu_opts oo = {
+			.min_ns = o->off_cpu_min_ns, .scope = scope_of(o), .child = r->child.pid,
+			.pids = o->pids, .npids = o->npids,
+		};
+
+		err = f2t_offcpu_open(&r->offcpu, &oo, r->capw);	/* prints its errors */
+		if (err)
+			return err;
+	}
 	err = f2t_pump_open(&r->pump, r->inst.ti, r->inst.ncpus, (size_t)r->inst.subbuf_size,
 			    r->inst.buffer_kb, r->capw);
 	if (!err)
@@ -309,7 +329,7 @@ static enum stop_reason stop_condition(struct run *r, uint64_t now, uint64_t dea
 /* Moves data until a stop condition holds.  Returns 0 or negative errno. */
 static int pump_loop(struct run *r)
 {
-	size_t max = 2 + r->watch.n + r->pump.n + r->sampler.nrings;
+	size_t max = 3 + r->watch.n + r->pump.n + r->sampler.nrings;
 	struct pollfd *pfd = calloc(max, sizeof(*pfd));
 	uint64_t deadline = 0, next_sweep, now = f2t_meta_now();
 	enum stop_reason why = STOP_NONE;
@@ -336,6 +356,8 @@ static int pump_loop(struct run *r)
 		ring0 = n;
 		for (size_t i = 0; i < r->sampler.nrings; i++)
 			pfd[n++] = (struct pollfd){ .fd = r->sampler.rings[i].fd, .events = POLLIN };
+		/* Readable only when the ring is a quarter full: read it on every pass too. */
+		pfd[n++] = (struct pollfd){ .fd = f2t_offcpu_fd(r->offcpu), .events = POLLIN };
 		if (deadline && deadline - now < (uint64_t)POLL_MS * 1000000)
 			timeout = (int)((deadline - now + 999999) / 1000000);
 
@@ -351,6 +373,8 @@ static int pump_loop(struct run *r)
 		for (size_t i = 0; i < r->sampler.nrings && !err; i++)
 			if (pfd[ring0 + i].revents || now >= next_sweep)
 				err = f2t_sampler_read(&r->sampler, i);
+		if (!err)
+			err = f2t_offcpu_read(r->offcpu);
 		if (now >= next_sweep)
 			next_sweep = now + SWEEP_NS;
 		f2t_progress_update(&r->prog, now, (double)(now - r->meta.start_ns) / 1e9,
@@ -396,6 +420,8 @@ static int finish_capture(struct run *r)
 	drain_err = f2t_pump_drain(&r->pump);	/* prints its errors */
 	e = f2t_sampler_drain(&r->sampler);
 	drain_err = drain_err ? drain_err : e;
+	e = f2t_offcpu_finish(r->offcpu, &r->offcpu_counts);
+	drain_err = drain_err ? drain_err : e;
 	if (r->sampler.nrings) {
 		/* The workload is over: opening every mapped file costs it nothing now. */
 		e = f2t_symsnap_build_ids(&r->symsnap, r->capw);
@@ -415,6 +441,8 @@ static int finish_capture(struct run *r)
 	describe_sampling(r);
 	f2t_pump_close(&r->pump);
 	f2t_sampler_close(&r->sampler);
+	f2t_offcpu_close(r->offcpu);
+	r->offcpu = NULL;
 	f2t_inst_destroy(&r->inst);
 	if (err && !f2t_capw_error(r->capw))
 		f2t_err("completing the capture: %s", strerror(-err));
@@ -433,6 +461,7 @@ static int finish_capture(struct run *r)
 
 static void summary(struct run *r)
 {
+	const struct f2t_offcpu_counts *c = &r->offcpu_counts;
 	char size[32];
 	double secs = (double)(r->meta.stop_ns - r->meta.start_ns) / 1e9;
 
@@ -446,6 +475,20 @@ static void summary(struct run *r)
 		fprintf(stderr, "ftrace2trace: %llu CPU samples (%s), %llu sample records lost\n",
 			(unsigned long long)r->samples, r->sampling,
 			(unsigned long long)r->samples_lost);
+	if (!f2t_quiet && r->o->off_cpu)
+		fprintf(stderr, "ftrace2trace: %llu off-CPU episodes of at least %.0f us, "
+			"%llu lost (ring buffer full), %llu lost (blocked-task map full), "
+			"%llu stacks lost (stack map collisions), %llu user stacks shortened\n",
+			(unsigned long long)c->n[F2T_OFFCPU_EPISODES], (double)r->o->off_cpu_min_ns / 1e3,
+			(unsigned long long)c->n[F2T_OFFCPU_DROPPED_RING],
+			(unsigned long long)c->n[F2T_OFFCPU_DROPPED_MAP],
+			(unsigned long long)c->n[F2T_OFFCPU_STACK_COLLISIONS],
+			(unsigned long long)c->n[F2T_OFFCPU_STACKS_SHORTENED]);
+	if (c->n[F2T_OFFCPU_DROPPED_RING] || c->n[F2T_OFFCPU_DROPPED_MAP])
+		f2t_warn("the kernel lost %llu off-CPU episodes: the BPF ring buffer or map filled "
+			 "faster than it was read; try a larger --off-cpu-min",
+			 (unsigned long long)(c->n[F2T_OFFCPU_DROPPED_RING] +
+					      c->n[F2T_OFFCPU_DROPPED_MAP]));
 	if (r->samples_lost)
 		f2t_warn("the kernel lost %llu sample records: the sample rings filled faster "
 			 "than they were read; try a lower -F", (unsigned long long)r->samples_lost);
@@ -604,6 +647,7 @@ out:
 			      f2t_capw_error(r.capw));
 	f2t_pump_close(&r.pump);
 	f2t_sampler_close(&r.sampler);
+	f2t_offcpu_close(r.offcpu);
 	f2t_symsnap_free(&r.symsnap);
 	f2t_child_finish(&r.child);
 	f2t_inst_destroy(&r.inst);

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "pipeline/convert.h"
@@ -37,10 +38,15 @@ struct f2t_record_opts {
 	bool sample_all;		/* --sample-all: every task, whatever COMMAND/-p */
 	bool dwarf;			/* --call-graph dwarf */
 	unsigned int stack_bytes;	/* --call-graph dwarf,SIZE */
+	/* Off-CPU episodes through BPF (record/offcpu.h) */
+	bool off_cpu;			/* --off-cpu */
+	uint64_t off_cpu_min_ns;	/* --off-cpu-min, in ns */
 };
 
 /* Samples per second per CPU unless -F says otherwise. */
 #define F2T_RECORD_DEFAULT_FREQ 999u
+/* Off-CPU episodes shorter than this are not kept unless --off-cpu-min says. */
+#define F2T_RECORD_DEFAULT_OFFCPU_MIN_US 1u
 /* User stack bytes copied per sample with --call-graph dwarf. */
 #define F2T_RECORD_DEFAULT_STACK 8192u
 

@@ -61,7 +61,7 @@ static void fill_attr(struct perf_event_attr *a, const struct f2t_sampler_opts *
 {
 	memset(a, 0, sizeof(*a));
 	a->size = sizeof(*a);
-	a->freq = 1;
+	a->freq = o->freq != 0;
 	a->sample_freq = o->freq;
 	a->sample_type = F2T_SAMPLE_TYPE;
 	if (o->callgraph == F2T_CG_DWARF) {
@@ -285,8 +285,14 @@ int f2t_sampler_open(struct f2t_sampler *s, const struct f2t_sampler_opts *o, in
 	a.type = PERF_TYPE_HARDWARE;
 	a.config = PERF_COUNT_HW_CPU_CYCLES;
 	snprintf(s->event, sizeof(s->event), "cycles");
+	if (!o->freq) {
+		/* Address-space records only (for --off-cpu stacks): no sample. */
+		a.type = PERF_TYPE_SOFTWARE;
+		a.config = PERF_COUNT_SW_DUMMY;
+		snprintf(s->event, sizeof(s->event), "dummy");
+	}
 	err = open_all(s, &a, ncpus);
-	if (err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV || err == -EINVAL) {
+	if (o->freq && (err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV || err == -EINVAL)) {
 		/* No PMU (a VM, most often): the timer does the same job. */
 		close_events(s);
 		a.type = PERF_TYPE_SOFTWARE;

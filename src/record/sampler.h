@@ -32,7 +32,8 @@ enum f2t_callgraph {
 };
 
 struct f2t_sampler_opts {
-	unsigned int freq;		/* samples per second per CPU; 0 = off */
+	unsigned int freq;		/* samples per second per CPU; 0: none, only the
+				 * address-space records (a dummy event) */
 	enum f2t_callgraph callgraph;
 	unsigned int stack_bytes;	/* user stack copied per sample (dwarf) */
 	enum f2t_sample_scope scope;

@@ -12,6 +12,7 @@
 #include "capture/capture.h"
 #include "source/capsrc.h"
 #include "source/input.h"
+#include "source/offcpu_src.h"
 #include "source/perfsrc.h"
 #include "util/log.h"
 
@@ -203,23 +204,31 @@ static int read_recording(struct capture_input *c)
 	return ret;
 }
 
+/* A source the capture may not have: ENOENT is none, not an error. */
+static int add_optional(struct f2t_source **srcs, unsigned int *n, struct f2t_source *s)
+{
+	if (s)
+		srcs[(*n)++] = s;
+	return s || errno == ENOENT ? 0 : -errno;
+}
+
 /* Ring-buffer events first on equal timestamps: the order convert has always used. */
 static int open_sources(struct capture_input *c)
 {
-	struct f2t_source *srcs[2];
+	struct f2t_source *srcs[3];
 	unsigned int n = 0;
+	int ret;
 
 	srcs[n] = f2t_capsrc_open(c->cap, &c->in.rec);
 	if (!srcs[n])
 		return -errno;
 	n++;
-	srcs[n] = f2t_perfsrc_open(c->cap, &c->in.rec, NULL);
-	if (srcs[n])
-		n++;
-	else if (errno != ENOENT) {
-		int ret = -errno;
-
-		f2t_source_close(srcs[0]);
+	ret = add_optional(srcs, &n, f2t_perfsrc_open(c->cap, &c->in.rec, NULL));
+	if (!ret)
+		ret = add_optional(srcs, &n, f2t_offcpu_src_open(c->cap, &c->in.rec));
+	if (ret) {
+		while (n)
+			f2t_source_close(srcs[--n]);
 		return ret;
 	}
 	c->in.events = f2t_source_merge(srcs, n);

@@ -166,8 +166,8 @@ void f2t_ftext_event(struct f2t_ftext *t, const struct f2t_event *ev)
 		t->lost++;
 		return;
 	}
-	if (ev->kind == F2T_EV_SAMPLE)
-		return;		/* perf samples have no ftrace line */
+	if (ev->kind == F2T_EV_SAMPLE || ev->kind == F2T_EV_OFFCPU)
+		return;		/* perf samples and BPF records have no ftrace line */
 	text = f2t_event_text(ev, &len);
 	if (!text) {
 		t->no_text++;
