@@ -157,6 +157,7 @@ _ftrace2trace()
 
 	case $sub in
 	convert) _ftrace2trace_files "$cur" cap dat txt trace html ;;
+	report) _ftrace2trace_files "$cur" cap ;;
 	dump) _ftrace2trace_files "$cur" fxt ;;
 	merge) _ftrace2trace_files "$cur" json ;;
 	record)
