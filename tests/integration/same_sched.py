@@ -1,30 +1,38 @@
 #!/usr/bin/env python3
-"""same_sched.py A B [--min N] [--margin M]
+"""same_sched.py A B [--min N] [--margin M] [--tolerance T]
 
 A and B: scheduling records (sched_records.py output) of the same events
 recorded by two tracefs instances (ours and trace-cmd's, or ours and a
 reference instance).  Two instances are two ring buffers: each event gets
-its own timestamp in each, a few hundred ns apart, and each covers a
-slightly different span.  So the records both hold (from the later start to
-the earlier end, M in from each: default 20000, 20 µs in ns) are compared
-CPU by CPU, in order, without their timestamps.  Exits 1 when they differ or
-fewer than N (default 100) are compared.
+its own timestamp in each, usually well under a microsecond apart but more
+when an interrupt comes between the two writes, and each covers a slightly
+different span (per CPU, when a ring buffer overwrote its oldest pages).
+So, CPU by CPU and without their timestamps, every record of A from M after
+the latest start to M before the earliest end of a CPU's context switches (M: default
+5000000, 5 ms in ns) must be one of B's in that span widened by T (default
+50000, 50 µs in ns), and every record of B in the span narrowed by T one of
+A's in it.  Exits 1 when not, or when fewer than N (default 100) are
+compared.
 """
 import collections
 import sys
 
 
 def load(path):
-    recs = []
+    out = collections.defaultdict(list)
     for line in open(path).read().splitlines():
         kind, ts, rest = line.split(' ', 2)
-        recs.append((kind, int(ts), rest))
-    return recs
+        out[rest.split()[0]].append((int(ts), kind + ' ' + rest))
+    return out
+
+
+def within(recs, lo, hi):
+    return collections.Counter(text for ts, text in recs if lo <= ts <= hi)
 
 
 def main():
     args = sys.argv[1:]
-    opt = {'--min': 100, '--margin': 20000}
+    opt = {'--min': 100, '--margin': 5000000, '--tolerance': 50000}
     for k in opt:
         if k in args:
             i = args.index(k)
@@ -33,28 +41,28 @@ def main():
     if len(args) != 2:
         sys.exit(__doc__)
     a, b = load(args[0]), load(args[1])
-    least, margin = opt['--min'], opt['--margin']
     if not a or not b:
-        sys.exit(f'no records: {len(a)} and {len(b)}')
-    lo = max(a[0][1], b[0][1]) + margin
-    hi = min(a[-1][1], b[-1][1]) - margin
-
-    def per_cpu(recs):
-        out = collections.defaultdict(list)
-        for kind, ts, rest in recs:
-            if lo <= ts <= hi:
-                out[rest.split()[0]].append(kind + ' ' + rest)
-        return out
-
-    pa, pb = per_cpu(a), per_cpu(b)
-    n = sum(len(v) for v in pa.values())
-    if pa != pb or n < least:
-        print(f'{n} vs {sum(len(v) for v in pb.values())} records in the common span')
-        for cpu in sorted(set(pa) | set(pb)):
-            for x, y in zip(pa[cpu] + ['(none)'], pb[cpu] + ['(none)']):
-                if x != y:
-                    print(f'{args[0]}: {x}\n{args[1]}: {y}')
-                    break
+        sys.exit(f'no records: {len(a)} and {len(b)} CPUs')
+    # Where every CPU has records in both: a ring buffer that overwrote its
+    # oldest pages starts later on its busier CPUs.  Context switches are on
+    # the CPU that recorded them (a wakeup is on its target CPU).
+    def switches(recs):
+        return [[ts for ts, text in v if text.startswith('context_switch')] for v in recs.values()]
+    first = lambda recs: max(v[0] for v in switches(recs) if v)
+    last = lambda recs: min(v[-1] for v in switches(recs) if v)
+    lo = max(first(a), first(b)) + opt['--margin']
+    hi = min(last(a), last(b)) - opt['--margin']
+    tol = opt['--tolerance']
+    n, only = 0, []
+    for cpu in sorted(set(a) | set(b)):
+        ra, rb = a.get(cpu, []), b.get(cpu, [])
+        n += sum(within(ra, lo, hi).values())
+        only += [(args[0], cpu, t) for t in (within(ra, lo, hi) - within(rb, lo - tol, hi + tol))]
+        only += [(args[1], cpu, t) for t in (within(rb, lo + tol, hi - tol) - within(ra, lo, hi))]
+    if only or n < opt['--min']:
+        print(f'{n} records of {args[0]} compared, {len(only)} kinds of record in one file only')
+        for path, cpu, text in only[:6]:
+            print(f'only in {path}: {text}')
         sys.exit(1)
     print(f'ok: the same {n} scheduling records, CPU by CPU, in the span both hold')
 

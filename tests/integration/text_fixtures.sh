@@ -10,7 +10,7 @@
 #   same scheduling records;
 # - the capture itself and its kernel text give the same scheduling records
 #   (to the microsecond, all the text keeps), and capture -> .txt -> convert
-#   -> .txt gives the same text back.
+#   -> .txt gives the same text back (but for the line of counts at its end).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 fx=$here/../fixtures/sched-tcp
@@ -65,7 +65,10 @@ sched "$out/c.fxt" > "$out/c.sched"
 python3 "$here/same_sched.py" "$out/c.sched" "$out/k.sched" --margin 20 ||
 	fail "the capture and its kernel text give other scheduling records"
 "$F2T" convert -q "$out/c.txt" -o "$out/c2.txt" -o "$out/c2.fxt" || fail "round trip: convert failed"
-cmp "$out/c.txt" "$out/c2.txt" || fail "round trip: the text changed"
+# The last line counts the conversion's records (a text has no task_newtask
+# lines, no kernel count of what was read): the rest is the same text.
+cmp <(grep -v '^# ftrace2trace: ' "$out/c.txt") <(grep -v '^# ftrace2trace: ' "$out/c2.txt") ||
+	fail "round trip: the text changed"
 sched "$out/c2.fxt" > "$out/c2.sched"
 cmp -s "$out/c.sched" "$out/c2.sched" || fail "round trip: other scheduling records"
 echo "ok: capture -> .txt -> convert: the same text and the same $(wc -l < "$out/c.sched") scheduling records"
