@@ -139,13 +139,18 @@ static void drop_buffer_name(struct f2t_span *comm)
 	}
 }
 
-/* "CPU:N [LOST M EVENTS]" (the kernel), "CPU:N [M EVENTS DROPPED]" (trace-cmd). */
+/*
+ * "CPU:N [LOST M EVENTS]" (the kernel), "CPU:N [M EVENTS DROPPED]"
+ * (trace-cmd, with the buffer's name first when there are several).
+ */
 static bool lost_line(const char *p, const char *end, struct f2t_tline *t)
 {
+	const char *at = memmem(p, (size_t)(end - p), "CPU:", 4);
 	uint64_t v;
 
-	if (!has_prefix(p, end, "CPU:"))
+	if (!at || (at != p && (at[-1] != ' ' || !memchr(p, ':', (size_t)(at - p)))))
 		return false;
+	p = at;
 	p += 4;
 	if (!digits(&p, end, 5, &v) || !has_prefix(p, end, " ["))
 		return false;
@@ -184,9 +189,10 @@ int f2t_tline_parse(const char *line, size_t len, struct f2t_tline *t)
 		p++;
 	if (p == end || *p == '#')
 		return 0;	/* F2T_TLINE_SKIP */
-	/* Only these start with a capital or "cpus=", "version": not an event's task name, mostly. */
-	if ((*p == 'C' || *p == 'T' || *p == 'c' || *p == 'v') &&
-	    (notes(p, end) || lost_line(p, end, t)))
+	/* Cheap tests first: most lines are events. */
+	if ((*p == 'C' || *p == 'T' || *p == 'c' || *p == 'v') && notes(p, end))
+		return 0;
+	if (end[-1] == ']' && lost_line(p, end, t))
 		return 0;
 	/* The CPU column: the first "[digits]" preceded by "-PID". */
 	for (b = p; (b = memchr(b, '[', (size_t)(end - b))); b++)

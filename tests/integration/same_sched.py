@@ -6,9 +6,9 @@ recorded by two tracefs instances (ours and trace-cmd's, or ours and a
 reference instance).  Two instances are two ring buffers: each event gets
 its own timestamp in each, usually well under a microsecond apart but more
 when an interrupt comes between the two writes, and each covers a slightly
-different span (per CPU, when a ring buffer overwrote its oldest pages).
-So, CPU by CPU and without their timestamps, every record of A from M after
-the latest start to M before the earliest end of a CPU's context switches (M: default
+different span (a buffer that overwrote its oldest pages cannot be compared
+so).  So, CPU by CPU and without their timestamps, every record of A from M
+after the later start to M before the earlier end (M: default
 5000000, 5 ms in ns) must be one of B's in that span widened by T (default
 50000, 50 µs in ns), and every record of B in the span narrowed by T one of
 A's in it.  Exits 1 when not, or when fewer than N (default 100) are
@@ -43,13 +43,8 @@ def main():
     a, b = load(args[0]), load(args[1])
     if not a or not b:
         sys.exit(f'no records: {len(a)} and {len(b)} CPUs')
-    # Where every CPU has records in both: a ring buffer that overwrote its
-    # oldest pages starts later on its busier CPUs.  Context switches are on
-    # the CPU that recorded them (a wakeup is on its target CPU).
-    def switches(recs):
-        return [[ts for ts, text in v if text.startswith('context_switch')] for v in recs.values()]
-    first = lambda recs: max(v[0] for v in switches(recs) if v)
-    last = lambda recs: min(v[-1] for v in switches(recs) if v)
+    first = lambda recs: min(v[0][0] for v in recs.values())
+    last = lambda recs: max(v[-1][0] for v in recs.values())
     lo = max(first(a), first(b)) + opt['--margin']
     hi = min(last(a), last(b)) - opt['--margin']
     tol = opt['--tolerance']

@@ -61,7 +61,14 @@ for t in "ping $ping" "pong $pong"; do
 done
 ok "ping ($ping) and pong ($pong) named, in process $tgid, in both FXT files"
 
-"$F2T" dump "$TMP/ours.fxt" | python3 "$here/sched_records.py" > "$TMP/ours.sched"
-"$F2T" dump "$TMP/tc.fxt" | python3 "$here/sched_records.py" > "$TMP/tc.sched"
-python3 "$here/same_sched.py" "$TMP/tc.sched" "$TMP/ours.sched" --min 5000 --margin 5000000 ||
-	fail "the trace.dat and our capture of the same run give other scheduling records"
+# trace-cmd's buffer can fill on a busy machine: what it dropped (counted
+# above, as trace-cmd counts it) cannot be compared.
+dropped=$(grep -c 'EVENTS DROPPED\]' "$TMP/tc.reportN")
+if [ "$dropped" -gt 0 ]; then
+	echo "note: trace-cmd dropped events on $dropped occasions: the trace.dat is not compared with our capture"
+else
+	"$F2T" dump "$TMP/ours.fxt" | python3 "$here/sched_records.py" > "$TMP/ours.sched"
+	"$F2T" dump "$TMP/tc.fxt" | python3 "$here/sched_records.py" > "$TMP/tc.sched"
+	python3 "$here/same_sched.py" "$TMP/tc.sched" "$TMP/ours.sched" --min 5000 --margin 5000000 ||
+		fail "the trace.dat and our capture of the same run give other scheduling records"
+fi

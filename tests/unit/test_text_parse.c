@@ -109,6 +109,9 @@ static void test_lost_and_notes(void **state)
 	t = parse_ok("CPU:0 [EVENTS DROPPED]");
 	assert_int_equal(t.kind, F2T_TLINE_LOST);
 	assert_int_equal(t.lost, 0);
+	t = parse_ok("f2t-test-tc-1411: CPU:0 [380 EVENTS DROPPED]");	/* trace-cmd, several buffers */
+	assert_int_equal(t.kind, F2T_TLINE_LOST);
+	assert_int_equal(t.lost, 380);
 	assert_int_equal(parse_ok("# tracer: nop").kind, F2T_TLINE_SKIP);
 	assert_int_equal(parse_ok("cpus=2").kind, F2T_TLINE_SKIP);
 	assert_int_equal(parse_ok("TRACE:").kind, F2T_TLINE_SKIP);
