@@ -8,7 +8,10 @@
 #
 # Without FILE.dat, one is recorded (needs root and trace-cmd): the
 # ping-pong workload, RT round trips (default 170000, about a million
-# events), through tests/helpers/trace_cmd_record.sh.  The text input is our
+# events), through tests/helpers/trace_cmd_record.sh, compressed as trace-cmd
+# does by default (zstd) or COMPRESSION=none, while our own recorder records
+# the same run: its capture converted to .fxt is timed too, for what the
+# pipeline after the input (tracker, model, FXT writer) costs by itself.  The text input is our
 # text of that trace.dat (the kernel's trace format, TGID column included).
 # CPU: taskset -c ${CPU:-1}.
 set -euo pipefail
@@ -27,9 +30,12 @@ median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+
 # Wall seconds on one pinned core.
 timed() { /usr/bin/time -f '%e' taskset -c "$CPU" "$@" 2>&1 >/dev/null | tail -1; }
 
+CAP=
 if [ -z "$DAT" ]; then
 	DAT=$W/pp.dat
-	tests/helpers/trace_cmd_record.sh -B "f2t-bench-$$" -C mono \
+	CAP=$W/pp.cap
+	"$F2T" record -q --no-sample -k "$CAP" -o "$W/rec.fxt" -- \
+	tests/helpers/trace_cmd_record.sh --compression "${COMPRESSION:-any}" -B "f2t-bench-$$" -C mono \
 		-e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup \
 		-e sched:sched_wakeup_new -e sched:sched_process_fork -e sched:sched_process_exec \
 		-e sched:sched_process_exit -e task -b 65536 -o "$DAT" \
@@ -44,9 +50,14 @@ echo "   $ROUNDS rounds, each: trace-cmd report, then every conversion; one core
 
 declare -A t
 runs=("tc")
+if [ -n "$CAP" ]; then
+	cap_events=$("$F2T" convert "$CAP" -o "$W/cap.fxt" 2>&1 | sed -n 's/^ftrace2trace: \([0-9]*\) events.*/\1/p')
+	runs+=("cap")
+fi
 for f in "${formats[@]}"; do runs+=("dat-$f" "txt-$f"); done
 for _ in $(seq "$ROUNDS"); do
 	t[tc]+="$(timed trace-cmd report "$DAT") "
+	[ -n "$CAP" ] && t[cap]+="$(timed "$F2T" convert -q "$CAP" -o "$W/out.fxt") "
 	for f in "${formats[@]}"; do
 		t[dat-$f]+="$(timed "$F2T" convert -q "$DAT" -o "$W/out.$f") "
 		t[txt-$f]+="$(timed "$F2T" convert -q "$W/in.txt" -o "$W/out.$f") "
@@ -55,12 +66,16 @@ done
 base=$(printf '%s\n' ${t[tc]} | median)
 for r in "${runs[@]}"; do
 	s=$(printf '%s\n' ${t[$r]} | median)
+	n=$events
 	case $r in
 	tc) what="trace-cmd report (trace.dat)" ;;
+	cap) what="ftrace2trace capture -> .fxt *"; n=$cap_events ;;
 	dat-*) what="ftrace2trace trace.dat -> .${r#dat-}" ;;
 	txt-*) what="ftrace2trace text -> .${r#txt-}" ;;
 	esac
 	printf '%-36s median %7.3f s  %6.2f M events/s  %6.1fx trace-cmd report  (runs: %s)\n' \
-		"$what" "$s" "$(echo "$events / $s / 1000000" | bc -l)" "$(echo "$base / $s" | bc -l)" \
+		"$what" "$s" "$(echo "$n / $s / 1000000" | bc -l)" "$(echo "$base / $s" | bc -l)" \
 		"${t[$r]% }"
 done
+[ -n "$CAP" ] && echo "* our recorder's capture of the same run: $cap_events events (system-wide, a longer span): events/s is the figure to compare"
+true
