@@ -294,9 +294,7 @@ static void capsrc_counts(const struct f2t_source *src, struct f2t_stats *st)
 
 	st->lost_events += s->lost_events;
 	st->lost_pages += s->lost_pages;
-	st->records += s->dec.stats.records;
-	st->unknown_events += s->dec.stats.unknown_events;
-	st->bad_records += s->dec.stats.bad_records;
+	f2t_rawdec_counts(&s->dec, st);
 	if (s->ncursors > st->ncpus)
 		st->ncpus = s->ncursors;
 }

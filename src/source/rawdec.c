@@ -160,6 +160,13 @@ void f2t_rawdec_fini(struct f2t_rawdec *d)
 	trace_seq_destroy(&d->seq);
 }
 
+void f2t_rawdec_counts(const struct f2t_rawdec *d, struct f2t_stats *st)
+{
+	st->records += d->stats.records;
+	st->unknown_events += d->stats.unknown_events;
+	st->bad_records += d->stats.bad_records;
+}
+
 static inline long long num(const struct tep_format_field *f, const void *data)
 {
 	const unsigned char *p = (const unsigned char *)data + f->offset;

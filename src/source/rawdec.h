@@ -115,6 +115,9 @@ void f2t_rawdec_fini(struct f2t_rawdec *d);
 int f2t_rawdec_decode(struct f2t_rawdec *d, void *data, int size, unsigned long long ts,
 		      uint32_t cpu, struct f2t_event *ev);
 
+/* Adds the decoder's counts (records, unknown events, bad records) to @st. */
+void f2t_rawdec_counts(const struct f2t_rawdec *d, struct f2t_stats *st);
+
 /* The text and fields ops (model/event.h) for the event decoded last. */
 const char *f2t_rawdec_text(struct f2t_rawdec *d, const struct f2t_event *ev, size_t *len);
 int f2t_rawdec_fields(struct f2t_rawdec *d, const struct f2t_event *ev, f2t_field_fn fn,

@@ -174,9 +174,7 @@ static void buffer_counts(const struct f2t_source *src, struct f2t_stats *st)
 
 	st->lost_events += b->lost_events;
 	st->lost_pages += b->lost_pages;
-	st->records += b->dec.stats.records;
-	st->unknown_events += b->dec.stats.unknown_events;
-	st->bad_records += b->dec.stats.bad_records;
+	f2t_rawdec_counts(&b->dec, st);
 	if (b->ncpus > st->ncpus)
 		st->ncpus = b->ncpus;
 }
