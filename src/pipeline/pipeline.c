@@ -71,7 +71,7 @@ static int add(struct f2t_pipeline *p, struct f2t_out *out, enum f2t_format fmt,
 		return -EINVAL;
 	}
 	*o = (struct output){
-		.w = { .out = out, .info = &p->rec->info, .tasks = p->rec->tasks,
+		.w = { .out = out, .info = &p->rec->info, .rec = p->rec, .tasks = p->rec->tasks,
 		       .model = p->model, .slot = p->nout },
 		.format = fmt,
 	};
