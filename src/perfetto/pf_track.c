@@ -11,13 +11,19 @@
 #include "util/hash.h"
 #include "util/idmap.h"
 
-/* Track uuids: a kind in the top byte, so no two kinds share one. */
+/*
+ * Track uuids: a kind in the top byte, so no two kinds share one; then the
+ * tid or pid, or for a process's counter and async tracks a number, 1, 2,
+ * ... in order of first use.
+ */
 enum { U_THREAD = 1, U_PROCESS, U_PSEUDO, U_COUNTER, U_ASYNC };
 
 #define PSEUDO_NAME_MAX 32
 
 struct pf_tracks {
 	struct f2t_idmap described;	/* uuid -> nothing: its descriptor is written */
+	struct f2t_idmap children;	/* hash of (kind, pid, key) -> uint64_t uuid */
+	uint64_t nchildren;
 	struct f2t_idmap pseudo_names;	/* pseudo tid -> char[PSEUDO_NAME_MAX] */
 	char name[256];
 };
@@ -32,6 +38,7 @@ struct pf_tracks *pf_tracks_new(void)
 	struct pf_tracks *t = calloc(1, sizeof(*t));
 
 	if (!t || f2t_idmap_init(&t->described, 1) ||
+	    f2t_idmap_init(&t->children, sizeof(uint64_t)) ||
 	    f2t_idmap_init(&t->pseudo_names, PSEUDO_NAME_MAX)) {
 		pf_tracks_free(t);
 		errno = ENOMEM;
@@ -45,6 +52,7 @@ void pf_tracks_free(struct pf_tracks *t)
 	if (!t)
 		return;
 	f2t_idmap_fini(&t->described);
+	f2t_idmap_fini(&t->children);
 	f2t_idmap_fini(&t->pseudo_names);
 	free(t);
 }
@@ -128,22 +136,32 @@ static int slice_track(struct pf_tracks *t, struct pb_buf *b, const struct f2t_t
 	return 0;
 }
 
-/* A track of @it's process named @name, of kind @kind (counter or async) keyed by @key. */
+/*
+ * The track of @it's process of kind @kind (counter or async) for @key (a
+ * hash of the counter's name, the async pairing id), named @name.
+ */
 static int process_child(struct pf_tracks *t, struct pb_buf *b, const struct f2t_item *it,
 			 unsigned int kind, uint64_t key, const char *name, size_t len,
 			 uint64_t *out)
 {
-	uint64_t parent, id = uuid(kind, f2t_hash_u64(key ^ (uint64_t)(uint32_t)it->track.pid << 32));
+	uint64_t parent, *id;
 	int ret = process_track(t, b, it->track.pid, &parent);
 	struct open2 d;
+	bool fresh;
 	size_t c;
 
-	*out = id;
-	if (!ret)
-		ret = first_use(t, id);
-	if (ret <= 0)
+	if (ret)
 		return ret;
-	d = descriptor_open(b, id);
+	key = f2t_hash_u64(key ^ f2t_hash_u64((uint64_t)kind << 32 | (uint32_t)it->track.pid));
+	id = f2t_idmap_get(&t->children, (int64_t)key, &fresh);
+	if (!id)
+		return -ENOMEM;
+	if (!fresh) {
+		*out = *id;
+		return 0;
+	}
+	*id = *out = uuid(kind, ++t->nchildren);
+	d = descriptor_open(b, *out);
 	pb_uint(b, PF_TD_PARENT_UUID, parent);
 	pb_bytes(b, PF_TD_NAME, name, len);
 	if (kind == U_COUNTER) {

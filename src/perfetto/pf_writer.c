@@ -231,6 +231,12 @@ static int pf_event(struct f2t_writer *w, const struct f2t_event *ev)
 	case F2T_EV_FUNCTION:		/* its items are TrackEvents */
 	case F2T_EV_FUNCGRAPH_ENTRY:
 	case F2T_EV_FUNCGRAPH_EXIT:
+	/*
+	 * sched_wakeup repeats what sched_waking said, and trace_processor
+	 * draws nothing from it (the FXT writer leaves it out too); it would
+	 * be a third of a ping-pong's file.
+	 */
+	case F2T_EV_WAKEUP:
 		return 0;
 	default:
 		break;
