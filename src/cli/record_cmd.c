@@ -36,9 +36,11 @@ static void usage(FILE *f)
 		"\n"
 		"options:\n"
 		"  -o, --output FILE       write FILE (repeatable); format from the extension\n"
-		"                          (.fxt, .json, .txt); default trace.fxt\n"
-		"      --format NAME       format of the next -o (fxt, json, systrace); with no\n"
-		"                          -o after it, the default output becomes trace.EXT\n"
+		"                          (.pftrace, .fxt, .json, .json.gz, .txt); default\n"
+		"                          trace.pftrace\n"
+		"      --format NAME       format of the next -o (perfetto, fxt, json, systrace);\n"
+		"                          with no -o after it, the default output becomes\n"
+		"                          trace.EXT\n"
 		"  -a, --all               no command: record until -d or Ctrl-C\n"
 		"  -d, --duration SECONDS  stop after SECONDS (fractions allowed)\n"
 		"  -p, --pid PID[,PID...]  stop when all these processes have exited\n"
@@ -281,8 +283,9 @@ int f2t_cmd_record(int argc, char **argv)
 	if ((o.func.notrace || o.func.max_depth) && o.func.mode == F2T_FUNCTRACE_OFF)
 		return usage_error("--notrace and --max-graph-depth go with --function or --function-graph%s", "");
 	if (!o.conv.noutputs) {
+		/* Perfetto's own format: what Perfetto UI shows in full. */
 		const char *name = format ? default_output(format, defname, sizeof(defname))
-					  : "trace.fxt";
+					  : "trace.pftrace";
 
 		if (!name)
 			return usage_error("unknown format '%s'", format);

@@ -27,6 +27,7 @@ enum f2t_format {
 	F2T_FMT_JSON,
 	F2T_FMT_SYSTRACE,
 	F2T_FMT_PERFETTO,
+	F2T_FMT_JSON_GZ,	/* JSON, gzip-compressed */
 };
 
 struct f2t_writer;
@@ -61,9 +62,9 @@ int f2t_json_writer_init(struct f2t_writer *w);
 int f2t_systrace_writer_init(struct f2t_writer *w);
 int f2t_perfetto_writer_init(struct f2t_writer *w);
 
-/* "fxt", "json", "systrace"/"txt" -> format; F2T_FMT_NONE if unknown. */
+/* "perfetto", "fxt", "json", "json.gz", "systrace"/"txt" -> format; F2T_FMT_NONE if unknown. */
 enum f2t_format f2t_format_from_name(const char *name);
-/* From a file name's extension (.fxt, .json, .txt); F2T_FMT_NONE if none fits. */
+/* From a file name's extension (.pftrace, .fxt, .json, ...); F2T_FMT_NONE if none fits. */
 enum f2t_format f2t_format_from_path(const char *path);
 
 #endif

@@ -57,8 +57,10 @@ static void say_written(const struct f2t_convert_opts *opts)
 		const struct f2t_output *o = &opts->outputs[i];
 
 		fprintf(stderr, "ftrace2trace: wrote %s%s\n", o->path,
-			o->format == F2T_FMT_FXT ? " (open it at https://ui.perfetto.dev)" :
-			o->format == F2T_FMT_JSON ? " (open it at https://ui.perfetto.dev or chrome://tracing)" :
+			o->format == F2T_FMT_PERFETTO || o->format == F2T_FMT_FXT ?
+				" (open it at https://ui.perfetto.dev)" :
+			o->format == F2T_FMT_JSON || o->format == F2T_FMT_JSON_GZ ?
+				" (open it at https://ui.perfetto.dev or chrome://tracing)" :
 			"");
 	}
 }

@@ -91,7 +91,8 @@ static int add(struct f2t_pipeline *p, struct f2t_out *out, enum f2t_format fmt,
 
 int f2t_pipeline_add_file(struct f2t_pipeline *p, const char *path, enum f2t_format fmt)
 {
-	struct f2t_out *out = f2t_out_open(path);
+	const struct f2t_format_desc *d = f2t_format_desc(fmt);
+	struct f2t_out *out = d && d->gzip ? f2t_out_open_gzip(path) : f2t_out_open(path);
 
 	if (!out) {
 		f2t_err("%s: %s", path, strerror(errno));

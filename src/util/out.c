@@ -2,13 +2,23 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "util/out.h"
 
 #define OUT_BUF_SIZE (1u << 20)
+/* Fast compression: a trace is written once, at the end of a recording. */
+#define GZIP_LEVEL 1
+#define GZIP_WINDOW (15 + 16)	/* 32 KB window, gzip header and trailer */
+
+struct f2t_gzip {
+	z_stream z;
+	unsigned char out[1u << 16];
+};
 
 static struct f2t_out *out_new(int fd, const char *name)
 {
@@ -48,6 +58,24 @@ struct f2t_out *f2t_out_open(const char *path)
 	return o;
 }
 
+struct f2t_out *f2t_out_open_gzip(const char *path)
+{
+	struct f2t_out *o = f2t_out_open(path);
+
+	if (!o)
+		return NULL;
+	o->gz = calloc(1, sizeof(*o->gz));
+	if (!o->gz || deflateInit2(&o->gz->z, GZIP_LEVEL, Z_DEFLATED, GZIP_WINDOW, 8,
+				   Z_DEFAULT_STRATEGY) != Z_OK) {
+		free(o->gz);
+		o->gz = NULL;
+		f2t_out_close(o);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return o;
+}
+
 struct f2t_out *f2t_out_fdopen(int fd, const char *name)
 {
 	struct f2t_out *o = out_new(fd, name);
@@ -62,7 +90,7 @@ static int out_fd(const struct f2t_out *o)
 	return o->fd < 0 ? -o->fd - 1 : o->fd;
 }
 
-static void out_raw(struct f2t_out *o, const void *p, size_t n)
+static void out_fd_write(struct f2t_out *o, const void *p, size_t n)
 {
 	const unsigned char *c = p;
 
@@ -77,8 +105,37 @@ static void out_raw(struct f2t_out *o, const void *p, size_t n)
 		}
 		c += w;
 		n -= (size_t)w;
-		o->total += (uint64_t)w;
 	}
+}
+
+/* N bytes through the compressor; FINISH ends the gzip stream. */
+static void out_deflate(struct f2t_out *o, const void *p, size_t n, bool finish)
+{
+	z_stream *z = &o->gz->z;
+
+	z->next_in = (unsigned char *)p;
+	z->avail_in = (uInt)n;
+	do {
+		z->next_out = o->gz->out;
+		z->avail_out = sizeof(o->gz->out);
+		if (deflate(z, finish ? Z_FINISH : Z_NO_FLUSH) == Z_STREAM_ERROR) {
+			o->err = o->err ? o->err : -EIO;
+			return;
+		}
+		out_fd_write(o, o->gz->out, sizeof(o->gz->out) - z->avail_out);
+	} while (!o->err && (z->avail_out == 0 || z->avail_in));
+}
+
+static void out_raw(struct f2t_out *o, const void *p, size_t n)
+{
+	if (o->err)
+		return;
+	if (o->gz)
+		out_deflate(o, p, n, false);
+	else
+		out_fd_write(o, p, n);
+	if (!o->err)
+		o->total += (uint64_t)n;
 }
 
 int f2t_out_flush(struct f2t_out *o)
@@ -136,6 +193,13 @@ int f2t_out_close(struct f2t_out *o)
 	if (!o)
 		return 0;
 	err = f2t_out_flush(o);
+	if (o->gz) {
+		if (!err)
+			out_deflate(o, NULL, 0, true);
+		err = o->err;
+		deflateEnd(&o->gz->z);
+		free(o->gz);
+	}
 	if (o->fd >= 0 && close(o->fd) < 0 && !err)
 		err = -errno;
 	free(o->buf);
