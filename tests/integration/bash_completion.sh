@@ -20,7 +20,7 @@ complete -p ftrace2trace | grep -q -- '-F _ftrace2trace' || fail "not registered
 
 mkdir "$TMP/work" && cd "$TMP/work" || exit 1
 mkdir runs
-touch a.cap b.fxt c.json d.txt e.other runs/r.cap
+touch a.cap b.fxt c.json d.txt e.other f.pftrace g.json.gz runs/r.cap
 
 # comp WORD...: completes the last WORD; prints the candidates sorted, one line.
 comp() {
@@ -50,10 +50,10 @@ expect "--offset --output" ftrace2trace merge --o
 expect "--help --stats -h -s" ftrace2trace dump -
 expect "" ftrace2trace record -d ""
 # Option arguments.
-expect "fxt json systrace txt" ftrace2trace convert --format ""
-expect "--format=json" ftrace2trace record --format=j
-expect "json" ftrace2trace record --format = j
-expect "b.fxt c.json d.txt runs" ftrace2trace convert a.cap -o ""
+expect "fxt json json.gz perfetto systrace txt" ftrace2trace convert --format ""
+expect "--format=json --format=json.gz" ftrace2trace record --format=j
+expect "json json.gz" ftrace2trace record --format = j
+expect "b.fxt c.json d.txt f.pftrace g.json.gz runs" ftrace2trace convert a.cap -o ""
 expect "c.json runs" ftrace2trace merge --output ""
 expect "a.cap runs" ftrace2trace record -k ""
 expect "fp" ftrace2trace record --call-graph f
