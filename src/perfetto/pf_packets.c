@@ -120,45 +120,46 @@ void pf_seq_defaults(struct pb_buf *b, uint32_t seq, uint32_t clock,
 	pb_close(b, pkt);
 }
 
-static int tree_thread(struct f2t_task *t, void *ctx)
+static void tree_thread(struct pb_buf *b, const struct f2t_task *t)
 {
-	struct pb_buf *b = ctx;
-	size_t th;
+	size_t th = pb_open(b, PF_PTREE_THREADS);
 
-	if (t->tid <= 0)
-		return 0;
-	th = pb_open(b, PF_PTREE_THREADS);
 	pb_uint(b, PF_THREAD_TID, (uint32_t)t->tid);
 	pb_bytes(b, PF_THREAD_NAME, t->comm, strnlen(t->comm, F2T_COMM_LEN));
 	/* A task whose process is not known is its own process, as /proc would say. */
 	pb_uint(b, PF_THREAD_TGID, (uint32_t)(t->tgid > 0 ? t->tgid : t->tid));
 	pb_close(b, th);
-	return 0;
 }
 
-static int tree_process(struct f2t_task *t, void *ctx)
+static void tree_process(struct pb_buf *b, const struct f2t_task *t)
 {
-	struct pb_buf *b = ctx;
-	size_t pr;
+	size_t pr = pb_open(b, PF_PTREE_PROCESSES);
 
-	if (t->tid <= 0 || (t->tgid > 0 && t->tgid != t->tid))
-		return 0;
-	pr = pb_open(b, PF_PTREE_PROCESSES);
 	pb_uint(b, PF_PROC_PID, (uint32_t)t->tid);
 	pb_bytes(b, PF_PROC_CMDLINE, t->comm, strnlen(t->comm, F2T_COMM_LEN));
 	pb_uint(b, PF_PROC_CMDLINE_IS_COMM, 1);
 	pb_close(b, pr);
-	return 0;
 }
 
-void pf_process_tree(struct pb_buf *b, uint64_t ts, struct f2t_tasks *tasks)
+void pf_process_tree(struct pb_buf *b, uint64_t ts, struct f2t_tasks *tasks,
+		     const int32_t *tids, size_t n)
 {
 	size_t pkt = pf_packet_open(b, &(struct pf_head){
 		.has_ts = true, .ts = ts, .seq = PF_SEQ_TRACKS, .flags = PF_SEQ_NEEDS_INCREMENTAL_STATE });
 	size_t tree = pb_open(b, PF_PKT_PROCESS_TREE);
 
-	f2t_tasks_each(tasks, tree_process, b);
-	f2t_tasks_each(tasks, tree_thread, b);
+	for (size_t i = 0; i < n; i++) {
+		const struct f2t_task *t = tids[i] > 0 ? f2t_tasks_find(tasks, tids[i]) : NULL;
+
+		if (t && (t->tgid <= 0 || t->tgid == t->tid))
+			tree_process(b, t);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct f2t_task *t = tids[i] > 0 ? f2t_tasks_find(tasks, tids[i]) : NULL;
+
+		if (t)
+			tree_thread(b, t);
+	}
 	pb_close(b, tree);
 	pb_close(b, pkt);
 }

@@ -75,14 +75,15 @@ void pf_seq_defaults(struct pb_buf *b, uint32_t seq, uint32_t clock,
 		     const struct f2t_sampling *perf);
 
 /**
- * pf_process_tree() - a ProcessTree packet at @ts (MONOTONIC): every task
- *		       of @tasks as a thread of its process, and every
- *		       process (a task that is its own process) named
+ * pf_process_tree() - a ProcessTree packet at @ts (MONOTONIC): tasks @tids
+ *		       of @tasks as threads of their processes, and the ones
+ *		       that are their own process as processes
  *
  * The capture keeps no command lines: a process's is its name, and says so
- * (cmdline_is_comm).  Idle tasks (pid 0) are left out.
+ * (cmdline_is_comm).  Tids not in @tasks and idle tasks (0) are left out.
  */
-void pf_process_tree(struct pb_buf *b, uint64_t ts, struct f2t_tasks *tasks);
+void pf_process_tree(struct pb_buf *b, uint64_t ts, struct f2t_tasks *tasks,
+		     const int32_t *tids, size_t n);
 
 /**
  * pf_ftrace_stats() - an FtraceStats packet at @ts for every CPU

@@ -4,13 +4,18 @@
  * shows as it shows its own recordings.  In file order:
  *  - SystemInfo (the kernel release decides how prev_state bits read),
  *    a ClockSnapshot relating BOOTTIME, MONOTONIC and REALTIME, the
- *    sequences' defaults, a ProcessTree of the threads alive at the start,
- *    FtraceStats of the start;
+ *    sequence's defaults, FtraceStats of the start;
  *  - then, as events come: ftrace bundles per CPU (pf_ftrace.h), CPU
  *    samples (pf_samples.h), TrackEvents for what has no ftrace form
  *    (pf_track.h); markers as print events where trace_processor reads
  *    them as the model does (pf_print.h);
- *  - at the end: the last bundles, lost perf records, FtraceStats.
+ *  - at the end: the last bundles, lost perf records, FtraceStats, and a
+ *    ProcessTree of the threads alive at the start, stamped with the
+ *    start: it names them as they were last known (trace_processor keeps
+ *    a ProcessTree's names over ftrace's, so names from the start would
+ *    hide what a thread became: a command's process named after the
+ *    recorder that forked it, a kernel worker after the workqueue /proc
+ *    showed), as the other formats do.
  *
  * Clocks: we record on CLOCK_MONOTONIC; trace_processor reads ftrace
  * timestamps as CLOCK_BOOTTIME.  Ftrace events are shifted by the
@@ -48,6 +53,8 @@ struct pf_priv {
 	struct pf_cpu *cpus[F2T_MAX_CPUS];
 	struct pf_samples *samples;
 	struct pf_tracks *tracks;
+	int32_t *start_tids;		/* the threads alive at the start */
+	size_t nstart, start_cap;
 	int64_t boot_offset;		/* CLOCK_BOOTTIME - CLOCK_MONOTONIC */
 	uint64_t last_ts;
 	/* The print event whose items are coming: what it becomes. */
@@ -110,6 +117,23 @@ static void check_suspend(const struct f2t_writer *w, int64_t offset)
 			 w->out->path, (double)d / 1e9);
 }
 
+static int keep_tid(struct f2t_task *t, void *ctx)
+{
+	struct pf_priv *p = ctx;
+
+	if (p->nstart == p->start_cap) {
+		size_t cap = p->start_cap ? p->start_cap * 2 : 1024;
+		int32_t *tids = realloc(p->start_tids, cap * sizeof(*tids));
+
+		if (!tids)
+			return -ENOMEM;
+		p->start_tids = tids;
+		p->start_cap = cap;
+	}
+	p->start_tids[p->nstart++] = t->tid;
+	return 0;
+}
+
 static int pf_begin(struct f2t_writer *w)
 {
 	struct pf_priv *p = w->priv;
@@ -122,7 +146,8 @@ static int pf_begin(struct f2t_writer *w)
 	pf_system_info(&p->buf, info);
 	pf_clock_snapshot(&p->buf, &c);
 	pf_seq_defaults(&p->buf, PF_SEQ_TRACKS, PF_CLOCK_MONOTONIC, NULL);
-	pf_process_tree(&p->buf, info->start_ns, w->tasks);
+	if (f2t_tasks_each(w->tasks, keep_tid, p))
+		return -ENOMEM;
 	if (rec->ncpu_stats)
 		pf_ftrace_stats(&p->buf, info->start_ns, true, rec->cpu_stats, rec->ncpu_stats);
 	return write_out(w);
@@ -323,6 +348,8 @@ static int pf_end(struct f2t_writer *w, const struct f2t_stats *st)
 		ret = pf_samples_lost(p->samples, &p->buf, end_ts, st->samples_lost);
 	if (!ret && rec->ncpu_stats)
 		pf_ftrace_stats(&p->buf, end_ts, false, rec->cpu_stats, rec->ncpu_stats);
+	if (!ret)
+		pf_process_tree(&p->buf, w->info->start_ns, w->tasks, p->start_tids, p->nstart);
 	return ret ? ret : write_out(w);
 }
 
@@ -340,6 +367,7 @@ static void pf_destroy(struct f2t_writer *w)
 	pf_samples_free(p->samples);
 	pf_tracks_free(p->tracks);
 	pb_buf_free(&p->buf);
+	free(p->start_tids);
 	free(p->print_text);
 	free(p);
 	w->priv = NULL;

@@ -114,13 +114,15 @@ static void test_defaults(void **state)
 static void test_process_tree(void **state)
 {
 	static const char snap[] = "100 100 bash\n101 100 worker\n0 0 swapper/0\n200 200 sleep\n";
+	/* 300 is not in the table: left out, as the idle task is. */
+	static const int32_t tids[] = { 100, 101, 0, 200, 300 };
 	struct f2t_tasks *t = f2t_tasks_new();
 	struct pb_buf b = { 0 };
 	int bad = 0;
 
 	assert_non_null(t);
 	assert_int_equal(f2t_tasks_load_snapshot(t, snap, strlen(snap), &bad), 4);
-	pf_process_tree(&b, 12345, t);
+	pf_process_tree(&b, 12345, t, tids, sizeof(tids) / sizeof(tids[0]));
 	assert_int_equal(count_packets(&b), 1);
 	dump(&b, "process_tree");
 	pb_buf_free(&b);
