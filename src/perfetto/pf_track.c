@@ -16,7 +16,7 @@
  * tid or pid, or for a process's counter and async tracks a number, 1, 2,
  * ... in order of first use.
  */
-enum { U_THREAD = 1, U_PROCESS, U_PSEUDO, U_COUNTER, U_ASYNC };
+enum { U_THREAD = 1, U_PROCESS, U_PSEUDO, U_COUNTER, U_ASYNC, U_GLOBAL };
 
 #define PSEUDO_NAME_MAX 32
 
@@ -274,6 +274,33 @@ static int keep_name(struct pf_tracks *t, const struct f2t_item *it)
 	memcpy(name, it->name.s, len);
 	name[len] = '\0';
 	return 0;
+}
+
+int pf_tracks_stats(struct pf_tracks *t, struct pb_buf *b, uint64_t ts, const struct f2t_stats *st)
+{
+	uint64_t id = uuid(U_GLOBAL, 1);
+	struct open2 o;
+	int ret = first_use(t, id);
+
+	if (ret < 0)
+		return ret;
+	if (ret) {
+		o = descriptor_open(b, id);
+		pb_str(b, PF_TD_NAME, "ftrace2trace");
+		close2(b, o);
+	}
+	o = event_open(b, ts, PF_TE_INSTANT, id);
+	for (size_t i = 0; i < f2t_stat_count; i++) {
+		size_t da = pb_open(b, PF_TE_DEBUG_ANNOTATIONS);
+
+		pb_str(b, PF_DA_NAME, f2t_stat_list[i].name);
+		pb_uint(b, PF_DA_UINT, f2t_stat_value(st, &f2t_stat_list[i]));
+		pb_close(b, da);
+	}
+	pb_str(b, PF_TE_CATEGORIES, "ftrace2trace");
+	pb_str(b, PF_TE_NAME, "ftrace2trace_stats");
+	close2(b, o);
+	return b->err;
 }
 
 int pf_tracks_item(struct pf_tracks *t, struct pb_buf *b, const struct f2t_item *it)

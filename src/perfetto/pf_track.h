@@ -13,6 +13,7 @@
 #define F2T_PF_TRACK_H
 
 #include "model/item.h"
+#include "model/stats.h"
 #include "perfetto/pb.h"
 
 struct pf_tracks;
@@ -31,5 +32,16 @@ void pf_tracks_free(struct pf_tracks *t);
  * Return: 0 or -ENOMEM.
  */
 int pf_tracks_item(struct pf_tracks *t, struct pb_buf *b, const struct f2t_item *it);
+
+/**
+ * pf_tracks_stats() - the run's counts (model/stats.h), every one, as the
+ *		       arguments of an instant "ftrace2trace_stats" at @ts on
+ *		       a global track "ftrace2trace", as the FXT writer has
+ *		       them: what trace_processor's own stats cannot say
+ *		       (scheduling gaps, unknown records, marker outcomes)
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int pf_tracks_stats(struct pf_tracks *t, struct pb_buf *b, uint64_t ts, const struct f2t_stats *st);
 
 #endif

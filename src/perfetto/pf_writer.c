@@ -9,7 +9,8 @@
  *    samples (pf_samples.h), TrackEvents for what has no ftrace form
  *    (pf_track.h); markers as print events where trace_processor reads
  *    them as the model does (pf_print.h);
- *  - at the end: the last bundles, lost perf records, FtraceStats, and a
+ *  - at the end: the last bundles, lost perf records, FtraceStats, the
+ *    run's counts (an instant "ftrace2trace_stats", pf_track.h), and a
  *    ProcessTree of the threads alive at the start, stamped with the
  *    start: it names them as they were last known (trace_processor keeps
  *    a ProcessTree's names over ftrace's, so names from the start would
@@ -350,6 +351,8 @@ static int pf_end(struct f2t_writer *w, const struct f2t_stats *st)
 		pf_ftrace_stats(&p->buf, end_ts, false, rec->cpu_stats, rec->ncpu_stats);
 	if (!ret)
 		pf_process_tree(&p->buf, w->info->start_ns, w->tasks, p->start_tids, p->nstart);
+	if (!ret)
+		ret = pf_tracks_stats(p->tracks, &p->buf, end_ts, st);
 	return ret ? ret : write_out(w);
 }
 

@@ -7,7 +7,9 @@
  * output is saved as DIR/NAME.pb, and decodes each with protoc against the
  * hand-written tests/fixtures/perfetto/NAME.txt.
  *
- * Also: what a trace_marker write becomes (pf_print.h), case by case.
+ * Also: what a trace_marker write becomes (pf_print.h), case by case; and
+ * the whole writer, fed events through the pipeline (its decisions:
+ * compact or whole, raw print or items, clocks), saved as writer.pb.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,11 +18,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "model/tasks.h"
 #include "perfetto/pf_fields.h"
+#include "pipeline/pipeline.h"
 #include "perfetto/pf_ftrace.h"
 #include "perfetto/pf_packets.h"
 #include "perfetto/pf_print.h"
@@ -290,6 +294,88 @@ static void test_tracks(void **state)
 	pf_tracks_free(t);
 }
 
+/* The writer's choices, one event each, through the pipeline as a conversion runs it. */
+static void test_writer(void **state)
+{
+	static const char snap[] = "10 10 app\n11 10 worker\n";
+	static const struct f2t_cpu_stats cpus[] = { { .cpu = 0, .read = 12 } };
+	struct f2t_recording rec = {
+		.info = {
+			.kernel = "6.1.0", .machine = "x86_64", .ncpus = 2, .page_size = 4096,
+			.recorder = "ftrace2trace 9.9", .start_ns = 1000, .stop_ns = 9000,
+			/* BOOTTIME 500 ns ahead of MONOTONIC, at both ends. */
+			.sync_start = { .mono_ns = 1000, .boottime_ns = 1500, .realtime_ns = 7000 },
+			.sync_end = { .mono_ns = 9000, .boottime_ns = 9500, .realtime_ns = 15000 },
+		},
+		.cpu_stats = cpus, .ncpu_stats = 1,
+	};
+	const struct f2t_event ev[] = {
+		/* cpu0's first switch: whole (trace processor would drop a compact one). */
+		{ .ts = 2000, .cpu = 0, .pid = 0, .kind = F2T_EV_SWITCH,
+		  .sw = { .prev_pid = 0, .prev_prio = 120, .prev_comm = "swapper/0",
+			  .next_pid = 10, .next_prio = 120, .next_comm = "app" } },
+		/* woken by the task running there: compact */
+		{ .ts = 2100, .cpu = 0, .pid = 10, .kind = F2T_EV_WAKING,
+		  .wake = { .pid = 11, .prio = 120, .target_cpu = 1, .comm = "worker" } },
+		/* on a CPU whose running task is not known: whole */
+		{ .ts = 2200, .cpu = 1, .pid = 0, .kind = F2T_EV_WAKING,
+		  .wake = { .pid = 11, .prio = 120, .target_cpu = 1, .comm = "worker" } },
+		/* the task the last switch put there goes: compact */
+		{ .ts = 2300, .cpu = 0, .pid = 10, .kind = F2T_EV_SWITCH,
+		  .sw = { .prev_pid = 10, .prev_prio = 120, .prev_comm = "app", .prev_state_raw = 1,
+			  .next_pid = 0, .next_prio = 120, .next_comm = "swapper/0" } },
+		/* another task than the last switch put there (a scheduling gap): whole */
+		{ .ts = 2400, .cpu = 0, .pid = 11, .kind = F2T_EV_SWITCH,
+		  .sw = { .prev_pid = 11, .prev_prio = 120, .prev_comm = "worker",
+			  .prev_state_raw = 0x100, .next_pid = 10, .next_prio = 120, .next_comm = "app" } },
+		/* markers: a begin naming the wrong process, its end, an end with
+		 * nothing open, and text that is no marker */
+		{ .ts = 2500, .cpu = 0, .pid = 10, .kind = F2T_EV_PRINT, .print = { "B|99|work", 9 } },
+		{ .ts = 2600, .cpu = 0, .pid = 10, .kind = F2T_EV_PRINT, .print = { "E", 1 } },
+		{ .ts = 2700, .cpu = 0, .pid = 10, .kind = F2T_EV_PRINT, .print = { "E", 1 } },
+		{ .ts = 2800, .cpu = 0, .pid = 10, .kind = F2T_EV_PRINT, .print = { "hello", 5 } },
+		{ .ts = 2900, .cpu = 1, .pid = 0, .kind = F2T_EV_IRQ_ENTRY,
+		  .irq = { .irq = 5, .name = "eth0" } },
+		{ .ts = 3000, .cpu = 1, .pid = 0, .kind = F2T_EV_LOST },
+		{ .ts = 3100, .cpu = 0, .pid = 10, .kind = F2T_EV_FORK,
+		  .fork = { .parent_pid = 10, .child_pid = 12, .clone_thread = 1,
+			    .clone_flags = 0x3d0f00, .parent_comm = "app", .child_comm = "app" } },
+		/* what sched_waking said again: left out */
+		{ .ts = 3200, .cpu = 0, .pid = 10, .kind = F2T_EV_WAKEUP,
+		  .wake = { .pid = 12, .prio = 120, .target_cpu = 0, .comm = "app" } },
+	};
+	struct pb_buf b = { 0 };
+	struct f2t_pipeline *p;
+	FILE *tmp = tmpfile();
+	int bad = 0;
+	long len;
+
+	assert_non_null(tmp);
+	rec.tasks = f2t_tasks_new();
+	assert_non_null(rec.tasks);
+	assert_int_equal(f2t_tasks_load_snapshot(rec.tasks, snap, strlen(snap), &bad), 2);
+	p = f2t_pipeline_new(&rec);
+	assert_non_null(p);
+	assert_int_equal(f2t_pipeline_add_out(p, f2t_out_fdopen(fileno(tmp), "test.pftrace"),
+					      F2T_FMT_PERFETTO), 0);
+	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+		assert_int_equal(f2t_pipeline_event(p, &ev[i]), 0);
+	assert_int_equal(f2t_pipeline_finish(p, NULL), 0);
+	f2t_pipeline_free(p);
+	len = lseek(fileno(tmp), 0, SEEK_END);
+	assert_true(len > 0 && pb_room(&b, (size_t)len));
+	assert_int_equal(pread(fileno(tmp), b.p, (size_t)len, 0), len);
+	b.len = (size_t)len;
+	/* SystemInfo, ClockSnapshot, defaults, FtraceStats; a thread's track and
+	 * an instant; two bundles; FtraceStats, the process tree, the counts'
+	 * track and instant: 4 + 2 + 2 + 4. */
+	assert_int_equal(count_packets(&b), 12);
+	dump(&b, "writer");
+	pb_buf_free(&b);
+	fclose(tmp);
+	f2t_tasks_free(rec.tasks);
+}
+
 /* pf_print_path() of @text for a writer in process @tgid: @want, and @out when raw. */
 static void assert_print(const char *text, int32_t tgid, enum pf_print_path want,
 			 const char *out)
@@ -355,6 +441,7 @@ int main(void)
 		cmocka_unit_test(test_samples),
 		cmocka_unit_test(test_tracks),
 		cmocka_unit_test(test_print_paths),
+		cmocka_unit_test(test_writer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
