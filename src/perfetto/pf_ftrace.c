@@ -12,7 +12,7 @@
 
 int pf_bundle_init(struct pf_bundle *bb, uint32_t cpu)
 {
-	*bb = (struct pf_bundle){ .cpu = cpu };
+	*bb = (struct pf_bundle){ .cpu = cpu, .gen = 1 };
 	return f2t_hash_init(&bb->comm_index, COMM_TABLE_START);
 }
 
@@ -37,15 +37,6 @@ void pf_bundle_fini(struct pf_bundle *bb)
 	pb_buf_free(&bb->events);
 	pb_buf_free(&bb->comms);
 	f2t_hash_fini(&bb->comm_index);
-}
-
-size_t pf_bundle_bytes(const struct pf_bundle *bb)
-{
-	size_t n = bb->events.len + bb->comms.len;
-
-	for (int i = 0; i < PF_NCOLUMNS; i++)
-		n += bb->col[i].len;
-	return n;
 }
 
 /* Appends one compact event's values, column by column from @first. */
@@ -75,26 +66,42 @@ static bool same_comm(uintptr_t val, const void *key)
 	return strnlen(c, F2T_COMM_LEN) == k->len && !memcmp(c, k->s, k->len);
 }
 
-/* The index of @comm in the bundle's intern table, added if new; -ENOMEM. */
-static int64_t comm_index(struct pf_bundle *bb, const char *comm)
+/* The index of @k's comm in the bundle's intern table, added if new; -ENOMEM. */
+static int64_t comm_lookup(struct pf_bundle *bb, struct comm_key *k)
 {
-	struct comm_key k = { &bb->comms, comm ? comm : "", 0 };
 	struct f2t_hslot *s;
 	uint64_t h;
 
-	k.len = strnlen(k.s, F2T_COMM_LEN - 1);
-	h = f2t_hash_bytes(k.s, k.len);
-	s = f2t_hash_slot(&bb->comm_index, h, same_comm, &k);
+	k->len = strnlen(k->s, F2T_COMM_LEN - 1);
+	h = f2t_hash_bytes(k->s, k->len);
+	s = f2t_hash_slot(&bb->comm_index, h, same_comm, k);
 	if (s->val)
 		return (int64_t)s->val - 1;
 	if (f2t_hash_reserve(&bb->comm_index) || !pb_room(&bb->comms, F2T_COMM_LEN))
 		return -ENOMEM;
 	memset(bb->comms.p + bb->comms.len, 0, F2T_COMM_LEN);
-	memcpy(bb->comms.p + bb->comms.len, k.s, k.len);
+	memcpy(bb->comms.p + bb->comms.len, k->s, k->len);
 	bb->comms.len += F2T_COMM_LEN;
-	f2t_hash_put(&bb->comm_index, f2t_hash_slot(&bb->comm_index, h, same_comm, &k), h,
+	f2t_hash_put(&bb->comm_index, f2t_hash_slot(&bb->comm_index, h, same_comm, k), h,
 		     ++bb->ncomms);
 	return bb->ncomms - 1;
+}
+
+/* The index of task @pid's @comm, by way of the memo of the last one it had. */
+static int64_t comm_index(struct pf_bundle *bb, int32_t pid, const char *comm)
+{
+	struct pf_comm_memo *m = &bb->memo[(uint32_t)pid % PF_COMM_MEMO];
+	struct comm_key k = { &bb->comms, comm ? comm : "", 0 };
+	int64_t index;
+
+	if (m->gen == bb->gen && m->pid == pid && !strncmp(m->comm, k.s, F2T_COMM_LEN - 1))
+		return m->index;
+	index = comm_lookup(bb, &k);
+	if (index >= 0) {
+		*m = (struct pf_comm_memo){ .pid = pid, .index = (uint32_t)index, .gen = bb->gen };
+		memcpy(m->comm, k.s, k.len);
+	}
+	return index;
 }
 
 /* Negative int32 as protobuf's int32 has it: sign-extended to ten bytes. */
@@ -106,7 +113,7 @@ static inline uint64_t i32(int32_t v)
 int pf_bundle_switch(struct pf_bundle *bb, uint64_t ts, int64_t prev_state,
 		     const struct f2t_event *ev)
 {
-	int64_t comm = comm_index(bb, ev->sw.next_comm);
+	int64_t comm = comm_index(bb, ev->sw.next_pid, ev->sw.next_comm);
 	uint64_t v[5];
 
 	if (comm < 0)
@@ -123,7 +130,7 @@ int pf_bundle_switch(struct pf_bundle *bb, uint64_t ts, int64_t prev_state,
 
 int pf_bundle_waking(struct pf_bundle *bb, uint64_t ts, const struct f2t_event *ev)
 {
-	int64_t comm = comm_index(bb, ev->wake.comm);
+	int64_t comm = comm_index(bb, ev->wake.pid, ev->wake.comm);
 	uint64_t v[5];
 
 	if (comm < 0)
@@ -333,6 +340,7 @@ static int reset(struct pf_bundle *bb)
 	bb->ncomms = 0;
 	bb->nevents = 0;
 	bb->lost = false;
+	bb->gen++;		/* every memo is stale */
 	bb->last_switch_ts = bb->last_waking_ts = 0;
 	f2t_hash_fini(&bb->comm_index);
 	return f2t_hash_init(&bb->comm_index, COMM_TABLE_START);

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "model/event.h"
+#include "model/tasks.h"
 #include "perfetto/pb.h"
 #include "util/hash.h"
 
@@ -34,11 +35,22 @@ enum pf_column {
 	PF_COL_WAKING_PRIO, PF_COL_WAKING_COMM, PF_NCOLUMNS
 };
 
+/* A task's comm and its index in the bundle's intern table, looked up last. */
+struct pf_comm_memo {
+	int32_t pid;
+	uint32_t index;
+	uint32_t gen;			/* the bundle's, when it was looked up */
+	char comm[F2T_COMM_LEN];
+};
+
+#define PF_COMM_MEMO 256
+
 /* One CPU's bundle being filled. */
 struct pf_bundle {
 	uint32_t cpu;
 	bool lost;			/* the CPU lost events since the last bundle */
 	uint32_t nevents;		/* compact and whole, since the last flush */
+	uint32_t gen;			/* 1, 2, ...: one per bundle written */
 	uint64_t last_switch_ts, last_waking_ts;
 	struct pb_buf col[PF_NCOLUMNS];	/* packed varints */
 	struct pb_buf events;		/* FtraceEvent fields, each whole */
@@ -46,14 +58,19 @@ struct pf_bundle {
 	struct pb_buf comms;		/* F2T_COMM_LEN bytes each, NUL-padded */
 	uint32_t ncomms;
 	struct f2t_hash comm_index;	/* -> index + 1 */
+	/* Most events name the few tasks that run there: asked by pid first. */
+	struct pf_comm_memo memo[PF_COMM_MEMO];
 };
 
 /* pf_bundle_init() - an empty bundle for @cpu.  Return: 0 or -ENOMEM. */
 int pf_bundle_init(struct pf_bundle *bb, uint32_t cpu);
 void pf_bundle_fini(struct pf_bundle *bb);
 
-/* Bytes pending, roughly: when to flush. */
-size_t pf_bundle_bytes(const struct pf_bundle *bb);
+/* Time to write the bundle out: this many events, or this many bytes of whole ones. */
+static inline bool pf_bundle_full(const struct pf_bundle *bb)
+{
+	return bb->nevents >= 8192 || bb->events.len >= (64u << 10);
+}
 
 /**
  * pf_bundle_switch() - a compact sched_switch at @ts

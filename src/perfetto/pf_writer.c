@@ -37,8 +37,7 @@
 #include "perfetto/pf_track.h"
 #include "util/log.h"
 
-/* A bundle is written when this big; the output buffer when this full. */
-#define BUNDLE_BYTES	(64u << 10)
+/* The output buffer is handed to the output when this full. */
 #define OUT_BYTES	(1u << 20)
 /* A suspend between the recorder's two clock reads moves boottime this much at least. */
 #define SUSPEND_NS	1000000ll
@@ -290,7 +289,7 @@ static int pf_event(struct f2t_writer *w, const struct f2t_event *ev)
 		ret = ret < 0 ? ret : 0;
 		break;
 	}
-	if (!ret && pf_bundle_bytes(&c->bundle) >= BUNDLE_BYTES)
+	if (!ret && pf_bundle_full(&c->bundle))
 		ret = pf_bundle_flush(&c->bundle, &p->buf, PF_SEQ_FTRACE);
 	return ret ? ret : maybe_write_out(w);
 }
