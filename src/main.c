@@ -24,7 +24,7 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].what);
 	fprintf(f, "\n'ftrace2trace COMMAND --help' tells more; see also ftrace2trace(1).\n"
-		   "example: sudo ftrace2trace record -o trace.fxt -- ./my-program\n");
+		   "example: sudo ftrace2trace record -o trace.pftrace -- ./my-program\n");
 }
 
 int main(int argc, char **argv)
