@@ -13,14 +13,22 @@
 
 /*
  * Interning ids for byte strings: iid 1, 2, ... in order of first sight.
- * Keys are kept end to end in one buffer; off[i] is where key i + 1 ends.
+ * Keys are kept end to end in one buffer; ends holds where key i + 1 ends.
  */
 struct intern {
 	struct f2t_hash index;	/* -> iid */
 	struct pb_buf keys;
-	size_t *end;
-	size_t n, cap;
+	struct pb_buf ends;	/* size_t each */
+	size_t n;
 };
+
+static size_t key_end(const struct intern *in, size_t i)
+{
+	size_t end;
+
+	memcpy(&end, in->ends.p + i * sizeof(end), sizeof(end));
+	return end;
+}
 
 struct lookup {
 	const struct intern *in;
@@ -31,9 +39,9 @@ struct lookup {
 static bool same_key(uintptr_t iid, const void *key)
 {
 	const struct lookup *l = key;
-	size_t start = iid > 1 ? l->in->end[iid - 2] : 0;
+	size_t start = iid > 1 ? key_end(l->in, iid - 2) : 0;
 
-	return l->in->end[iid - 1] - start == l->len &&
+	return key_end(l->in, iid - 1) - start == l->len &&
 	       !memcmp(l->in->keys.p + start, l->key, l->len);
 }
 
@@ -47,19 +55,11 @@ static int64_t intern(struct intern *in, const void *key, size_t len, bool *fres
 	*fresh = !s->val;
 	if (s->val)
 		return (int64_t)s->val;
-	if (in->n == in->cap) {
-		size_t cap = in->cap ? in->cap * 2 : 256;
-		size_t *end = realloc(in->end, cap * sizeof(*end));
-
-		if (!end)
-			return -ENOMEM;
-		in->end = end;
-		in->cap = cap;
-	}
 	pb_raw(&in->keys, key, len);
-	if (in->keys.err || f2t_hash_reserve(&in->index))
+	pb_raw(&in->ends, &in->keys.len, sizeof(in->keys.len));
+	if (in->keys.err || in->ends.err || f2t_hash_reserve(&in->index))
 		return -ENOMEM;
-	in->end[in->n++] = in->keys.len;
+	in->n++;
 	f2t_hash_put(&in->index, f2t_hash_slot(&in->index, h, same_key, &l), h, in->n);
 	return (int64_t)in->n;
 }
@@ -68,7 +68,7 @@ static void intern_fini(struct intern *in)
 {
 	f2t_hash_fini(&in->index);
 	pb_buf_free(&in->keys);
-	free(in->end);
+	pb_buf_free(&in->ends);
 }
 
 enum { I_NAME, I_PATH, I_BUILD_ID, I_MAPPING, I_FRAME, I_CALLSTACK, I_COUNT };

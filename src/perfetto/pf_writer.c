@@ -53,8 +53,7 @@ struct pf_priv {
 	struct pf_cpu *cpus[F2T_MAX_CPUS];
 	struct pf_samples *samples;
 	struct pf_tracks *tracks;
-	int32_t *start_tids;		/* the threads alive at the start */
-	size_t nstart, start_cap;
+	struct pb_buf start_tids;	/* the threads alive at the start (int32_t) */
 	int64_t boot_offset;		/* CLOCK_BOOTTIME - CLOCK_MONOTONIC */
 	uint64_t last_ts;
 	/* The print event whose items are coming: what it becomes. */
@@ -119,19 +118,10 @@ static void check_suspend(const struct f2t_writer *w, int64_t offset)
 
 static int keep_tid(struct f2t_task *t, void *ctx)
 {
-	struct pf_priv *p = ctx;
+	struct pb_buf *tids = ctx;
 
-	if (p->nstart == p->start_cap) {
-		size_t cap = p->start_cap ? p->start_cap * 2 : 1024;
-		int32_t *tids = realloc(p->start_tids, cap * sizeof(*tids));
-
-		if (!tids)
-			return -ENOMEM;
-		p->start_tids = tids;
-		p->start_cap = cap;
-	}
-	p->start_tids[p->nstart++] = t->tid;
-	return 0;
+	pb_raw(tids, &t->tid, sizeof(t->tid));
+	return tids->err;
 }
 
 static int pf_begin(struct f2t_writer *w)
@@ -146,7 +136,7 @@ static int pf_begin(struct f2t_writer *w)
 	pf_system_info(&p->buf, info);
 	pf_clock_snapshot(&p->buf, &c);
 	pf_seq_defaults(&p->buf, PF_SEQ_TRACKS, PF_CLOCK_MONOTONIC, NULL);
-	if (f2t_tasks_each(w->tasks, keep_tid, p))
+	if (f2t_tasks_each(w->tasks, keep_tid, &p->start_tids))
 		return -ENOMEM;
 	if (rec->ncpu_stats)
 		pf_ftrace_stats(&p->buf, info->start_ns, true, rec->cpu_stats, rec->ncpu_stats);
@@ -349,7 +339,8 @@ static int pf_end(struct f2t_writer *w, const struct f2t_stats *st)
 	if (!ret && rec->ncpu_stats)
 		pf_ftrace_stats(&p->buf, end_ts, false, rec->cpu_stats, rec->ncpu_stats);
 	if (!ret)
-		pf_process_tree(&p->buf, w->info->start_ns, w->tasks, p->start_tids, p->nstart);
+		pf_process_tree(&p->buf, w->info->start_ns, w->tasks,
+				(const int32_t *)p->start_tids.p, p->start_tids.len / sizeof(int32_t));
 	if (!ret)
 		ret = pf_tracks_stats(p->tracks, &p->buf, end_ts, st);
 	return ret ? ret : write_out(w);
@@ -369,7 +360,7 @@ static void pf_destroy(struct f2t_writer *w)
 	pf_samples_free(p->samples);
 	pf_tracks_free(p->tracks);
 	pb_buf_free(&p->buf);
-	free(p->start_tids);
+	pb_buf_free(&p->start_tids);
 	free(p->print_text);
 	free(p);
 	w->priv = NULL;
