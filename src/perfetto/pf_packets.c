@@ -44,11 +44,8 @@ void pf_system_info(struct pb_buf *b, const struct f2t_trace_info *info)
 
 static void clock(struct pb_buf *b, uint32_t id, uint64_t ts)
 {
-	size_t c;
+	size_t c = pb_open(b, PF_CLOCKS);
 
-	if (!ts)
-		return;
-	c = pb_open(b, PF_CLOCKS);
 	pb_uint(b, PF_CLOCK_ID, id);
 	pb_uint(b, PF_CLOCK_TIMESTAMP, ts);
 	pb_close(b, c);
@@ -61,7 +58,8 @@ void pf_clock_snapshot(struct pb_buf *b, const struct pf_clocks *c)
 
 	clock(b, PF_CLOCK_BOOTTIME, c->boottime);
 	clock(b, PF_CLOCK_MONOTONIC, c->monotonic);
-	clock(b, PF_CLOCK_REALTIME, c->realtime);
+	if (c->realtime)
+		clock(b, PF_CLOCK_REALTIME, c->realtime);
 	pb_close(b, cs);
 	pb_close(b, pkt);
 }

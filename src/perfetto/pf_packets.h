@@ -53,7 +53,7 @@ size_t pf_packet_open(struct pb_buf *b, const struct pf_head *h);
  */
 void pf_system_info(struct pb_buf *b, const struct f2t_trace_info *info);
 
-/* The clocks at one instant, in ns (0: not known, left out). */
+/* The clocks at one instant, in ns (realtime 0: not known, left out). */
 struct pf_clocks {
 	uint64_t boottime, monotonic, realtime;
 };

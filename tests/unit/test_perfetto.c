@@ -22,6 +22,7 @@
 
 #include <cmocka.h>
 
+#include "logged.h"
 #include "model/tasks.h"
 #include "perfetto/pf_fields.h"
 #include "pipeline/pipeline.h"
@@ -295,8 +296,31 @@ static void test_tracks(void **state)
 	pf_tracks_free(t);
 }
 
-/* The writer's choices, one event each, through the pipeline as a conversion runs it. */
-static void test_writer(void **state)
+/* The Perfetto file @rec's events @ev make, through the pipeline as a conversion runs it. */
+static void convert(struct f2t_recording *rec, const struct f2t_event *ev, size_t n,
+		    struct pb_buf *b)
+{
+	struct f2t_pipeline *p = f2t_pipeline_new(rec);
+	FILE *tmp = tmpfile();
+	long len;
+
+	assert_non_null(tmp);
+	assert_non_null(p);
+	assert_int_equal(f2t_pipeline_add_out(p, f2t_out_fdopen(fileno(tmp), "test.pftrace"),
+					      F2T_FMT_PERFETTO), 0);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(f2t_pipeline_event(p, &ev[i]), 0);
+	assert_int_equal(f2t_pipeline_finish(p, NULL), 0);
+	f2t_pipeline_free(p);
+	len = lseek(fileno(tmp), 0, SEEK_END);
+	assert_true(len > 0 && pb_room(b, (size_t)len));
+	assert_int_equal(pread(fileno(tmp), b->p, (size_t)len, 0), len);
+	b->len = (size_t)len;
+	fclose(tmp);
+}
+
+/* A recording of tasks 10 (app) and 11 (worker), BOOTTIME 500 ns ahead of MONOTONIC. */
+static struct f2t_recording recording(void)
 {
 	static const char snap[] = "10 10 app\n11 10 worker\n";
 	static const struct f2t_cpu_stats cpus[] = { { .cpu = 0, .read = 12 } };
@@ -304,12 +328,23 @@ static void test_writer(void **state)
 		.info = {
 			.kernel = "6.1.0", .machine = "x86_64", .ncpus = 2, .page_size = 4096,
 			.recorder = "ftrace2trace 9.9", .start_ns = 1000, .stop_ns = 9000,
-			/* BOOTTIME 500 ns ahead of MONOTONIC, at both ends. */
 			.sync_start = { .mono_ns = 1000, .boottime_ns = 1500, .realtime_ns = 7000 },
 			.sync_end = { .mono_ns = 9000, .boottime_ns = 9500, .realtime_ns = 15000 },
 		},
 		.cpu_stats = cpus, .ncpu_stats = 1,
 	};
+	int bad = 0;
+
+	rec.tasks = f2t_tasks_new();
+	assert_non_null(rec.tasks);
+	assert_int_equal(f2t_tasks_load_snapshot(rec.tasks, snap, strlen(snap), &bad), 2);
+	return rec;
+}
+
+/* The writer's choices, one event each. */
+static void test_writer(void **state)
+{
+	struct f2t_recording rec = recording();
 	const struct f2t_event ev[] = {
 		/* cpu0's first switch: whole (trace processor would drop a compact one). */
 		{ .ts = 2000, .cpu = 0, .pid = 0, .kind = F2T_EV_SWITCH,
@@ -346,34 +381,40 @@ static void test_writer(void **state)
 		  .wake = { .pid = 12, .prio = 120, .target_cpu = 0, .comm = "app" } },
 	};
 	struct pb_buf b = { 0 };
-	struct f2t_pipeline *p;
-	FILE *tmp = tmpfile();
-	int bad = 0;
-	long len;
 
-	assert_non_null(tmp);
-	rec.tasks = f2t_tasks_new();
-	assert_non_null(rec.tasks);
-	assert_int_equal(f2t_tasks_load_snapshot(rec.tasks, snap, strlen(snap), &bad), 2);
-	p = f2t_pipeline_new(&rec);
-	assert_non_null(p);
-	assert_int_equal(f2t_pipeline_add_out(p, f2t_out_fdopen(fileno(tmp), "test.pftrace"),
-					      F2T_FMT_PERFETTO), 0);
-	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
-		assert_int_equal(f2t_pipeline_event(p, &ev[i]), 0);
-	assert_int_equal(f2t_pipeline_finish(p, NULL), 0);
-	f2t_pipeline_free(p);
-	len = lseek(fileno(tmp), 0, SEEK_END);
-	assert_true(len > 0 && pb_room(&b, (size_t)len));
-	assert_int_equal(pread(fileno(tmp), b.p, (size_t)len, 0), len);
-	b.len = (size_t)len;
+	convert(&rec, ev, sizeof(ev) / sizeof(ev[0]), &b);
 	/* SystemInfo, ClockSnapshot, defaults, FtraceStats; a thread's track and
 	 * an instant; two bundles; FtraceStats, the process tree, the counts'
 	 * track and instant: 4 + 2 + 2 + 4. */
 	assert_int_equal(count_packets(&b), 12);
 	dump(&b, "writer");
 	pb_buf_free(&b);
-	fclose(tmp);
+	f2t_tasks_free(rec.tasks);
+}
+
+/* A suspend while recording moves BOOTTIME against MONOTONIC: said, once. */
+static void test_writer_suspend(void **state)
+{
+	struct f2t_recording rec = recording();
+	const struct f2t_event ev = {
+		.ts = 2000, .cpu = 0, .pid = 10, .kind = F2T_EV_WAKING,
+		.wake = { .pid = 11, .prio = 120, .target_cpu = 0, .comm = "worker" },
+	};
+	struct pb_buf b = { 0 };
+
+	rec.info.sync_end.boottime_ns += 2000000000ull;
+	logged_start();
+	convert(&rec, &ev, 1, &b);
+	assert_non_null(strstr(logged(), "test.pftrace: CLOCK_BOOTTIME ran 2.000 s ahead of CLOCK_MONOTONIC"));
+	assert_null(strstr(strstr(logged(), "ran 2.000 s") + 1, "ran 2.000 s"));
+	logged_stop();
+	/* Without one, nothing is said. */
+	rec.info.sync_end.boottime_ns -= 2000000000ull;
+	logged_start();
+	convert(&rec, &ev, 1, &b);
+	assert_null(strstr(logged(), "CLOCK_BOOTTIME"));
+	logged_stop();
+	pb_buf_free(&b);
 	f2t_tasks_free(rec.tasks);
 }
 
@@ -443,6 +484,7 @@ int main(void)
 		cmocka_unit_test(test_tracks),
 		cmocka_unit_test(test_print_paths),
 		cmocka_unit_test(test_writer),
+		cmocka_unit_test(test_writer_suspend),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
