@@ -156,7 +156,7 @@ _ftrace2trace()
 	fi
 
 	case $sub in
-	convert) _ftrace2trace_files "$cur" cap ;;
+	convert | report) _ftrace2trace_files "$cur" cap ;;
 	dump) _ftrace2trace_files "$cur" fxt ;;
 	merge) _ftrace2trace_files "$cur" json ;;
 	record)

@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "util/outfile.h"
+#include "util/sudo.h"
 
 static const struct {
 	const char *name;
@@ -13,6 +15,7 @@ static const struct {
 	{ "convert", f2t_cmd_convert, "turn a capture into trace files" },
 	{ "dump", f2t_cmd_dump, "print every record of an FXT file" },
 	{ "merge", f2t_cmd_merge, "put JSON traces on one clock, through their clock_sync events" },
+	{ "report", f2t_cmd_report, "where a recording's threads blocked (report --off-cpu)" },
 };
 
 static void usage(FILE *f)
@@ -29,6 +32,12 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	uid_t uid;
+	gid_t gid;
+
+	/* Under sudo, what we write is the user's, not root's. */
+	if (f2t_sudo_user(&uid, &gid) > 0)
+		f2t_outfile_set_owner(uid, gid);
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

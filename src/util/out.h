@@ -2,9 +2,10 @@
 /*
  * Buffered, append-only output to a file descriptor.  Writers produce many
  * small pieces; this batches them into large write()s and remembers the first
- * error so callers check once, at f2t_out_close().  An output opened with
- * f2t_out_open_gzip() compresses what it is given (zlib, gzip format) on its
- * way to the file; its writers do not know.
+ * error so callers check once, at f2t_out_close().  A named file appears
+ * under its name only at f2t_out_close(), whole (util/outfile.h).  An output
+ * opened with f2t_out_open_gzip() compresses what it is given (zlib, gzip
+ * format) on its way to the file; its writers do not know.
  */
 #ifndef F2T_OUT_H
 #define F2T_OUT_H
@@ -12,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "util/outfile.h"
 
 struct f2t_out {
 	int fd;
@@ -21,18 +24,27 @@ struct f2t_out {
 	uint64_t total;		/* bytes handed to the kernel so far */
 	unsigned char *buf;
 	char *path;		/* for messages */
+	struct f2t_outfile *file;	/* f2t_out_open()ed: where it goes at the end */
 	struct f2t_gzip *gz;	/* NULL: bytes go to fd as they are */
 };
 
-/* Opens (creates/truncates) PATH; "-" means stdout.  Returns NULL + errno. */
+/*
+ * Starts writing PATH ("-": standard output) through a temporary file.
+ * Returns NULL + errno (see f2t_outfile_open()).
+ */
 struct f2t_out *f2t_out_open(const char *path);
 /* The same, writing what it is given gzip-compressed.  Returns NULL + errno. */
 struct f2t_out *f2t_out_open_gzip(const char *path);
 /* Wraps an existing fd, which f2t_out_close() will not close. */
 struct f2t_out *f2t_out_fdopen(int fd, const char *name);
 int f2t_out_flush(struct f2t_out *o);
-/* Flushes, fsyncs nothing, closes; returns 0 or the first error. Frees o. */
+/*
+ * Flushes; a file from f2t_out_open() then takes its name (or, on error,
+ * is removed).  Returns 0 or the first error.  Frees o.
+ */
 int f2t_out_close(struct f2t_out *o);
+/* Frees o, writing nothing more; a file from f2t_out_open() is removed. */
+void f2t_out_abort(struct f2t_out *o);
 
 void f2t_out_write_slow(struct f2t_out *o, const void *p, size_t n);
 

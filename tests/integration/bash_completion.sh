@@ -41,8 +41,9 @@ expect() {
 	n=$((n + 1))
 }
 
-expect "record" ftrace2trace re
-expect "convert dump merge record" ftrace2trace ""
+expect "record report" ftrace2trace re
+expect "a.cap runs" ftrace2trace report --off-cpu ""
+expect "convert dump merge record report" ftrace2trace ""
 expect "--help --version" ftrace2trace --
 expect "--no-sample" ftrace2trace record --no-
 expect "--format --freq --function --function-graph" ftrace2trace record --f
