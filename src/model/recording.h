@@ -69,6 +69,8 @@ struct f2t_sampling {
 	uint32_t type;		/* perf_event_attr type and config */
 	uint64_t config;
 	uint32_t freq;		/* asked-for samples per second per CPU */
+	/* Whose samples were kept: "all", "command" or "pids" (NULL: not said). */
+	const char *scope;
 };
 
 struct f2t_recording {

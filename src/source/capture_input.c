@@ -21,7 +21,7 @@ struct capture_input {
 	struct f2t_capr *cap;
 	/* The metadata values the recording points to, owned here. */
 	char *host, *kernel, *machine, *cmdline, *clock, *recorder;
-	char *sync_start_id, *sync_end_id, *kernel_build_id, *sample_event;
+	char *sync_start_id, *sync_end_id, *kernel_build_id, *sample_event, *sample_scope;
 	struct f2t_cpu_stats *cpu_stats;
 	struct f2t_pid_text *jit_maps, *proc_maps;
 };
@@ -96,6 +96,8 @@ static void read_sampling(struct capture_input *c)
 	s->type = (uint32_t)f2t_capr_kv_u64(r, "type");
 	s->config = f2t_capr_kv_u64(r, "config");
 	s->freq = (uint32_t)f2t_capr_kv_u64(r, "freq");
+	c->sample_scope = f2t_capr_kv(r, "scope");
+	s->scope = c->sample_scope;
 }
 
 static uint64_t stat_value(const char *text, size_t len, const char *key)
@@ -214,6 +216,7 @@ static void capture_close(struct f2t_input *in)
 	free(c->sync_end_id);
 	free(c->kernel_build_id);
 	free(c->sample_event);
+	free(c->sample_scope);
 	free(c->cpu_stats);
 	free(c->jit_maps);
 	free(c->proc_maps);
