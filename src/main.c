@@ -11,6 +11,7 @@ static const struct {
 } commands[] = {
 	{ "record", f2t_cmd_record, "record scheduling (and more) into trace files" },
 	{ "convert", f2t_cmd_convert, "turn a capture into trace files" },
+	{ "report", f2t_cmd_report, "where each thread's time went, how long it waited for a CPU" },
 	{ "dump", f2t_cmd_dump, "print every record of an FXT file" },
 	{ "merge", f2t_cmd_merge, "put JSON traces on one clock, through their clock_sync events" },
 };
