@@ -339,18 +339,15 @@ static int switch_out(struct f2t_tstates *t, const struct f2t_event *ev)
 	th = thread_get(t, tid);
 	if (!th)
 		return -ENOMEM;
+	if (st == F2T_TS_UNKNOWN)
+		t->counts.unknown_letters++;
+	else if (th->wake_pending && st >= F2T_TS_SLEEPING && st <= F2T_TS_STOPPED)
+		st = F2T_TS_WOKEN;	/* woken on its way to sleep: runnable once off the CPU */
 	ret = end_stretch(t, tid, th, ev->ts, st, true, ev->cpu, F2T_TSW_NONE);
 	th->since = ev->ts;
 	th->state = st;
-	th->why = F2T_TSW_NONE;
-	if (st == F2T_TS_UNKNOWN) {
-		t->counts.unknown_letters++;
-		th->why = F2T_TSW_UNSEEN;
-	} else if (th->wake_pending && st >= F2T_TS_SLEEPING && st <= F2T_TS_STOPPED) {
-		/* Woken on its way to sleep: runnable as soon as it is off the CPU. */
-		th->state = F2T_TS_WOKEN;
-		th->new_task = false;
-	}
+	th->why = st == F2T_TS_UNKNOWN ? F2T_TSW_UNSEEN : F2T_TSW_NONE;
+	th->new_task = false;
 	th->wake_pending = false;
 	return ret;
 }
