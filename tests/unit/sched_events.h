@@ -2,7 +2,9 @@
 /*
  * Scheduling events made by hand for tests, as a source hands them out:
  * ev->pid is the task that ran when the event was recorded (common_pid),
- * so a switch's is its prev_pid.  Times are in ns.
+ * so a switch's is its prev_pid.  Times are in ns.  Events name tasks as
+ * ev_comm() says: "swapper" for 0, else "task" unless a test points it at
+ * its own function.
  */
 #ifndef F2T_TEST_SCHED_EVENTS_H
 #define F2T_TEST_SCHED_EVENTS_H
@@ -10,6 +12,13 @@
 #include <string.h>
 
 #include "model/event.h"
+
+static const char *ev_comm_default(int32_t tid)
+{
+	return tid ? "task" : "swapper";
+}
+
+static const char *(*ev_comm)(int32_t tid) = ev_comm_default;
 
 /* prev goes out in @state ("S", "R+", "D"...), next comes in. */
 static inline struct f2t_event ev_switch(uint64_t ts, uint32_t cpu, int32_t prev,
@@ -20,8 +29,8 @@ static inline struct f2t_event ev_switch(uint64_t ts, uint32_t cpu, int32_t prev
 	ev.sw.prev_pid = prev;
 	ev.sw.next_pid = next;
 	ev.sw.prev_prio = ev.sw.next_prio = 120;
-	ev.sw.prev_comm = prev ? "task" : "swapper";
-	ev.sw.next_comm = next ? "task" : "swapper";
+	ev.sw.prev_comm = ev_comm(prev);
+	ev.sw.next_comm = ev_comm(next);
 	strncpy(ev.sw.prev_state, state, F2T_STATE_LEN - 1);
 	return ev;
 }
@@ -34,7 +43,7 @@ static inline struct f2t_event ev_waking(uint64_t ts, uint32_t cpu, int32_t wake
 	ev.wake.pid = tid;
 	ev.wake.prio = 120;
 	ev.wake.target_cpu = (int32_t)cpu;
-	ev.wake.comm = "task";
+	ev.wake.comm = ev_comm(tid);
 	return ev;
 }
 
@@ -46,7 +55,8 @@ static inline struct f2t_event ev_fork(uint64_t ts, uint32_t cpu, int32_t parent
 	ev.fork.parent_pid = parent;
 	ev.fork.child_pid = child;
 	ev.fork.clone_thread = 1;
-	ev.fork.parent_comm = ev.fork.child_comm = "task";
+	ev.fork.parent_comm = ev_comm(parent);
+	ev.fork.child_comm = ev_comm(child);
 	return ev;
 }
 
@@ -66,7 +76,7 @@ static inline struct f2t_event ev_exit(uint64_t ts, uint32_t cpu, int32_t pid)
 	struct f2t_event ev = { .kind = F2T_EV_EXIT, .ts = ts, .cpu = cpu, .pid = pid };
 
 	ev.exit.pid = pid;
-	ev.exit.comm = "task";
+	ev.exit.comm = ev_comm(pid);
 	return ev;
 }
 
