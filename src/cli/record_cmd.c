@@ -20,7 +20,7 @@
 #define MAX_EVENTS 256
 
 enum { OPT_FORMAT = 256, OPT_FUNCTION, OPT_FUNCTION_GRAPH, OPT_NOTRACE, OPT_MAX_DEPTH,
-       OPT_NO_SAMPLE, OPT_SAMPLE_ALL, OPT_CALL_GRAPH };
+       OPT_NO_SAMPLE, OPT_SAMPLE_ALL, OPT_CALL_GRAPH, OPT_REPORT };
 
 static const char synopsis[] =
 	"usage: ftrace2trace record [OPTIONS] [--] COMMAND [ARGS...]\n"
@@ -47,6 +47,8 @@ static void usage(FILE *f)
 		"  -b, --buffer-size KB    ring buffer per CPU (default %lu, less on small\n"
 		"                          machines)\n"
 		"  -k, --keep-capture FILE keep the raw capture (for `ftrace2trace convert`)\n"
+		"      --report            when recording stops, print where each thread's\n"
+		"                          time went (`ftrace2trace report`) on stdout\n"
 		"  -F, --freq HZ           CPU samples per second per CPU, with kernel and\n"
 		"                          user call stacks (default %u; 0 turns them off)\n"
 		"      --no-sample         no CPU samples (same as -F 0)\n"
@@ -147,6 +149,7 @@ int f2t_cmd_record(int argc, char **argv)
 		{ "event", required_argument, NULL, 'e' },
 		{ "buffer-size", required_argument, NULL, 'b' },
 		{ "keep-capture", required_argument, NULL, 'k' },
+		{ "report", no_argument, NULL, OPT_REPORT },
 		{ "freq", required_argument, NULL, 'F' },
 		{ "no-sample", no_argument, NULL, OPT_NO_SAMPLE },
 		{ "sample-all", no_argument, NULL, OPT_SAMPLE_ALL },
@@ -214,6 +217,9 @@ int f2t_cmd_record(int argc, char **argv)
 		}
 		case 'k':
 			o.keep_capture = optarg;
+			break;
+		case OPT_REPORT:
+			o.report = true;
 			break;
 		case 'F': {
 			unsigned long hz = strtoul(optarg, &end, 10);

@@ -28,6 +28,7 @@ struct f2t_record_opts {
 	size_t nevents;
 	unsigned long buffer_kb;	/* -b; 0 = default */
 	const char *keep_capture;	/* -k FILE, or NULL */
+	bool report;			/* --report: print `ftrace2trace report` at the end */
 	struct f2t_functrace_opts func;	/* --function, --function-graph */
 	/* CPU sampling */
 	unsigned int sample_freq;	/* -F; 0 = off */

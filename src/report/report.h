@@ -46,6 +46,7 @@ struct f2t_report_opts {
 	/* The window, from the first event; to_ns 0: to the end. */
 	uint64_t from_ns, to_ns;
 	uint64_t slow_ns;		/* list the waits longer than this; 0: none */
+	const char *title;		/* what the report is about; NULL: the input's path */
 };
 
 struct f2t_report;

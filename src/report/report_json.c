@@ -201,7 +201,7 @@ void f2t_report_write_json(const struct f2t_report *r, const struct f2t_table *t
 
 	f2t_report_span(r, &from, &to);
 	f2t_out_puts(o, "{\"input\":");
-	str(o, r->rec->path);
+	str(o, r->o.title ? r->o.title : r->rec->path);
 	f2t_out_puts(o, ",\"recording\":{\"host\":");
 	str(o, info->host);
 	f2t_out_puts(o, ",\"kernel\":");

@@ -39,7 +39,8 @@ static void header(const struct f2t_report *r, struct f2t_out *o)
 	uint64_t first = f2t_tstates_first(r->ts), from, to, unknown = 0;
 
 	f2t_report_span(r, &from, &to);
-	f2t_out_printf(o, "ftrace2trace report: %s\n", r->rec->path ? r->rec->path : "");
+	f2t_out_printf(o, "ftrace2trace report: %s\n", r->o.title ? r->o.title :
+		       r->rec->path ? r->rec->path : "");
 	if (info->host || info->kernel)
 		f2t_out_printf(o, "recorded on %s, Linux %s, %u CPUs: %s\n",
 			       info->host ? info->host : "?", info->kernel ? info->kernel : "?",
@@ -120,7 +121,7 @@ static void holders(const struct f2t_report *r, struct f2t_out *o,
 		f2t_out_printf(o, " %s", dur(b, h[i].ns));
 	}
 	if (!complete)
-		f2t_out_puts(o, n ? ", ..." : "...");
+		f2t_out_puts(o, n ? ", ..." : "not known");
 }
 
 static void waker(const struct f2t_report *r, struct f2t_out *o, const struct f2t_wait *w)
