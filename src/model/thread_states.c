@@ -292,10 +292,12 @@ static int found_running(struct f2t_tstates *t, uint32_t cpu, int32_t pid, uint6
 {
 	struct cpu *c = &t->cpus[cpu];
 	enum f2t_tstate_why why = c->lost ? F2T_TSW_LOST : F2T_TSW_GAP;
+	bool known = c->known;
+	uint64_t last = c->last;
 	struct thread *th;
 	int ret;
 
-	if (c->known)
+	if (known)
 		t->counts.gaps++;
 	ret = forget_cpu(t, cpu, F2T_TSW_GAP);
 	c->known = true;
@@ -309,6 +311,17 @@ static int found_running(struct f2t_tstates *t, uint32_t cpu, int32_t pid, uint6
 	if (!th)
 		return -ENOMEM;
 	ret = running_elsewhere(t, th, cpu);
+	/*
+	 * A runnable thread was still waiting at this CPU's last event, which
+	 * another task ran: only what follows is unknown.
+	 */
+	if (!ret && known && (th->state == F2T_TS_WOKEN || th->state == F2T_TS_PREEMPTED) &&
+	    last > th->since) {
+		ret = end_stretch(t, pid, th, last, F2T_TS_UNKNOWN, false, cpu, F2T_TSW_NONE);
+		th->state = F2T_TS_UNKNOWN;
+		th->why = why;
+		th->since = last;
+	}
 	if (!ret)
 		ret = end_stretch(t, pid, th, ts, F2T_TS_RUNNING, false, cpu, why);
 	run(th, cpu, ts);

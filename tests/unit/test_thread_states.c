@@ -288,21 +288,26 @@ static void test_missing_switch_from_idle(void **state)
 	/* cpu 1 goes idle at 100; an interrupt there wakes 91 at 150. */
 	feed(r, ev_switch(100, 1, 90, "S", 0));
 	feed(r, ev_waking(150, 1, 0, 91));
-	/* 91 runs on cpu 1 at 400 with no switch to it recorded. */
+	/* At 250 cpu 1 still runs its idle task (an event of pid 0 there)... */
+	feed(r, ev_mark(250, 1, 0));
+	/* ...and at 400 91 runs there, with no switch to it recorded. */
 	feed(r, ev_mark(400, 1, 91));
 	feed(r, ev_switch(500, 1, 91, "S", 0));
 	end(r);
 
 	assert_int_equal(f2t_tstates_counts(r->t)->gaps, 1);
 	expect(r, 91, 0, F2T_TS_UNKNOWN, 100, 150, F2T_TS_WOKEN);
-	/* When between 150 and 400 it started to run is not known: no latency. */
-	s = expect(r, 91, 1, F2T_TS_UNKNOWN, 150, 400, F2T_TS_RUNNING);
+	/* Waiting until 250, when cpu 1 ran something else; not a finished wait. */
+	s = expect(r, 91, 1, F2T_TS_WOKEN, 150, 250, F2T_TS_UNKNOWN);
+	assert_false(s->switched);
+	/* When between 250 and 400 it started to run is not known: no latency. */
+	s = expect(r, 91, 2, F2T_TS_UNKNOWN, 250, 400, F2T_TS_RUNNING);
 	assert_int_equal(s->why, F2T_TSW_GAP);
 	assert_false(s->switched);
-	s = expect(r, 91, 2, F2T_TS_RUNNING, 400, 500, F2T_TS_SLEEPING);
+	s = expect(r, 91, 3, F2T_TS_RUNNING, 400, 500, F2T_TS_SLEEPING);
 	assert_true(s->switched);
 	/* cpu 1 was idle until its last event from the idle task, then unknown. */
-	s = expect(r, 0, 0, F2T_TS_RUNNING, 100, 150, F2T_TS_UNKNOWN);
+	s = expect(r, 0, 0, F2T_TS_RUNNING, 100, 250, F2T_TS_UNKNOWN);
 	assert_int_equal(s->cpu, 1);
 	assert_false(s->switched);
 	expect(r, 0, 1, F2T_TS_RUNNING, 500, 500, F2T_TS_COUNT);
