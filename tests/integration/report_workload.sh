@@ -17,39 +17,7 @@
 set -u
 . "$F2T_TESTS/helpers/record-common.bash"
 need_root
-LOAD=$B/tests/helpers/schedload
-[ -x "$LOAD" ] || skip "$LOAD not built (make tests)"
-command -v python3 >/dev/null || skip "python3 is not installed"
-
-# unknown_share NAME: the largest unknown share of a workload thread's life, in %.
-unknown_share() {
-	local tids
-	tids=$(sed -n 's/.* tid=\([0-9]*\) .*/\1/p' "$TMP/$1.out" | paste -sd,)
-	[ -n "$tids" ] || { echo 100; return; }
-	"$F2T" report --csv --tid "$tids" "$TMP/$1.cap" |
-		python3 -c 'import csv, sys
-print(max(100 * int(r["unknown_ns"]) / max(int(r["life_ns"]), 1) for r in csv.DictReader(sys.stdin)))'
-}
-
-# record NAME ARGS...: records schedload ARGS into $TMP/NAME.cap, its own
-# figures in $TMP/NAME.out.
-record() {
-	local name=$1 try share
-	shift
-	for try in 1 2 3; do
-		"$F2T" record -b 32768 --no-sample -k "$TMP/$name.cap" -o "$TMP/$name.fxt" -- \
-			"$LOAD" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" ||
-			fail "record $name: $(cat "$TMP/$name.err")"
-		share=$(unknown_share "$name")
-		if ! grep -q "lost events: 0 " "$TMP/$name.err"; then
-			echo "note: $name, try $try: $(grep 'lost events' "$TMP/$name.err")"
-		elif python3 -c "import sys; sys.exit(float('$share') > 1)"; then
-			return 0
-		else
-			echo "note: $name, try $try: ${share}% of a thread's life unknown"
-		fi
-	done
-}
+. "$F2T_TESTS/helpers/report-common.bash"
 
 # check NAME: the report's CSV of the threads in $TMP/NAME.out against their own figures.
 check() {
@@ -102,11 +70,11 @@ sys.exit(1 if bad else 0)
 PY
 }
 
-record busy-sleep busy-sleep 20 30 10
+record busy-sleep "$LOAD" busy-sleep 20 30 10
 check busy-sleep || fail "busy-sleep: the report is off (above)"
 ok "busy-sleep: running, sleeping, runnable and switches as the thread measured them"
 
-record compete compete 1000
+record compete "$LOAD" compete 1000
 check compete || fail "compete: the report is off (above)"
 ok "compete: running and runnable of two threads sharing CPU 0 as they measured them"
 
