@@ -94,4 +94,15 @@ PY
 grep -q "compete0" "$TMP/compete.txt" && grep -q "compete1" "$TMP/compete.txt" ||
 	fail "the text report does not name both threads"
 ok "JSON agrees with CSV; the text names the threads"
+
+# record --report: the report on stdout after the workload's own output, the
+# trace file written as without it.
+"$F2T" record --report --no-sample -o "$TMP/rr.fxt" -- "$LOAD" busy-sleep 5 5 4 \
+	>"$TMP/rr.out" 2>"$TMP/rr.err" || fail "record --report: $(cat "$TMP/rr.err")"
+head -1 "$TMP/rr.out" | grep -q "^busysleep tid=" || fail "record --report: the workload's line is not first"
+grep -q "^ftrace2trace report: this recording" "$TMP/rr.out" &&
+	grep -qE "^ +[0-9]+ +busysleep " "$TMP/rr.out" ||
+	fail "record --report: no report naming busysleep on stdout: $(head -20 "$TMP/rr.out")"
+is_fxt "$TMP/rr.fxt" || fail "record --report: no trace file"
+ok "record --report prints the report and writes the trace"
 exit 0
