@@ -55,6 +55,9 @@ _ftrace2trace_optarg()
 	--output)
 		if [ "$sub" = merge ]; then
 			_ftrace2trace_files "$cur" json
+		elif [ "$sub" = report ]; then
+			compopt -o filenames 2>/dev/null
+			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		else
 			_ftrace2trace_files "$cur" fxt json txt
 		fi ;;
@@ -156,7 +159,7 @@ _ftrace2trace()
 	fi
 
 	case $sub in
-	convert) _ftrace2trace_files "$cur" cap ;;
+	convert | report) _ftrace2trace_files "$cur" cap ;;
 	dump) _ftrace2trace_files "$cur" fxt ;;
 	merge) _ftrace2trace_files "$cur" json ;;
 	record)
