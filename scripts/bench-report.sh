@@ -8,7 +8,12 @@
 # root (it records).
 #
 # The machine may be shared: every figure is the median of ROUNDS runs, the
-# tools alternating run for run, each pinned to CPU 1; compare the ratios
+# tools alternating run for run, each pinned to CPU 1.  Speed is given from
+# the CPU time (user + system) the run took on that core, which waiting for
+# the core while others use it does not inflate, and from wall time.  Peak
+# memory is the peak resident set (which counts the capture's pages mapped
+# while they are read) and the peak of anonymous memory (what the program
+# allocated), sampled every 10 ms in a run of its own.  Compare the ratios
 # of one run of this script rather than absolute figures across runs.
 #
 # usage: scripts/bench-report.sh [ROUNDS]      (default 5)
@@ -24,16 +29,38 @@ PERF=$(command -v perf || true)
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
-# Seconds of wall time on one pinned core, and peak RSS in KB.
-timed() { /usr/bin/time -f '%e %M' taskset -c 1 "$@" 2>&1 >/dev/null | tail -1; }
+# CPU seconds (user + system) and wall seconds on one pinned core.
+timed() {
+	/usr/bin/time -f '%U %S %e' taskset -c 1 "$@" 2>&1 >/dev/null | tail -1 |
+		awk '{ print $1 + $2, $3 }'
+}
 
-# line LABEL EVENTS SECONDS... / KB...: one figure's medians.
+# Peak resident and peak anonymous memory in KB of one run, sampled.
+memory() {
+	local pid rss=0 anon=0 r a
+	taskset -c 1 "$@" >/dev/null 2>&1 &
+	pid=$!
+	while read -r r a < <(awk '/^VmHWM:/ { h = $2 } /^RssAnon:/ { a = $2 }
+			END { if (a != "") print h, a }' "/proc/$pid/status" 2>/dev/null) &&
+	      [ -n "$a" ]; do
+		rss=$r
+		[ "$a" -gt "$anon" ] && anon=$a
+		sleep 0.01
+	done
+	wait "$pid"
+	echo "$rss $anon"
+}
+
+# line LABEL EVENTS CPU-SECONDS... WALL-SECONDS... COMMAND...: one figure's medians.
 line() {
-	local label=$1 events=$2 s m
-	s=$(printf '%s\n' $3 | median)
-	m=$(printf '%s\n' $4 | median)
-	printf '%-5s %-26s events=%-9s median %7.3f s  %6.2f M events/s  peak RSS %7s KB\n' \
-		"$name" "$label" "$events" "$s" "$(echo "$events / $s / 1000000" | bc -l)" "$m"
+	local label=$1 events=$2 c w rss anon
+	c=$(printf '%s\n' $3 | median)
+	w=$(printf '%s\n' $4 | median)
+	shift 4
+	read -r rss anon < <(memory "$@")
+	printf '%-4s %-26s events=%-8s cpu %6.3f s %5.2f M/s  wall %6.3f s %5.2f M/s  peak RSS %7s KB, anon %7s KB\n' \
+		"$name" "$label" "$events" "$c" "$(echo "$events / $c / 1000000" | bc -l)" \
+		"$w" "$(echo "$events / $w / 1000000" | bc -l)" "$rss" "$anon"
 }
 
 for size in 1M:170000 10M:1700000; do
@@ -54,24 +81,28 @@ e = json.load(sys.stdin)["events"]; print(e["lost"], e["sched_gaps"])')
 		pevents=$("$PERF" script -i "$W/$name.data" 2>/dev/null | wc -l)
 		echo "$name: perf.data of $pevents events ($(grep -o 'Captured and wrote [^(]*' "$W/$name.perf.err" || true))"
 	fi
-	rs=() rm=() cs=() cm=() ls=() lm=() ts=() tm=()
+	report=("$F2T" report -q "$W/$name.cap")
+	convert=("$F2T" convert -q "$W/$name.cap" -o "$W/out.fxt")
+	latency=("$PERF" sched latency -i "$W/$name.data")
+	timehist=("$PERF" sched timehist -s -i "$W/$name.data")
+	rc=() rw=() cc=() cw=() lc=() lw=() tc=() tw=()
 	for _ in $(seq "$ROUNDS"); do
-		read -r s m < <(timed "$F2T" report -q "$W/$name.cap")
-		rs+=("$s") rm+=("$m")
-		read -r s m < <(timed "$F2T" convert -q "$W/$name.cap" -o "$W/out.fxt")
-		cs+=("$s") cm+=("$m")
+		read -r c w < <(timed "${report[@]}")
+		rc+=("$c") rw+=("$w")
+		read -r c w < <(timed "${convert[@]}")
+		cc+=("$c") cw+=("$w")
 		if [ -n "$pevents" ]; then
-			read -r s m < <(timed "$PERF" sched latency -i "$W/$name.data")
-			ls+=("$s") lm+=("$m")
-			read -r s m < <(timed "$PERF" sched timehist -s -i "$W/$name.data")
-			ts+=("$s") tm+=("$m")
+			read -r c w < <(timed "${latency[@]}")
+			lc+=("$c") lw+=("$w")
+			read -r c w < <(timed "${timehist[@]}")
+			tc+=("$c") tw+=("$w")
 		fi
 	done
-	line "ftrace2trace report" "$events" "${rs[*]}" "${rm[*]}"
-	line "ftrace2trace convert (fxt)" "$events" "${cs[*]}" "${cm[*]}"
+	line "ftrace2trace report" "$events" "${rc[*]}" "${rw[*]}" "${report[@]}"
+	line "ftrace2trace convert (fxt)" "$events" "${cc[*]}" "${cw[*]}" "${convert[@]}"
 	if [ -n "$pevents" ]; then
-		line "perf sched latency" "$pevents" "${ls[*]}" "${lm[*]}"
-		line "perf sched timehist -s" "$pevents" "${ts[*]}" "${tm[*]}"
+		line "perf sched latency" "$pevents" "${lc[*]}" "${lw[*]}" "${latency[@]}"
+		line "perf sched timehist -s" "$pevents" "${tc[*]}" "${tw[*]}" "${timehist[@]}"
 	fi
 	rm -f "$W/$name.data" "$W/$name.rec.fxt" "$W/$name.fxt" "$W/out.fxt"
 done

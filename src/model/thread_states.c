@@ -37,6 +37,7 @@ struct cpu {
 	bool known;		/* cur is the task on this CPU */
 	bool lost;		/* not known because events were lost here */
 	int32_t cur;
+	size_t cur_idx;		/* cur > 0: its entry in threads, saving a lookup */
 	uint64_t since;		/* when cur was put there (or found there) */
 	uint64_t last;		/* the time of this CPU's last event */
 	struct hold ring[F2T_TS_HISTORY];
@@ -152,6 +153,17 @@ static struct thread *thread_get(struct f2t_tstates *t, int32_t tid)
 	return th;
 }
 
+/* The entry of the task on @c, which runs a thread (cur > 0). */
+static struct thread *cur_thread(struct f2t_tstates *t, const struct cpu *c)
+{
+	return f2t_idmap_at(&t->threads, c->cur_idx, NULL);
+}
+
+static size_t index_of(const struct f2t_tstates *t, const struct thread *th)
+{
+	return (size_t)((const unsigned char *)th - t->threads.e) / t->threads.esize;
+}
+
 static void *user_of(const struct f2t_tstates *t, struct thread *th)
 {
 	return (unsigned char *)th + t->user_off;
@@ -249,8 +261,8 @@ static int forget_cpu(struct f2t_tstates *t, uint32_t cpu, enum f2t_tstate_why w
 	push_hold(c, -1, c->last);
 	if (c->cur == 0)
 		return idle_span(t, cpu, c->last, F2T_TS_UNKNOWN, false);
-	th = f2t_idmap_find(&t->threads, c->cur);
-	if (!th || th->state != F2T_TS_RUNNING || th->cpu != cpu)
+	th = cur_thread(t, c);
+	if (th->state != F2T_TS_RUNNING || th->cpu != cpu)
 		return 0;
 	ret = end_stretch(t, c->cur, th, c->last, F2T_TS_UNKNOWN, false, cpu, F2T_TSW_NONE);
 	th->state = F2T_TS_UNKNOWN;
@@ -310,6 +322,7 @@ static int found_running(struct f2t_tstates *t, uint32_t cpu, int32_t pid, uint6
 	th = thread_get(t, pid);
 	if (!th)
 		return -ENOMEM;
+	c->cur_idx = index_of(t, th);
 	ret = running_elsewhere(t, th, cpu);
 	/*
 	 * A runnable thread was still waiting at this CPU's last event, which
@@ -349,9 +362,8 @@ static int switch_out(struct f2t_tstates *t, const struct f2t_event *ev)
 
 	if (tid == 0)
 		return idle_span(t, ev->cpu, ev->ts, st, true);
-	th = thread_get(t, tid);
-	if (!th)
-		return -ENOMEM;
+	/* The event's task runs there (f2t_tstates_event() made sure). */
+	th = cur_thread(t, &t->cpus[ev->cpu]);
 	if (st == F2T_TS_UNKNOWN)
 		t->counts.unknown_letters++;
 	else if (th->wake_pending && st >= F2T_TS_SLEEPING && st <= F2T_TS_STOPPED)
@@ -376,6 +388,7 @@ static int switch_in(struct f2t_tstates *t, const struct f2t_event *ev)
 	th = thread_get(t, tid);
 	if (!th)
 		return -ENOMEM;
+	t->cpus[ev->cpu].cur_idx = index_of(t, th);
 	ret = running_elsewhere(t, th, ev->cpu);
 	switch (th->state) {
 	case F2T_TS_WOKEN:

@@ -38,6 +38,10 @@ struct f2t_rthread {
 	uint64_t preempt_waits, preempt_max;
 	struct f2t_lathist *hist;	/* wakeup latencies; NULL: none yet */
 	struct f2t_wait wmax;		/* the longest wakeup latency (ns 0: none) */
+	/* Running time on run_cpu not yet added to f2t_report.cputask: one
+	 * lookup per change of CPU, not per run. */
+	uint64_t run_ns;
+	uint32_t run_cpu;
 	bool seen;			/* in the window */
 };
 

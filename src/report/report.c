@@ -101,20 +101,35 @@ static int waited(struct f2t_report *r, const struct f2t_tstate_span *s, struct 
 	return r->o.slow_ns && ns > r->o.slow_ns ? add_slow(r, s) : 0;
 }
 
+/* Adds @rt's running time on its last CPU to the per-CPU tally. */
+static int flush_run(struct f2t_report *r, int32_t tid, struct f2t_rthread *rt)
+{
+	uint64_t *t;
+
+	if (!rt->run_ns)
+		return 0;
+	t = f2t_idmap_get(&r->cputask, (int64_t)rt->run_cpu << 32 | (uint32_t)tid, NULL);
+	if (!t)
+		return -ENOMEM;
+	*t += rt->run_ns;
+	rt->run_ns = 0;
+	return 0;
+}
+
 static int ran(struct f2t_report *r, const struct f2t_tstate_span *s, struct f2t_rthread *rt,
 	       uint64_t ns, bool starts_in, bool ends_in)
 {
 	struct f2t_rcpu *c = &r->cpus[s->cpu];
 
 	c->busy += ns;
-	if (ns) {
-		uint64_t *t = f2t_idmap_get(&r->cputask, (int64_t)s->cpu << 32 | (uint32_t)s->tid,
-					    NULL);
+	if (ns && s->cpu != rt->run_cpu) {
+		int ret = flush_run(r, s->tid, rt);
 
-		if (!t)
-			return -ENOMEM;
-		*t += ns;
+		if (ret)
+			return ret;
+		rt->run_cpu = s->cpu;
 	}
+	rt->run_ns += ns;
 	if (s->switched && ends_in) {
 		c->switches++;
 		if (s->next == F2T_TS_PREEMPTED)
@@ -183,11 +198,18 @@ static int tap_event(void *ctx, const struct f2t_event *ev)
 	return ret;
 }
 
+static int flush_thread(void *ctx, int32_t tid, void *user)
+{
+	return flush_run(ctx, tid, user);
+}
+
 static int tap_end(void *ctx, const struct f2t_stats *st)
 {
 	struct f2t_report *r = ctx;
 	int ret = f2t_tstates_end(r->ts);
 
+	if (!ret)
+		ret = f2t_tstates_each(r->ts, flush_thread, r);
 	if (ret)
 		f2t_err("report: %s", strerror(-ret));
 	r->st = *st;
