@@ -32,8 +32,18 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
+/* "1.23% (4.56ms)": the unknown time for reason @why. */
+static void share(const struct f2t_report *r, struct f2t_out *o, enum f2t_tstate_why why)
+{
+	char b[DUR_LEN];
+
+	f2t_out_printf(o, "%.2f%% (%s)", pct(r->unknown_why[why], r->thread_ns),
+		       dur(b, r->unknown_why[why]));
+}
+
 static void header(const struct f2t_report *r, struct f2t_out *o)
 {
+	char b[2][DUR_LEN];
 	const struct f2t_trace_info *info = &r->rec->info;
 	const struct f2t_stats *st = &r->st;
 	uint64_t first = f2t_tstates_first(r->ts), from, to, unknown = 0;
@@ -58,13 +68,17 @@ static void header(const struct f2t_report *r, struct f2t_out *o)
 		       st->lost_pages, f2t_tstates_counts(r->ts)->gaps);
 	for (int w = 0; w < F2T_TSW_COUNT; w++)
 		unknown += r->unknown_why[w];
-	f2t_out_printf(o, "unknown: %.2f%% of the threads' observed time (before their first event "
-		       "%.2f%%, around unrecorded switches %.2f%%, after lost events %.2f%%, "
-		       "wakeup not recorded %.2f%%)\n\n",
-		       pct(unknown, r->thread_ns), pct(r->unknown_why[F2T_TSW_BEFORE], r->thread_ns),
-		       pct(r->unknown_why[F2T_TSW_GAP], r->thread_ns),
-		       pct(r->unknown_why[F2T_TSW_LOST], r->thread_ns),
-		       pct(r->unknown_why[F2T_TSW_UNSEEN], r->thread_ns));
+	f2t_out_printf(o, "unknown: %.2f%% of the threads' observed time (%s of %s): before their "
+		       "first event ", pct(unknown, r->thread_ns), dur(b[0], unknown),
+		       dur(b[1], r->thread_ns));
+	share(r, o, F2T_TSW_BEFORE);
+	f2t_out_printf(o, ", around %" PRIu64 " unrecorded switches ", f2t_tstates_counts(r->ts)->gaps);
+	share(r, o, F2T_TSW_GAP);
+	f2t_out_printf(o, ", after %" PRIu64 " lost events ", st->lost_events);
+	share(r, o, F2T_TSW_LOST);
+	f2t_out_puts(o, ", wakeup not recorded ");
+	share(r, o, F2T_TSW_UNSEEN);
+	f2t_out_puts(o, "\n\n");
 }
 
 /* PID, TID and COMM of a row: a process's roll-up, or one of its threads. */
