@@ -13,7 +13,8 @@
 # the core while others use it does not inflate, and from wall time.  Peak
 # memory is the peak resident set (which counts the capture's pages mapped
 # while they are read) and the peak of anonymous memory (what the program
-# allocated), sampled every 10 ms in a run of its own.  Compare the ratios
+# allocated, which grows with the threads in the capture: the number is
+# printed), sampled every 10 ms in a run of its own.  Compare the ratios
 # of one run of this script rather than absolute figures across runs.
 #
 # usage: scripts/bench-report.sh [ROUNDS]      (default 5)
@@ -29,10 +30,16 @@ PERF=$(command -v perf || true)
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
-# CPU seconds (user + system) and wall seconds on one pinned core.
+# CPU seconds (user + system, from getrusage: finer than time(1)'s 10 ms)
+# and wall seconds of one run on one pinned core.
 timed() {
-	/usr/bin/time -f '%U %S %e' taskset -c 1 "$@" 2>&1 >/dev/null | tail -1 |
-		awk '{ print $1 + $2, $3 }'
+	python3 -c 'import resource, subprocess, sys, time
+t = time.monotonic()
+subprocess.run(["taskset", "-c", "1"] + sys.argv[1:], stdout=subprocess.DEVNULL,
+               stderr=subprocess.DEVNULL, check=True)
+wall = time.monotonic() - t
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(f"{u.ru_utime + u.ru_stime:.4f} {wall:.4f}")' "$@"
 }
 
 # Peak resident and peak anonymous memory in KB of one run, sampled.
@@ -73,9 +80,10 @@ for size in 1M:170000 10M:1700000; do
 	fi
 	events=$("$F2T" convert "$W/$name.cap" -o "$W/$name.fxt" 2>&1 |
 		sed -n 's/^ftrace2trace: \([0-9]*\) events.*/\1/p')
-	lost=$("$F2T" report --json "$W/$name.cap" | python3 -c 'import json, sys
-e = json.load(sys.stdin)["events"]; print(e["lost"], e["sched_gaps"])')
-	echo "$name: capture of $events events (lost, scheduling gaps: $lost)"
+	read -r lost gaps threads < <("$F2T" report --json "$W/$name.cap" | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+print(d["events"]["lost"], d["events"]["sched_gaps"], sum(len(p["threads"]) for p in d["processes"]))')
+	echo "$name: capture of $events events, $threads threads, $lost lost, $gaps scheduling gaps"
 	pevents=
 	if [ -s "$W/$name.data" ]; then
 		pevents=$("$PERF" script -i "$W/$name.data" 2>/dev/null | wc -l)

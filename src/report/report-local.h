@@ -81,9 +81,10 @@ struct f2t_row {
 	uint32_t nthreads;
 	uint64_t v[C_COUNT];
 	const struct f2t_wait *wmax;	/* the longest wakeup latency; NULL: none */
-	/* Wakeup latencies (NULL: none): a thread's own, a process's merged
-	 * copy (owned by the table). */
+	/* Wakeup latencies (NULL: none): a thread's own; a process's, its only
+	 * thread's, or their merged copy (own_hist, freed with the table). */
 	struct f2t_lathist *hist;
+	bool own_hist;
 };
 
 struct f2t_group {

@@ -192,13 +192,24 @@ static int roll_up(struct f2t_row *p, const struct f2t_row *th)
 		p->v[C_PREEMPT_MAX] = th->v[C_PREEMPT_MAX];
 	if (!th->hist || !th->hist->count)
 		return 0;
-	if (!p->hist && !(p->hist = calloc(1, sizeof(*p->hist))))
-		return -ENOMEM;
 	if (!p->wmax || th->v[C_MAX] > p->v[C_MAX]) {
 		p->wmax = th->wmax;
 		p->v[C_MAX] = th->v[C_MAX];
 		p->v[C_MAX_AT] = th->v[C_MAX_AT];
 		p->v[C_MAX_CPU] = th->v[C_MAX_CPU];
+	}
+	if (!p->hist) {
+		p->hist = th->hist;	/* one thread's so far: shared, not copied */
+		return 0;
+	}
+	if (!p->own_hist) {
+		struct f2t_lathist *h = malloc(sizeof(*h));
+
+		if (!h)
+			return -ENOMEM;
+		*h = *p->hist;
+		p->hist = h;
+		p->own_hist = true;
 	}
 	f2t_lathist_merge(p->hist, th->hist);
 	return 0;
@@ -307,7 +318,8 @@ int f2t_report_table(const struct f2t_report *r, struct f2t_table *t)
 void f2t_report_table_free(struct f2t_table *t)
 {
 	for (size_t i = 0; i < t->ngroups; i++)
-		free(t->groups[i].proc.hist);
+		if (t->groups[i].proc.own_hist)
+			free(t->groups[i].proc.hist);
 	free(t->groups);
 	free(t->order);
 	free(t->rows);
