@@ -27,6 +27,25 @@ LDLIBS   := $(PKG_LIBS) -lstdc++ -lpthread -lm
 
 B        := build
 SRCS     := $(shell find src -name '*.c' | sort)
+
+# Off-CPU recording (record --off-cpu) needs clang (to build bpf/ for the
+# BPF target), bpftool (vmlinux.h from this machine's BTF, the skeleton)
+# and libbpf; without them the tool is built with a stub that says so.
+# BPF=0 forces the stub, BPF=1 insists.  Everything generated is in build/bpf.
+BPF_CLANG ?= clang
+BPFTOOL  ?= $(or $(shell command -v bpftool 2>/dev/null),$(wildcard /usr/sbin/bpftool))
+BTF_VMLINUX ?= /sys/kernel/btf/vmlinux
+ifeq ($(origin BPF),undefined)
+BPF := $(if $(and $(shell command -v $(BPF_CLANG) 2>/dev/null),$(BPFTOOL),$(wildcard $(BTF_VMLINUX)),$(shell $(PKG_CONFIG) --exists libbpf && echo y)),1,0)
+endif
+ifeq ($(BPF),1)
+SRCS     := $(filter-out src/record/offcpu_none.c,$(SRCS))
+ALL_CFLAGS += -I$(B)/bpf $(shell $(PKG_CONFIG) --cflags libbpf)
+LDLIBS   += $(shell $(PKG_CONFIG) --libs libbpf)
+else
+SRCS     := $(filter-out src/record/offcpu_bpf.c,$(SRCS))
+endif
+BPF_ARCH := $(patsubst x86_64,x86,$(patsubst aarch64,arm64,$(shell uname -m)))
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
@@ -38,9 +57,27 @@ all: ftrace2trace man
 ftrace2trace: $(B)/src/main.o $(B)/libf2t.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/libf2t.a: $(LIB_OBJS)
+$(B)/libf2t.a: $(LIB_OBJS) $(B)/bpf-config
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(AR) rcs $@ $(LIB_OBJS)
+
+# Which off-CPU implementation the archive holds: a change of BPF relinks.
+$(B)/bpf-config: FORCE
+	@mkdir -p $(B)
+	@echo "BPF=$(BPF)" | cmp -s - $@ || echo "BPF=$(BPF)" >$@
+
+$(B)/bpf/vmlinux.h:
+	@mkdir -p $(dir $@)
+	$(BPFTOOL) btf dump file $(BTF_VMLINUX) format c >$@.tmp && mv $@.tmp $@
+
+$(B)/bpf/offcpu.bpf.o: bpf/offcpu.bpf.c src/capture/offcpu_rec.h $(B)/bpf/vmlinux.h
+	$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -I$(B)/bpf -Isrc \
+		$(shell $(PKG_CONFIG) --cflags libbpf) -Wall -c -o $@ $<
+
+$(B)/bpf/offcpu.skel.h: $(B)/bpf/offcpu.bpf.o
+	$(BPFTOOL) gen skeleton $< name offcpu_bpf >$@.tmp && mv $@.tmp $@
+
+$(B)/src/record/offcpu_bpf.o: $(B)/bpf/offcpu.skel.h
 
 # Every object is rebuilt when VERSION changes: F2T_VERSION is a -D.
 $(B)/%.o: %.c VERSION
@@ -74,6 +111,6 @@ check-unit: $(UNIT_BINS)
 clean:
 	rm -rf $(B) ftrace2trace tests/out
 
-.PHONY: all tests check check-unit clean
+.PHONY: all tests check check-unit clean FORCE
 include mk/install.mk
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

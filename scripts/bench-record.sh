@@ -1,10 +1,25 @@
 #!/usr/bin/env bash
 # Recording overhead: the ping-pong workload (two threads bouncing a byte
 # over pipes: every round trip is two wake-ups and two context switches, the
-# worst case for a scheduling recorder) run untraced, under ftrace2trace
-# record, perf sched record and trace-cmd record, in alternating rounds.
-# Prints the median round trips/s of each variant and its ratio to the
-# untraced median, and the events ftrace2trace lost in each run.
+# worst case for a scheduling recorder, and for a sampler whose events
+# follow the sampled tasks) run untraced and under each recorder below, in
+# alternating rounds.  Prints which PMU the machine has, the median round
+# trips/s of each variant and its ratio to the untraced median, the events
+# ftrace2trace lost in each run, and the two goals: the default costs at
+# most 10 points more than --no-sample, and --no-sample is at or above the
+# best peer recording the same sched events.
+#
+#   f2t              ftrace2trace record: sched events + 999 Hz samples
+#                    (per-CPU events, the command's samples kept)
+#   f2t-sample-all   ftrace2trace record --sample-all
+#   f2t-no-sample    ftrace2trace record --no-sample: sched events only
+#   f2t-old          $F2T_OLD record, when F2T_OLD names another build
+#                    (e.g. one whose samples came from task-bound events)
+#   perf-sched       perf sched record: sched events
+#   trace-cmd        trace-cmd record -e (the same sched events)
+#   perf-rec         perf record -g: perf's defaults (cycles, or cpu-clock
+#                    without a PMU; 4000 Hz; events that follow the task)
+#   perf-rec-clock   perf record -e cpu-clock -g
 #
 # usage: sudo scripts/bench-record.sh
 # environment:
@@ -15,13 +30,15 @@
 #                   both threads on one CPU, pure context-switch cost);
 #                   free: the scheduler places the threads (cross-CPU
 #                   wake-ups, realistic but noisy in a VM)
-#   F2T=./ftrace2trace  PINGPONG=build/tests/helpers/pingpong
+#   F2T=./ftrace2trace  F2T_OLD=  PINGPONG=build/tests/helpers/pingpong
 set -u
 cd "$(dirname "$0")/.."
+. scripts/bench-lib.bash
 ROUNDS=${ROUNDS:-200000}
 RUNS=${RUNS:-5}
 MODES=${MODES:-pinned free}
 F2T=${F2T:-$PWD/ftrace2trace}
+F2T_OLD=${F2T_OLD:-}
 PINGPONG=${PINGPONG:-$PWD/build/tests/helpers/pingpong}
 SCHED_EVENTS=(sched_switch sched_waking sched_wakeup sched_wakeup_new
 	      sched_process_fork sched_process_exec sched_process_exit)
@@ -30,6 +47,7 @@ die() { echo "bench-record: $*" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || die "needs root (tracing)"
 [ -x "$F2T" ] || die "$F2T not built (make)"
 [ -x "$PINGPONG" ] || die "$PINGPONG not built (make tests)"
+[ -z "$F2T_OLD" ] || [ -x "$F2T_OLD" ] || die "F2T_OLD=$F2T_OLD is not an executable"
 
 TMP=$(mktemp -d /tmp/bench-record.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
@@ -37,33 +55,69 @@ trap 'rm -rf "$TMP"' EXIT
 # rate_of FILE: the round trips/s the workload printed, or nothing
 rate_of() { sed -n 's/^pingpong: .*(\([0-9]*\)\/s).*/\1/p' "$1" | tail -1; }
 
-median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {
-	if (NR == 0) exit; if (NR % 2) print v[(NR+1)/2]; else printf "%d\n", (v[NR/2]+v[NR/2+1])/2 }'; }
+# trace-cmd 3.1.6 aborts when the kernel refuses its writes to
+# ftrace_enabled and the function tracer's set_ftrace_* / set_graph_* files
+# (kernel lockdown).  Those writes do nothing for sched events, so then it
+# runs in a mount namespace of its own where those files are scratch files.
+TRACEFS=/sys/kernel/tracing
+[ -d "$TRACEFS/events" ] || TRACEFS=/sys/kernel/debug/tracing
+tc_shim=false
+if v=$(cat /proc/sys/kernel/ftrace_enabled 2>/dev/null) &&
+   ! (echo "$v" >/proc/sys/kernel/ftrace_enabled) 2>/dev/null; then
+	command -v unshare >/dev/null || die "unshare needed to run trace-cmd on this kernel"
+	tc_shim=true
+	echo "$v" >"$TMP/ftrace_enabled"
+	: >"$TMP/empty"
+fi
+# tc_run ARGS...: trace-cmd ARGS, through the shim when the kernel needs it
+tc_run() {
+	if ! $tc_shim; then
+		timeout 120 trace-cmd "$@"
+		return
+	fi
+	timeout 120 unshare -m sh -c '
+		mount --make-rprivate / &&
+		mount --bind "$1/ftrace_enabled" /proc/sys/kernel/ftrace_enabled || exit 125
+		for f in "$2"/set_ftrace_* "$2"/set_graph_*; do
+			[ ! -e "$f" ] || mount --bind "$1/empty" "$f" || exit 125
+		done
+		shift 2
+		exec trace-cmd "$@"' sh "$TMP" "$TRACEFS" "$@"
+}
 
 declare -A rates failed lost
-# ftrace2trace samples CPUs at 999 Hz by default; perf sched and trace-cmd
-# record scheduling only, so "sched-only" is the like-for-like comparison.
-variants=(untraced ftrace2trace sched-only perf trace-cmd)
+# f2t-no-sample, perf-sched and trace-cmd record the same sched events;
+# f2t, f2t-sample-all, f2t-old, perf-rec and perf-rec-clock sample.
+variants=(untraced f2t f2t-sample-all f2t-no-sample perf-sched trace-cmd perf-rec perf-rec-clock)
+[ -n "$F2T_OLD" ] && variants=(untraced f2t f2t-old f2t-sample-all f2t-no-sample perf-sched
+			       trace-cmd perf-rec perf-rec-clock)
 
 # run_variant NAME WORKLOAD...: one run, appends its rate or a failure reason
 run_variant() {
 	local v=$1; shift
 	local out=$TMP/out err=$TMP/err rc
+	# The previous run's files are not written back during this one.
+	sync
+	case $v in
+	perf-*) command -v perf >/dev/null || { failed[$v]="not installed"; return; } ;;
+	trace-cmd) command -v trace-cmd >/dev/null || { failed[$v]="not installed"; return; } ;;
+	esac
 	case $v in
 	untraced) "$@" >"$out" 2>"$err" ;;
-	ftrace2trace) "$F2T" record -o "$TMP/x.fxt" -- "$@" >"$out" 2>"$err" ;;
-	sched-only) "$F2T" record --no-sample -o "$TMP/x.fxt" -- "$@" >"$out" 2>"$err" ;;
-	perf)
-		command -v perf >/dev/null || { failed[$v]="not installed"; return; }
-		perf sched record -o "$TMP/perf.data" -- "$@" >"$out" 2>"$err" ;;
+	f2t) "$F2T" record -o "$TMP/x.fxt" -- "$@" >"$out" 2>"$err" ;;
+	f2t-old) "$F2T_OLD" record -o "$TMP/x.fxt" -- "$@" >"$out" 2>"$err" ;;
+	f2t-sample-all) "$F2T" record --sample-all -o "$TMP/x.fxt" -- "$@" >"$out" 2>"$err" ;;
+	f2t-no-sample) "$F2T" record --no-sample -o "$TMP/x.fxt" -- "$@" >"$out" 2>"$err" ;;
+	# -B: no build-id pass after the run (perf 6.1's crashed on some
+	# machines); the workload has timed itself by then.
+	perf-sched) perf sched record -B -o "$TMP/perf.data" -- "$@" >"$out" 2>"$err" ;;
+	perf-rec) perf record -B -g -o "$TMP/perf.data" -- "$@" >"$out" 2>"$err" ;;
+	perf-rec-clock) perf record -B -e cpu-clock -g -o "$TMP/perf.data" -- "$@" >"$out" 2>"$err" ;;
 	trace-cmd)
-		command -v trace-cmd >/dev/null || { failed[$v]="not installed"; return; }
 		local ev=()
 		for e in "${SCHED_EVENTS[@]}"; do ev+=(-e "$e"); done
-		# trace-cmd 3.1.6 aborts on some kernels (lockdown refuses
-		# ftrace_enabled) or crashes; a timeout keeps a hang from
-		# stalling the benchmark.
-		timeout 120 trace-cmd record -o "$TMP/tc.dat" "${ev[@]}" -- "$@" >"$out" 2>"$err" ;;
+		# A timeout keeps a hang or a crash from stalling the benchmark.
+		tc_run record -o "$TMP/tc.dat" "${ev[@]}" -- "$@" >"$out" 2>"$err" ;;
 	esac
 	rc=$?
 	local r
@@ -76,7 +130,7 @@ run_variant() {
 		return
 	fi
 	rates[$v]+="$r "
-	if [ "$v" = ftrace2trace ] || [ "$v" = sched-only ]; then
+	if [[ $v == f2t* ]]; then
 		local l
 		l=$(sed -n 's/.*captured from .* CPUs, \([0-9]*\) events lost.*/\1/p' "$err")
 		lost[$v]+="${l:-?} "
@@ -93,6 +147,8 @@ for mode in $MODES; do
 	command -v taskset >/dev/null || [ "$mode" = free ] || die "taskset needed for pinned mode"
 	rates=() failed=() lost=()
 	echo "== $ROUNDS round trips, $RUNS alternating rounds, $what ($(nproc) CPUs, $(uname -r))"
+	pmu_line
+	$tc_shim && echo "trace-cmd: run with its ftrace_enabled/set_ftrace_*/set_graph_* writes made harmless (the kernel refuses them)"
 	for ((i = 1; i <= RUNS; i++)); do
 		for v in "${variants[@]}"; do
 			[ -n "${failed[$v]:-}" ] && continue
@@ -101,24 +157,44 @@ for mode in $MODES; do
 		echo "   round $i/$RUNS done" >&2
 	done
 	base=$(median ${rates[untraced]:-})
-	printf '%-14s %12s %12s  %s\n' variant "median rt/s" "vs untraced" "runs (rt/s)"
+	declare -A ratio=()
+	printf '%-15s %12s %12s  %s\n' variant "median rt/s" "vs untraced" "runs (rt/s)"
 	for v in "${variants[@]}"; do
 		if [ -n "${failed[$v]:-}" ]; then
-			printf '%-14s %s\n' "$v" "failed (${failed[$v]})"
+			printf '%-15s %s\n' "$v" "failed (${failed[$v]})"
 			continue
 		fi
 		m=$(median ${rates[$v]})
-		ratio=$(awk -v m="$m" -v b="${base:-0}" 'BEGIN { if (b > 0) printf "%.2f", m / b; else print "-" }')
-		printf '%-14s %12s %12s  %s\n' "$v" "$m" "$ratio" "${rates[$v]}"
+		ratio[$v]=$(awk -v m="$m" -v b="${base:-0}" 'BEGIN { if (b > 0) printf "%.2f", m / b; else print "-" }')
+		printf '%-15s %12s %12s  %s\n' "$v" "$m" "${ratio[$v]}" "${rates[$v]}"
 	done
-	echo "ftrace2trace lost events per run: ${lost[ftrace2trace]:-none recorded}"
-	echo "ftrace2trace --no-sample lost events per run: ${lost[sched-only]:-none recorded}"
+	for v in "${variants[@]}"; do
+		[[ $v == f2t* ]] && printf '%-15s events lost per run: %s\n' "$v" "${lost[$v]:-none recorded}"
+	done
+	if [ -n "${ratio[f2t]:-}" ] && [ -n "${ratio[f2t-no-sample]:-}" ]; then
+		awk -v d="${ratio[f2t]}" -v n="${ratio[f2t-no-sample]}" 'BEGIN {
+			p = (n - d) * 100; printf "goal: the default costs %.0f points more than --no-sample (at most 10: %s)\n", p, (p <= 10 ? "met" : "missed") }'
+	fi
+	best=
+	for v in perf-sched trace-cmd; do
+		[ -n "${ratio[$v]:-}" ] || continue
+		[ -z "$best" ] || awk -v a="${ratio[$v]}" -v b="${ratio[$best]}" 'BEGIN { exit !(a > b) }' && best=$v
+	done
+	if [ -n "$best" ] && [ -n "${ratio[f2t-no-sample]:-}" ]; then
+		awk -v n="${ratio[f2t-no-sample]}" -v b="${ratio[$best]}" -v who="$best" 'BEGIN {
+			printf "goal: --no-sample %.2f vs the best peer recording the same events, %s, %.2f (at or above: %s)\n", n, who, b, (n >= b ? "met" : "missed") }'
+	fi
 	spread=$(printf '%s\n' ${rates[untraced]:-} | sort -n |
 		 awk 'NR == 1 {lo = $1} {hi = $1} END { if (lo > 0) printf "%.1f", hi / lo }')
 	if awk -v s="${spread:-0}" 'BEGIN { exit !(s > 2) }'; then
-		echo "note: untraced runs differ ${spread}x (both threads on one CPU vs on two,"
-		echo "      where every wake-up is a cross-CPU interrupt): medians in this mode"
-		echo "      measure placement luck more than tracing cost; compare the pinned figures"
+		if [ "$mode" = free ]; then
+			echo "note: untraced runs differ ${spread}x (both threads on one CPU vs on two,"
+			echo "      where every wake-up is a cross-CPU interrupt): medians in this mode"
+			echo "      measure placement luck more than tracing cost; compare the pinned figures"
+		else
+			echo "note: untraced runs differ ${spread}x with the workload pinned: something"
+			echo "      else ran on this machine; trust only large differences"
+		fi
 	fi
 	echo
 done

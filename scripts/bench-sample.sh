@@ -4,9 +4,12 @@
 #
 # 1. Recording overhead: a fixed amount of CPU-bound work (burn --work,
 #    which times itself) run untraced, under `ftrace2trace record` with
-#    sampling off, at 999 Hz and at 9999 Hz, and under `perf record -a -g`
-#    (its default frequency, 4000 Hz), in alternating rounds.  Prints the
-#    median work time of each and its ratio to the untraced median.
+#    sampling off, by default (999 Hz), with --sample-all, at 9999 Hz, and
+#    under `perf record -g` (perf's defaults: cycles, or cpu-clock without
+#    a PMU, 4000 Hz, events that follow the task), `perf record -e
+#    cpu-clock -g` and `perf record -a -g`, in alternating rounds; with
+#    F2T_OLD set, that build's default too.  Prints which PMU the machine
+#    has, the median work time of each and its ratio to the untraced median.
 # 2. Symbolization speed: one capture with many samples converted to FXT
 #    and to JSON, and with sampling stripped (-F 0 run of the same length)
 #    for the baseline; samples per second of the difference.
@@ -15,45 +18,56 @@
 #
 # usage: sudo scripts/bench-sample.sh
 # environment: RUNS=5 WORK=1000 (million rounds, ~2.5 s here)
-#              F2T=./ftrace2trace BURN=build/tests/helpers/burn
+#              F2T=./ftrace2trace F2T_OLD= BURN=build/tests/helpers/burn
 set -u
 cd "$(dirname "$0")/.."
+. scripts/bench-lib.bash
 RUNS=${RUNS:-5}
 WORK=${WORK:-1000}
 F2T=${F2T:-$PWD/ftrace2trace}
+F2T_OLD=${F2T_OLD:-}
 BURN=${BURN:-$PWD/build/tests/helpers/burn}
 
 die() { echo "bench-sample: $*" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || die "needs root (tracing)"
 [ -x "$F2T" ] || die "$F2T not built (make)"
 [ -x "$BURN" ] || die "$BURN not built (make tests)"
+[ -z "$F2T_OLD" ] || [ -x "$F2T_OLD" ] || die "F2T_OLD=$F2T_OLD is not an executable"
 
 TMP=$(mktemp -d /tmp/bench-sample.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 
-median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {
-	if (NR == 0) exit; if (NR % 2) print v[(NR+1)/2]; else printf "%d\n", (v[NR/2]+v[NR/2+1])/2 }'; }
 us_of() { sed -n 's/^burn: work .* in \([0-9]*\) us$/\1/p' "$1" | tail -1; }
 
 declare -A times
-variants=(untraced f2t-nosample f2t-999Hz f2t-9999Hz perf-a-g)
+variants=(untraced f2t-nosample f2t-999Hz f2t-sample-all f2t-9999Hz perf-rec perf-rec-clock perf-a-g)
+[ -n "$F2T_OLD" ] && variants+=(f2t-old-999Hz)
 run_variant() {
 	local v=$1 out=$TMP/out
+	local work=("$BURN" --work "$WORK")
+	# The previous run's files are not written back during this one.
+	sync
 	case $v in
-	untraced) "$BURN" --work "$WORK" >"$out" 2>/dev/null ;;
-	f2t-nosample) "$F2T" record -q --no-sample -o "$TMP/x.fxt" -- "$BURN" --work "$WORK" >"$out" 2>/dev/null ;;
-	f2t-999Hz) "$F2T" record -q -F 999 -o "$TMP/x.fxt" -- "$BURN" --work "$WORK" >"$out" 2>/dev/null ;;
-	f2t-9999Hz) "$F2T" record -q -F 9999 -o "$TMP/x.fxt" -- "$BURN" --work "$WORK" >"$out" 2>/dev/null ;;
-	perf-a-g)
-		command -v perf >/dev/null || return
-		perf record -q -a -g -o "$TMP/perf.data" -- "$BURN" --work "$WORK" >"$out" 2>/dev/null ;;
+	perf-*) command -v perf >/dev/null || return ;;
+	esac
+	case $v in
+	untraced) "${work[@]}" >"$out" 2>/dev/null ;;
+	f2t-nosample) "$F2T" record -q --no-sample -o "$TMP/x.fxt" -- "${work[@]}" >"$out" 2>/dev/null ;;
+	f2t-999Hz) "$F2T" record -q -o "$TMP/x.fxt" -- "${work[@]}" >"$out" 2>/dev/null ;;
+	f2t-old-999Hz) "$F2T_OLD" record -q -o "$TMP/x.fxt" -- "${work[@]}" >"$out" 2>/dev/null ;;
+	f2t-sample-all) "$F2T" record -q --sample-all -o "$TMP/x.fxt" -- "${work[@]}" >"$out" 2>/dev/null ;;
+	f2t-9999Hz) "$F2T" record -q -F 9999 -o "$TMP/x.fxt" -- "${work[@]}" >"$out" 2>/dev/null ;;
+	perf-rec) perf record -q -B -g -o "$TMP/perf.data" -- "${work[@]}" >"$out" 2>/dev/null ;;
+	perf-rec-clock) perf record -q -B -e cpu-clock -g -o "$TMP/perf.data" -- "${work[@]}" >"$out" 2>/dev/null ;;
+	perf-a-g) perf record -q -B -a -g -o "$TMP/perf.data" -- "${work[@]}" >"$out" 2>/dev/null ;;
 	esac
 	local us
 	us=$(us_of "$out")
 	[ -n "$us" ] && times[$v]="${times[$v]:-} $us"
 }
 
-echo "== recording overhead: burn --work $WORK, $RUNS alternating rounds"
+echo "== recording overhead: burn --work $WORK, $RUNS alternating rounds ($(nproc) CPUs, $(uname -r))"
+pmu_line
 for ((r = 0; r < RUNS; r++)); do
 	for v in "${variants[@]}"; do run_variant "$v"; done
 done
@@ -63,7 +77,7 @@ for v in "${variants[@]}"; do
 	[ -n "${times[$v]:-}" ] || { echo "$v: no result"; continue; }
 	# shellcheck disable=SC2086
 	m=$(median ${times[$v]})
-	printf '%-14s median %8d us  %+.2f%%  (runs:%s)\n' "$v" "$m" \
+	printf '%-15s median %8d us  %+.2f%%  (runs:%s)\n' "$v" "$m" \
 		"$(echo "($m - $base) * 100 / $base" | bc -l)" "${times[$v]}"
 done
 

@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "util/outfile.h"
+#include "util/sudo.h"
 
 static const struct {
 	const char *name;
@@ -11,7 +13,7 @@ static const struct {
 } commands[] = {
 	{ "record", f2t_cmd_record, "record scheduling (and more) into trace files" },
 	{ "convert", f2t_cmd_convert, "turn a capture into trace files" },
-	{ "report", f2t_cmd_report, "where each thread's time went, how long it waited for a CPU" },
+	{ "report", f2t_cmd_report, "where each thread's time went, how long it waited for a CPU, where it blocked" },
 	{ "dump", f2t_cmd_dump, "print every record of an FXT file" },
 	{ "merge", f2t_cmd_merge, "put JSON traces on one clock, through their clock_sync events" },
 };
@@ -30,6 +32,12 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	uid_t uid;
+	gid_t gid;
+
+	/* Under sudo, what we write is the user's, not root's. */
+	if (f2t_sudo_user(&uid, &gid) > 0)
+		f2t_outfile_set_owner(uid, gid);
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

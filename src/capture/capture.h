@@ -45,23 +45,41 @@ enum f2t_cap_type {
 	F2T_CAP_BUILD_IDS = 12,
 	/* arg = pid; /tmp/perf-PID.map (JIT symbols), verbatim */
 	F2T_CAP_JIT_MAP = 13,
-	F2T_CAP_TYPE_MAX = F2T_CAP_JIT_MAP,
+	/* Off-CPU episodes (record --off-cpu); see capture/offcpu_rec.h */
+	F2T_CAP_OFFCPU_INFO = 14,	/* arg 0: at start, arg 1: counts at stop */
+	F2T_CAP_OFFCPU_DATA = 15,	/* struct f2t_offcpu_rec, back to back */
+	F2T_CAP_OFFCPU_STACKS = 16,	/* the stack map at stop */
+	F2T_CAP_TYPE_MAX = F2T_CAP_OFFCPU_STACKS,
 	F2T_CAP_END = 0xffff,
 };
 
 /* Writing.  f2t_capw_add() may be called from several threads at once. */
 struct f2t_capw;
 
-struct f2t_capw *f2t_capw_open(const char *path);	/* NULL + errno */
+/*
+ * Starts a capture at PATH, mode 0600, through a temporary file that takes
+ * the name at f2t_capw_close() (util/outfile.h).  UNNAMED: a capture that
+ * never gets a name, only an fd (f2t_capw_fd()), in PATH's directory.
+ * Returns NULL + errno.
+ */
+struct f2t_capw *f2t_capw_open(const char *path, bool unnamed);
 int f2t_capw_add(struct f2t_capw *w, uint32_t type, uint32_t arg,
 		 const void *data, size_t len);
 /* Same, data given in two pieces (e.g. a name and a body). */
 int f2t_capw_add2(struct f2t_capw *w, uint32_t type, uint32_t arg,
 		  const void *a, size_t alen, const void *b, size_t blen);
 uint64_t f2t_capw_bytes(const struct f2t_capw *w);
-/* Writes the END record and closes.  Returns 0 or the first error. */
+/* The first write error (sticky: nothing is written after it), or 0. */
+int f2t_capw_error(const struct f2t_capw *w);
+/* The file being written, for messages. */
+const char *f2t_capw_name(const struct f2t_capw *w);
+int f2t_capw_fd(const struct f2t_capw *w);
+/*
+ * Writes the END record, syncs, closes, and gives the file its name.
+ * Returns 0 or the first error (the file is then removed).
+ */
 int f2t_capw_close(struct f2t_capw *w);
-/* Closes without END (error path). */
+/* Closes and removes the file (error path). */
 void f2t_capw_abort(struct f2t_capw *w);
 
 /* Reading.  The whole file is mapped; records point into the mapping. */
@@ -113,6 +131,10 @@ int f2t_capr_split_by_cpu(const struct f2t_capr *r, uint32_t type, uint32_t max_
 			  struct f2t_cap_cpus *out);
 void f2t_cap_cpus_free(struct f2t_cap_cpus *c);
 
+/* The value of KEY in a "key=value\n" record (META, PERF_INFO; R may be NULL), malloc'd, or NULL. */
+char *f2t_capr_kv(const struct f2t_cap_rec *r, const char *key);
+/* The same as a decimal number; 0 when absent. */
+uint64_t f2t_capr_kv_u64(const struct f2t_cap_rec *r, const char *key);
 /* The value of KEY in the META record, or NULL.  Returns a malloc'd string. */
 char *f2t_capr_meta(const struct f2t_capr *r, const char *key);
 

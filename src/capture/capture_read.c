@@ -161,16 +161,15 @@ const struct f2t_cap_rec *f2t_capr_find(const struct f2t_capr *r, uint32_t type,
 	return NULL;
 }
 
-char *f2t_capr_meta(const struct f2t_capr *r, const char *key)
+char *f2t_capr_kv(const struct f2t_cap_rec *r, const char *key)
 {
-	const struct f2t_cap_rec *m = f2t_capr_find(r, F2T_CAP_META, -1);
 	size_t klen = strlen(key);
 	const char *p, *end;
 
-	if (!m)
+	if (!r)
 		return NULL;
-	p = m->data;
-	end = p + m->len;
+	p = r->data;
+	end = p + r->len;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 
@@ -181,6 +180,20 @@ char *f2t_capr_meta(const struct f2t_capr *r, const char *key)
 		p = nl + 1;
 	}
 	return NULL;
+}
+
+char *f2t_capr_meta(const struct f2t_capr *r, const char *key)
+{
+	return f2t_capr_kv(f2t_capr_find(r, F2T_CAP_META, -1), key);
+}
+
+uint64_t f2t_capr_kv_u64(const struct f2t_cap_rec *r, const char *key)
+{
+	char *v = f2t_capr_kv(r, key);
+	uint64_t n = v ? strtoull(v, NULL, 10) : 0;
+
+	free(v);
+	return n;
 }
 
 int f2t_capr_split_by_cpu(const struct f2t_capr *r, uint32_t type, uint32_t max_cpus,

@@ -2,20 +2,20 @@
 /*
  * Capture writer.  Records are appended with one writev() under a mutex so the
  * per-CPU readers can share the file; nothing is buffered in user space, so a
- * recorder killed mid-run leaves every whole record it wrote readable.
+ * recorder killed mid-run leaves every whole record it wrote readable (in the
+ * hidden temporary file: the capture takes its name only when closed).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
-#include <unistd.h>
 
 #include "capture/capture.h"
+#include "util/outfile.h"
 
 struct f2t_capw {
-	int fd;
+	struct f2t_outfile file;
 	int err;
 	uint64_t bytes;
 	pthread_mutex_t lock;
@@ -44,7 +44,7 @@ static int write_all(int fd, struct iovec *iov, int n)
 	return 0;
 }
 
-struct f2t_capw *f2t_capw_open(const char *path)
+struct f2t_capw *f2t_capw_open(const char *path, bool unnamed)
 {
 	struct f2t_capw *w;
 	unsigned char hdr[16] = F2T_CAP_MAGIC;
@@ -57,23 +57,22 @@ struct f2t_capw *f2t_capw_open(const char *path)
 	if (!w)
 		return NULL;
 	pthread_mutex_init(&w->lock, NULL);
-	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (w->fd < 0)
-		goto fail;
-	err = write_all(w->fd, &iov, 1);
+	/* Private: it holds kernel addresses and every process's mappings. */
+	err = f2t_outfile_open(&w->file, path,
+			       F2T_OUTFILE_PRIVATE | (unnamed ? F2T_OUTFILE_UNNAMED : 0));
+	if (!err) {
+		err = write_all(w->file.fd, &iov, 1);
+		if (err)
+			f2t_outfile_abort(&w->file);
+	}
 	if (err) {
+		pthread_mutex_destroy(&w->lock);
+		free(w);
 		errno = -err;
-		close(w->fd);
-		goto fail;
+		return NULL;
 	}
 	w->bytes = sizeof(hdr);
 	return w;
-fail:
-	err = errno;
-	pthread_mutex_destroy(&w->lock);
-	free(w);
-	errno = err;
-	return NULL;
 }
 
 int f2t_capw_add2(struct f2t_capw *w, uint32_t type, uint32_t arg,
@@ -96,7 +95,7 @@ int f2t_capw_add2(struct f2t_capw *w, uint32_t type, uint32_t arg,
 	pthread_mutex_lock(&w->lock);
 	err = w->err;
 	if (!err) {
-		err = write_all(w->fd, iov, 4);
+		err = write_all(w->file.fd, iov, 4);
 		if (err)
 			w->err = err;
 		else
@@ -117,6 +116,21 @@ uint64_t f2t_capw_bytes(const struct f2t_capw *w)
 	return w->bytes;
 }
 
+int f2t_capw_error(const struct f2t_capw *w)
+{
+	return w->err;
+}
+
+const char *f2t_capw_name(const struct f2t_capw *w)
+{
+	return w->file.path;
+}
+
+int f2t_capw_fd(const struct f2t_capw *w)
+{
+	return w->file.fd;
+}
+
 int f2t_capw_close(struct f2t_capw *w)
 {
 	int err;
@@ -124,8 +138,10 @@ int f2t_capw_close(struct f2t_capw *w)
 	if (!w)
 		return 0;
 	err = f2t_capw_add(w, F2T_CAP_END, 0, NULL, 0);
-	if (close(w->fd) < 0 && !err)
-		err = -errno;
+	if (err)
+		f2t_outfile_abort(&w->file);
+	else
+		err = f2t_outfile_commit(&w->file);
 	pthread_mutex_destroy(&w->lock);
 	free(w);
 	return err;
@@ -135,7 +151,7 @@ void f2t_capw_abort(struct f2t_capw *w)
 {
 	if (!w)
 		return;
-	close(w->fd);
+	f2t_outfile_abort(&w->file);
 	pthread_mutex_destroy(&w->lock);
 	free(w);
 }

@@ -13,7 +13,14 @@
  *   regs_user=N              sample_regs_user mask (dwarf), else 0
  *   stack_user=N             sample_stack_user bytes (dwarf), else 0
  *   callgraph=fp|dwarf
- *   scope=all|command|pids
+ *   scope=all|command|pids   whose samples the trace shows
+ *   roots=PID[,PID...]       the command's pid, or the -p processes' tgids:
+ *                            the events were per CPU, every task's samples
+ *                            are in the data and the conversion keeps the
+ *                            scope's (source/sample_filter.h).  Absent in
+ *                            scope all, and in captures of older recorders,
+ *                            whose command/pids events were task-bound
+ *                            (inherit), the data holding the scope's only.
  *   kernel_build_id=HEX      from /sys/kernel/notes, when readable
  *   arch=x86_64              the recording machine's, for unwinding
  */

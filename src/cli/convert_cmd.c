@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "pipeline/convert.h"
 #include "util/log.h"
+#include "util/outfile.h"
 
 static void usage(FILE *f)
 {
@@ -73,5 +74,9 @@ int f2t_cmd_convert(int argc, char **argv)
 	if (format)
 		f2t_warn("--format %s is not followed by -o; ignored", format);
 	opts.progress = isatty(STDERR_FILENO);
+	if (f2t_outfile_catch_signals()) {
+		f2t_err("cannot install signal handlers");
+		return 1;
+	}
 	return f2t_convert(argv[optind], &opts) ? 1 : 0;
 }

@@ -98,6 +98,18 @@ out:
 	return ret;
 }
 
+/* Standard output's name for a message: its file's path when it has one. */
+static void stdout_name(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/fd/1", buf, len - 1);
+
+	if (n > 0 && buf[0] == '/') {
+		buf[n] = '\0';
+		return;
+	}
+	snprintf(buf, len, "standard output");
+}
+
 static void unload(struct input *in)
 {
 	if (in->mapped)
@@ -144,11 +156,15 @@ int f2t_cmd_dump(int argc, char **argv)
 	}
 	ret = fxt_dump(stdout, path, in.data, in.len, stats);
 	unload(&in);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
+	if (!ret && fflush(stdout) != 0)
+		ret = -errno;
+	if (ret && ferror(stdout)) {
+		char name[4096];
+
 		/* e.g. a full disk; a closed pipe (| head) is not worth a word */
-		if (errno != EPIPE)
-			f2t_err("writing the dump: %s", strerror(errno));
-		return 1;
+		stdout_name(name, sizeof(name));
+		if (ret != -EPIPE)
+			f2t_err("%s: %s", name, strerror(-ret));
 	}
 	return ret ? 1 : 0;
 }

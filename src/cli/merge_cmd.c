@@ -9,6 +9,7 @@
 #include "merge/decimal.h"
 #include "merge/merge.h"
 #include "util/log.h"
+#include "util/outfile.h"
 
 static void usage(FILE *f)
 {
@@ -105,6 +106,11 @@ int f2t_cmd_merge(int argc, char **argv)
 	opts.inputs = (const char *const *)argv + optind;
 	opts.ninputs = (size_t)(argc - optind);
 	opts.offsets = offsets;
+	if (f2t_outfile_catch_signals()) {
+		f2t_err("cannot install signal handlers");
+		status = 1;
+		goto out;
+	}
 	status = f2t_merge(&opts) ? 1 : 0;
 out:
 	for (int i = 0; names && i < argc; i++)

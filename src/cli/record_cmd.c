@@ -20,7 +20,8 @@
 #define MAX_EVENTS 256
 
 enum { OPT_FORMAT = 256, OPT_FUNCTION, OPT_FUNCTION_GRAPH, OPT_NOTRACE, OPT_MAX_DEPTH,
-       OPT_NO_SAMPLE, OPT_SAMPLE_ALL, OPT_CALL_GRAPH, OPT_REPORT };
+       OPT_NO_SAMPLE, OPT_SAMPLE_ALL, OPT_CALL_GRAPH, OPT_USER, OPT_AS_ROOT, OPT_OFF_CPU,
+       OPT_OFF_CPU_MIN, OPT_REPORT };
 
 static const char synopsis[] =
 	"usage: ftrace2trace record [OPTIONS] [--] COMMAND [ARGS...]\n"
@@ -46,18 +47,26 @@ static void usage(FILE *f)
 		"                          (repeatable, comma lists allowed)\n"
 		"  -b, --buffer-size KB    ring buffer per CPU (default %lu, less on small\n"
 		"                          machines)\n"
-		"  -k, --keep-capture FILE keep the raw capture (for `ftrace2trace convert`)\n"
+		"  -k, --keep-capture FILE keep the raw capture (for `ftrace2trace convert`),\n"
+		"                          readable by its owner only\n"
+		"      --user NAME         run COMMAND as user NAME (under sudo, it runs as\n"
+		"                          the user who ran sudo)\n"
+		"      --as-root           run COMMAND as root, even under sudo\n"
 		"      --report            when recording stops, print where each thread's\n"
 		"                          time went (`ftrace2trace report`) on stdout\n"
 		"  -F, --freq HZ           CPU samples per second per CPU, with kernel and\n"
 		"                          user call stacks (default %u; 0 turns them off)\n"
 		"      --no-sample         no CPU samples (same as -F 0)\n"
-		"      --sample-all        sample every task, not only COMMAND or the -p\n"
-		"                          processes (always so with -a)\n"
+		"      --sample-all        keep every task's samples, not only those of\n"
+		"                          COMMAND or the -p processes (always so with -a)\n"
 		"      --call-graph MODE   fp (frame pointers, default) or dwarf[,BYTES]:\n"
 		"                          copy BYTES of user stack (default %u) and unwind\n"
 		"                          it when converting, for code built without\n"
 		"                          frame pointers\n"
+		"      --off-cpu           where threads blocked, for how long, and who woke\n"
+		"                          them: kernel and user stacks at each switch-out\n"
+		"                          into a sleeping state (BPF; same scope as samples)\n"
+		"      --off-cpu-min USECS keep blocked episodes of at least USECS (default %u)\n"
 		"      --function[=GLOBS]  kernel functions called (comma-separated globs,\n"
 		"                          e.g. 'vfs_*,tcp_*'), by the COMMAND or -p tasks\n"
 		"      --function-graph[=GLOBS]  kernel calls as nested slices with durations\n"
@@ -68,9 +77,10 @@ static void usage(FILE *f)
 		"  -h, --help              this help\n"
 		"\n"
 		"The exit status is COMMAND's when it ran, else 0, or 1 on error\n"
-		"(127: COMMAND not found).  See ftrace2trace-record(1).\n",
+		"(127: COMMAND not found; 128 + N: signal N before tracing started).\n"
+		"Outputs appear only once complete.  See ftrace2trace-record(1).\n",
 		synopsis, F2T_RECORD_DEFAULT_BUFFER_KB, F2T_RECORD_DEFAULT_FREQ,
-		F2T_RECORD_DEFAULT_STACK);
+		F2T_RECORD_DEFAULT_STACK, F2T_RECORD_DEFAULT_OFFCPU_MIN_US);
 }
 
 /* One line saying what is wrong, the synopsis, and where the rest is. */
@@ -149,11 +159,15 @@ int f2t_cmd_record(int argc, char **argv)
 		{ "event", required_argument, NULL, 'e' },
 		{ "buffer-size", required_argument, NULL, 'b' },
 		{ "keep-capture", required_argument, NULL, 'k' },
+		{ "user", required_argument, NULL, OPT_USER },
+		{ "as-root", no_argument, NULL, OPT_AS_ROOT },
 		{ "report", no_argument, NULL, OPT_REPORT },
 		{ "freq", required_argument, NULL, 'F' },
 		{ "no-sample", no_argument, NULL, OPT_NO_SAMPLE },
 		{ "sample-all", no_argument, NULL, OPT_SAMPLE_ALL },
 		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
+		{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
+		{ "off-cpu-min", required_argument, NULL, OPT_OFF_CPU_MIN },
 		{ "function", optional_argument, NULL, OPT_FUNCTION },
 		{ "function-graph", optional_argument, NULL, OPT_FUNCTION_GRAPH },
 		{ "notrace", required_argument, NULL, OPT_NOTRACE },
@@ -167,11 +181,13 @@ int f2t_cmd_record(int argc, char **argv)
 	static pid_t pids[MAX_PIDS];
 	static const char *events[MAX_EVENTS];
 	const char *format = NULL;
+	bool off_cpu_min_given = false;
 	char defname[64];
 	int c;
 
 	o.pids = pids;
 	o.sample_freq = F2T_RECORD_DEFAULT_FREQ;
+	o.off_cpu_min_ns = F2T_RECORD_DEFAULT_OFFCPU_MIN_US * 1000ull;
 	o.events = events;
 	optind = 1;
 	opterr = 0;
@@ -218,6 +234,12 @@ int f2t_cmd_record(int argc, char **argv)
 		case 'k':
 			o.keep_capture = optarg;
 			break;
+		case OPT_USER:
+			o.user = optarg;
+			break;
+		case OPT_AS_ROOT:
+			o.as_root = true;
+			break;
 		case OPT_REPORT:
 			o.report = true;
 			break;
@@ -243,6 +265,19 @@ int f2t_cmd_record(int argc, char **argv)
 				return usage_error("--call-graph: '%s' is not fp, dwarf or dwarf,BYTES",
 						   optarg);
 			break;
+		case OPT_OFF_CPU:
+			o.off_cpu = true;
+			break;
+		case OPT_OFF_CPU_MIN: {
+			double us = strtod(optarg, &end);
+
+			if (*end || !optarg[0] || !isfinite(us) || us < 0 || us > 1e9)
+				return usage_error("--off-cpu-min: '%s' is not a number of microseconds",
+						   optarg);
+			o.off_cpu_min_ns = (uint64_t)llround(us * 1e3);
+			off_cpu_min_given = true;
+			break;
+		}
 		case OPT_FUNCTION:
 		case OPT_FUNCTION_GRAPH:
 			if (o.func.mode != F2T_FUNCTRACE_OFF)
@@ -284,6 +319,12 @@ int f2t_cmd_record(int argc, char **argv)
 		return usage_error("nothing to record: give a COMMAND, -a or -p%s", "");
 	if ((o.command != NULL) + o.all + (o.npids > 0) > 1)
 		return usage_error("a COMMAND, -a and -p exclude each other%s", "");
+	if ((o.user || o.as_root) && !o.command)
+		return usage_error("--user and --as-root go with a COMMAND%s", "");
+	if (o.user && o.as_root)
+		return usage_error("give one of --user and --as-root%s", "");
+	if (off_cpu_min_given && !o.off_cpu)
+		return usage_error("--off-cpu-min goes with --off-cpu%s", "");
 	if ((o.func.notrace || o.func.max_depth) && o.func.mode == F2T_FUNCTRACE_OFF)
 		return usage_error("--notrace and --max-graph-depth go with --function or --function-graph%s", "");
 	if (!o.conv.noutputs) {

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* ftrace2trace report [OPTIONS] CAPTURE */
+/*
+ * ftrace2trace report [OPTIONS] CAPTURE: the scheduling report
+ * (report/report.h), or with --off-cpu the off-CPU one (report/offcpu.h).
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -9,14 +12,18 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "report/offcpu.h"
 #include "report/report.h"
 #include "util/log.h"
 
 #define MAX_IDS 256
+#define OFFCPU_TOP 10	/* stacks listed by --off-cpu unless --top says */
 
-enum { OPT_JSON = 256, OPT_CSV, OPT_FROM, OPT_TO, OPT_SLOW };
+enum { OPT_JSON = 256, OPT_CSV, OPT_FROM, OPT_TO, OPT_SLOW, OPT_OFF_CPU, OPT_FOLDED };
 
-static const char synopsis[] = "usage: ftrace2trace report [OPTIONS] CAPTURE\n";
+static const char synopsis[] =
+	"usage: ftrace2trace report [OPTIONS] CAPTURE\n"
+	"       ftrace2trace report --off-cpu [--folded] [--top N] CAPTURE\n";
 
 static void usage(FILE *f)
 {
@@ -40,10 +47,15 @@ static void usage(FILE *f)
 		"      --from SECONDS      start the window SECONDS after the first event\n"
 		"      --to SECONDS        end it SECONDS after the first event\n"
 		"      --slow USECS        list every wait for a CPU longer than USECS\n"
+		"      --off-cpu           instead, where the threads of a capture recorded\n"
+		"                          with --off-cpu blocked: blocked time by thread,\n"
+		"                          the --top N (default %d) stacks, their wakers\n"
+		"      --folded            with --off-cpu: THREAD;outermost;...;innermost US\n"
+		"                          lines for flamegraph.pl, inferno or speedscope\n"
 		"  -q, --quiet             no progress, no warnings\n"
 		"  -v, --verbose           say more\n"
 		"  -h, --help              this text\n\n"
-		"See ftrace2trace-report(1) for what each figure counts.\n", synopsis);
+		"See ftrace2trace-report(1) for what each figure counts.\n", synopsis, OFFCPU_TOP);
 }
 
 static int usage_error(const char *fmt, const char *arg)
@@ -100,6 +112,8 @@ int f2t_cmd_report(int argc, char **argv)
 		{ "from", required_argument, NULL, OPT_FROM },
 		{ "to", required_argument, NULL, OPT_TO },
 		{ "slow", required_argument, NULL, OPT_SLOW },
+		{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
+		{ "folded", no_argument, NULL, OPT_FOLDED },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -109,6 +123,8 @@ int f2t_cmd_report(int argc, char **argv)
 	static const char *comms[MAX_IDS];
 	struct f2t_report_opts o = { .pids = pids, .tids = tids, .comms = comms };
 	struct f2t_convert_opts conv = { 0 };
+	struct f2t_offcpu_report_opts offcpu = { .top = OFFCPU_TOP };
+	bool off_cpu = false, others = false;
 	const char *output = NULL;
 	char cols[1024];
 	int c;
@@ -118,7 +134,15 @@ int f2t_cmd_report(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":o:s:n:p:t:c:qvh", longopts, NULL)) != -1) {
 		char *end;
 
+		others |= c != 'n' && c != OPT_OFF_CPU && c != OPT_FOLDED && c != 'q' && c != 'v' &&
+			  c != 'h';
 		switch (c) {
+		case OPT_OFF_CPU:
+			off_cpu = true;
+			break;
+		case OPT_FOLDED:
+			offcpu.folded = true;
+			break;
 		case OPT_JSON:
 		case OPT_CSV:
 			if (o.format != F2T_REPORT_TEXT)
@@ -141,7 +165,7 @@ int f2t_cmd_report(int argc, char **argv)
 
 			if (*end || !optarg[0] || optarg[0] == '-' || n == 0 || n > 1000000)
 				return usage_error("--top: '%s' is not a count from 1 to 1000000", optarg);
-			o.top = (unsigned int)n;
+			o.top = offcpu.top = (unsigned int)n;
 			break;
 		}
 		case 'p':
@@ -191,6 +215,12 @@ int f2t_cmd_report(int argc, char **argv)
 				   "more than one capture given%s", "");
 	if (o.to_ns && o.to_ns <= o.from_ns)
 		return usage_error("--to must come after --from%s", "");
+	if (off_cpu && others)
+		return usage_error("--off-cpu takes only --folded and --top%s", "");
+	if (offcpu.folded && !off_cpu)
+		return usage_error("--folded goes with --off-cpu%s", "");
+	if (off_cpu)
+		return f2t_offcpu_report_file(argv[optind], &offcpu, stdout) ? 1 : 0;
 	conv.progress = !f2t_quiet && isatty(STDERR_FILENO);
 	conv.summary = f2t_verbose;
 	return f2t_report_run(argv[optind], &o, &conv, output) ? 1 : 0;

@@ -351,8 +351,14 @@ int fxt_dump(FILE *f, const char *name, const void *data, size_t len, bool stats
 	while ((ret = fxt_reader_next(r, rec)) > 0) {
 		st.count[rec->kind]++;
 		st.bytes[rec->kind] += rec->nwords * 8;
-		if (!stats)
-			fxt_print_record(f, rec);
+		if (stats)
+			continue;
+		fxt_print_record(f, rec);
+		if (ferror(f)) {
+			/* A full disk, a closed pipe: nothing more will get through. */
+			ret = -(errno ? errno : EIO);
+			goto out;
+		}
 	}
 	if (ret < 0) {
 		uint64_t off = 0;

@@ -43,7 +43,8 @@ void fxt_print_stats(FILE *f, const struct fxt_stats *st);
  * offset N: reason", after the records before it were printed (statistics
  * are not printed then).
  *
- * Return: 0, -EINVAL for a malformed file, -ENOMEM.
+ * Return: 0, -EINVAL for a malformed file, -ENOMEM, or the negative errno
+ * of a write to @f that failed (not reported: the caller knows what @f is).
  */
 int fxt_dump(FILE *f, const char *name, const void *data, size_t len, bool stats);
 

@@ -121,6 +121,12 @@ int json_write_item(struct f2t_writer *w, const struct f2t_item *it)
 		f2t_out_puts(o, ",\"dur\":");
 		f2t_json_put_ts(o, it->end_ts - it->ts);
 	}
+	if (it->stack > 0) {
+		/* The slice's stack in stackFrames: Trace Viewer shows it with the slice. */
+		f2t_out_puts(o, ",\"sf\":");
+		f2t_json_put_u64(o, (uint64_t)it->stack);
+		((struct json_priv *)w->priv)->stack_refs++;
+	}
 	put_args(o, it);
 	f2t_out_putc(o, '}');
 	return o->err;

@@ -52,11 +52,15 @@ int json_write_samples(struct f2t_writer *w)
 	struct f2t_out *o = w->out;
 	int ret;
 
-	if (!p->samples)
+	if (!p->samples && !p->stack_refs)
 		return 0;
-	f2t_out_puts(o, ",\n\"samples\":[\n");
-	ret = f2t_spool_copy(&p->sample_spool, o);
-	f2t_out_puts(o, "\n],\n\"stackFrames\":{");
+	ret = 0;
+	if (p->samples) {
+		f2t_out_puts(o, ",\n\"samples\":[\n");
+		ret = f2t_spool_copy(&p->sample_spool, o);
+		f2t_out_puts(o, "\n]");
+	}
+	f2t_out_puts(o, ",\n\"stackFrames\":{");
 	for (uint32_t id = 1; id <= n; id++) {
 		const char *name, *cat;
 		uint32_t parent;

@@ -17,6 +17,7 @@ struct json_priv {
 	struct f2t_clock_link link;
 	struct f2t_spool sample_spool;	/* "samples" entries, opened at the first */
 	uint64_t samples;
+	uint64_t stack_refs;		/* slices naming a stack ("sf") */
 	uint64_t not_in_text;		/* events drawn from traceEvents instead */
 };
 
@@ -28,7 +29,8 @@ int json_sample(struct f2t_writer *w, const struct f2t_item *it);
 
 /*
  * ',"samples":[...],"stackFrames":{...}' from the spool and the model's
- * stack tree; nothing when no sample came.  Return: 0 or negative errno.
+ * stack tree; samples only when some came, stackFrames when samples or
+ * slices name stacks.  Return: 0 or negative errno.
  */
 int json_write_samples(struct f2t_writer *w);
 

@@ -288,6 +288,7 @@ static void write_other_data(struct f2t_writer *w, const struct f2t_stats *st)
 	kv_num(o, "lost_event_notes", p->text.lost);
 	kv_num(o, "events_without_text", p->text.no_text);
 	kv_num(o, "lines_with_breaks_replaced", p->text.patched);
+	kv_num(o, "lines_with_flags_for_trace_viewer", p->text.flags_mapped);
 	kv_num(o, "kernel_lines_not_in_text", p->not_in_text);
 	f2t_out_puts(o, "}}\n");
 }
@@ -357,6 +358,7 @@ int f2t_json_writer_init(struct f2t_writer *w)
 		return ret;
 	}
 	f2t_ftext_init(&p->text, p->text_spool.out, f2t_json_put_escaped);
+	p->text.viewer_flags = true;
 	w->ops = &json_ops;
 	w->priv = p;
 	return 0;

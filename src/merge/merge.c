@@ -9,13 +9,10 @@
  * metadata, then any other top-level member (the first input's wins).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "merge/align.h"
 #include "merge/copy.h"
@@ -317,37 +314,12 @@ static void summarize(const struct f2t_minput *ins, size_t n, const char *output
 		output, events, n, n == 1 ? "" : "s");
 }
 
-/* Where the output is written until complete: OUTPUT.tmp-XXXXXX, mode as open(2) would give. */
-static int open_temp(const char *output, char **tmp, int *fd)
-{
-	mode_t mask = umask(0);
-
-	umask(mask);
-	if (asprintf(tmp, "%s.tmp-XXXXXX", output) < 0) {
-		*tmp = NULL;
-		return -ENOMEM;
-	}
-	*fd = mkostemp(*tmp, O_CLOEXEC);
-	if (*fd < 0) {
-		int err = -errno;
-
-		f2t_err("cannot create %s: %s", output, strerror(errno));
-		free(*tmp);
-		*tmp = NULL;
-		return err;
-	}
-	fchmod(*fd, 0666 & ~mask);
-	return 0;
-}
-
 int f2t_merge(const struct f2t_merge_opts *o)
 {
 	struct f2t_minput *ins = calloc(o->ninputs ? o->ninputs : 1, sizeof(*ins));
-	struct f2t_out *out = NULL;
-	struct stat st;
-	char *tmp = NULL;
-	int fd = -1, err = 0, cerr;
+	struct f2t_out *out;
 	size_t n = o->ninputs;
+	int err;
 
 	if (!ins)
 		return -ENOMEM;
@@ -368,47 +340,22 @@ int f2t_merge(const struct f2t_merge_opts *o)
 		goto out;
 	decide_frames(ins, n);
 
-	if (!strcmp(o->output, "-")) {
-		out = f2t_out_fdopen(STDOUT_FILENO, "<stdout>");
-	} else if (lstat(o->output, &st) == 0 && !S_ISREG(st.st_mode)) {
-		/*
-		 * A device, a FIFO, a symlink: renaming a file over it would
-		 * replace it (/dev/null with a file!), so write through it.
-		 */
-		out = f2t_out_open(o->output);
-		if (!out) {
-			err = -errno;
-			f2t_err("cannot write %s: %s", o->output, strerror(errno));
-			goto out;
-		}
-	} else {
-		err = open_temp(o->output, &tmp, &fd);
-		if (err)
-			goto out;
-		out = f2t_out_fdopen(fd, o->output);
-	}
+	out = f2t_out_open(o->output);
 	if (!out) {
-		err = -ENOMEM;
+		err = -errno;
+		f2t_err("cannot write %s: %s", o->output, strerror(errno));
 		goto out;
 	}
 	err = write_output(out, ins, n);
-	cerr = f2t_out_close(out);
+	if (err) {
+		f2t_out_abort(out);
+	} else {
+		err = f2t_out_close(out);
+		if (err)
+			f2t_err("%s: %s", strcmp(o->output, "-") ? o->output : "standard output",
+				strerror(-err));
+	}
 	out = NULL;
-	if (!err && cerr) {
-		err = cerr;
-		f2t_err("%s: %s", o->output, strerror(-err));
-	}
-	if (fd >= 0) {
-		if (close(fd) < 0 && !err) {
-			err = -errno;
-			f2t_err("%s: %s", o->output, strerror(-err));
-		}
-		fd = -1;
-	}
-	if (!err && tmp && rename(tmp, o->output) < 0) {
-		err = -errno;
-		f2t_err("cannot create %s: %s", o->output, strerror(-err));
-	}
 	if (!err && !o->quiet)
 		summarize(ins, n, o->output);
 	for (size_t i = 0; i < n && !err; i++)
@@ -416,15 +363,6 @@ int f2t_merge(const struct f2t_merge_opts *o)
 			f2t_warn("%s: %" PRIu64 " \"ts\" values are not numbers; left as they were",
 				 ins[i].path, ins[i].unshifted);
 out:
-	if (out)
-		f2t_out_close(out);
-	if (fd >= 0)
-		close(fd);
-	if (tmp) {
-		if (err)
-			unlink(tmp);
-		free(tmp);
-	}
 	for (size_t i = 0; i < n; i++)
 		f2t_minput_fini(&ins[i]);
 	free(ins);

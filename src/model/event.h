@@ -36,6 +36,7 @@ enum f2t_event_kind {
 	F2T_EV_SOFTIRQ_EXIT,	/* irq:softirq_exit */
 	F2T_EV_CPU_IDLE,	/* power:cpu_idle */
 	F2T_EV_CPU_FREQ,	/* power:cpu_frequency */
+	F2T_EV_OFFCPU,		/* a blocked episode (record --off-cpu, BPF) */
 	F2T_EV_KIND_COUNT
 };
 
@@ -145,6 +146,20 @@ struct f2t_event {
 			uint32_t vec;
 			const char *name;	/* "TIMER", "NET_RX"..., as the kernel prints it */
 		} softirq;
+		/*
+		 * OFFCPU: ev->ts is when the thread ran again (ev->cpu where),
+		 * ev->pid the thread.  Stacks are kernel frames then user
+		 * frames, innermost first; none when the kernel kept none.
+		 */
+		struct {
+			int32_t tgid;
+			uint64_t start;		/* when it was switched out */
+			char state;		/* 'S', 'D', 'T', 't', 'P', 'I' */
+			int32_t waker_tid;	/* 0: no wakeup seen */
+			int32_t waker_tgid;
+			uint32_t nframes, waker_nframes;
+			const struct f2t_frame *frames, *waker_frames;
+		} offcpu;
 		struct {	/* CPU_IDLE, CPU_FREQ */
 			uint32_t state;		/* idle: F2T_IDLE_EXIT leaving idle; freq: kHz */
 			uint32_t cpu_id;	/* the CPU it is about, not always ev->cpu */

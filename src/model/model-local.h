@@ -37,6 +37,7 @@ struct f2t_model {
 	struct f2t_arg args[F2T_ITEM_MAX_ARGS];
 	char text[F2T_MODEL_TEXT_MAX];
 	char series[24];
+	char stack_text[2][4096];	/* an off-CPU episode's stacks */
 };
 
 /* Sends @it to the writers. */
@@ -70,6 +71,9 @@ int f2t_model_cpus_track(struct f2t_model *m, uint64_t ts, struct f2t_track *tra
 
 /* Items for the kernel's own events (kernel_items.c); 0 for other kinds. */
 int f2t_model_kernel_event(struct f2t_model *m, const struct f2t_event *ev);
+
+/* The slice of an off-CPU episode (offcpu_items.c). */
+int f2t_model_offcpu_event(struct f2t_model *m, const struct f2t_event *ev);
 
 /* Items for a trace_marker write (marker_items.c). */
 int f2t_model_marker_event(struct f2t_model *m, const struct f2t_event *ev);

@@ -141,6 +141,8 @@ int f2t_model_event(struct f2t_model *m, const struct f2t_event *ev, f2t_item_fn
 		return f2t_model_marker_event(m, ev);
 	case F2T_EV_SAMPLE:
 		return sample(m, ev);
+	case F2T_EV_OFFCPU:
+		return f2t_model_offcpu_event(m, ev);
 	default:
 		return f2t_model_kernel_event(m, ev);
 	}

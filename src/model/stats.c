@@ -27,6 +27,7 @@ const struct f2t_stat_desc f2t_stat_list[] = {
 	STAT("samples", events[F2T_EV_SAMPLE]),
 	STAT("stack_frames", stack_frames),
 	STAT("samples_lost", samples_lost),
+	STAT("samples_out_of_scope", samples_out_of_scope),
 	STAT("sample_throttles", sample_throttles),
 	STAT("perf_records", perf_records),
 	STAT("perf_bad_records", perf_bad_records),
@@ -34,6 +35,10 @@ const struct f2t_stat_desc f2t_stat_list[] = {
 	STAT("frames_named", frames_named),
 	STAT("unwind_samples", unwind_samples),
 	STAT("unwind_leaf_only", unwind_leaf_only),
+	STAT("offcpu", events[F2T_EV_OFFCPU]),
+	STAT("offcpu_dropped", offcpu_dropped),
+	STAT("offcpu_stacks_lost", offcpu_stacks_lost),
+	STAT("offcpu_stacks_missing", offcpu_stacks_missing),
 	/* Records decoded against the kernel's own count of what it handed out. */
 	STAT("records", records),
 	STAT("kernel_read", kernel_read),

@@ -40,6 +40,7 @@ struct f2t_stats {
 	uint64_t bad_records;		/* records we could not decode */
 	/* CPU sampling (perf_event_open rings), when recorded */
 	uint64_t samples_lost;		/* PERF_RECORD_LOST: records the kernel dropped */
+	uint64_t samples_out_of_scope;	/* other processes' samples, left out */
 	uint64_t sample_throttles;	/* the kernel throttled sampling this often */
 	uint64_t perf_records;		/* perf records decoded, of every type */
 	uint64_t perf_bad_records;	/* perf records that did not parse, skipped */
@@ -48,6 +49,10 @@ struct f2t_stats {
 	uint64_t stack_frames;		/* distinct stack-frame nodes (model/stacks.h) */
 	uint64_t unwind_samples;	/* --call-graph dwarf: user stacks unwound */
 	uint64_t unwind_leaf_only;	/* ... of which no caller was found (leaf kept) */
+	/* Off-CPU episodes (record --off-cpu): what the kernel side counted */
+	uint64_t offcpu_dropped;	/* episodes lost: BPF ring buffer or map full */
+	uint64_t offcpu_stacks_lost;	/* stacks not kept: stack-map hash collisions */
+	uint64_t offcpu_stacks_missing;	/* stack ids with no stack in the capture */
 	/* trace_marker writes (model/marker_track.h) */
 	uint64_t markers;
 	uint64_t markers_malformed;		/* kept as instants */

@@ -509,8 +509,8 @@ int f2t_tstates_event(struct f2t_tstates *t, const struct f2t_event *ev)
 	int32_t pid;
 	int ret = 0;
 
-	if (ev->kind == F2T_EV_SAMPLE || ev->cpu >= F2T_MAX_CPUS)
-		return 0;	/* samples come from another source, not the ring */
+	if (ev->kind == F2T_EV_SAMPLE || ev->kind == F2T_EV_OFFCPU || ev->cpu >= F2T_MAX_CPUS)
+		return 0;	/* from other sources than the ring: not its switches' order */
 	if (!t->started) {
 		t->started = true;
 		t->first = ev->ts;

@@ -96,14 +96,16 @@ int f2t_tracker_event(struct f2t_tracker *t, const struct f2t_event *ev,
 			t->current[ev->cpu] = -1;
 		return 0;
 	}
-	if (ev->kind == F2T_EV_SAMPLE) {
+	if (ev->kind == F2T_EV_SAMPLE || ev->kind == F2T_EV_OFFCPU) {
 		/* Another source: says nothing about the ring's switches, but knows the process. */
+		int32_t tgid = ev->kind == F2T_EV_SAMPLE ? ev->sample.tgid : ev->offcpu.tgid;
+
 		if (ev->pid > 0) {
 			tk = task(t, ev->pid);
 			if (!tk)
 				return -ENOMEM;
-			if (ev->sample.tgid > 0 && tk->tgid != ev->sample.tgid)
-				f2t_task_set(tk, NULL, ev->sample.tgid);
+			if (tgid > 0 && tk->tgid != tgid)
+				f2t_task_set(tk, NULL, tgid);
 		}
 		return 0;
 	}

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "model/model.h"
 #include "model/tracker.h"
@@ -69,7 +68,7 @@ static int add(struct f2t_pipeline *p, struct f2t_out *out, enum f2t_format fmt,
 	if (p->nout == F2T_MAX_OUTPUTS || !d) {
 		f2t_err("%s: %s", out->path, p->nout == F2T_MAX_OUTPUTS ?
 			"too many outputs" : "unknown format");
-		f2t_out_close(out);
+		f2t_out_abort(out);
 		return -EINVAL;
 	}
 	*o = (struct output){
@@ -229,7 +228,7 @@ int f2t_pipeline_run(struct f2t_pipeline *p, struct f2t_source *src, bool progre
 	return 0;
 }
 
-/* Closes every output; removes their files unless the run went well. */
+/* Closes every output; their files take their names only if the run went well. */
 static int close_outputs(struct f2t_pipeline *p)
 {
 	int ret = 0;
@@ -241,19 +240,20 @@ static int close_outputs(struct f2t_pipeline *p)
 		if (o->w.ops && o->w.ops->destroy)
 			o->w.ops->destroy(&o->w);
 		o->w.ops = NULL;
+		/* No partial output left behind to be mistaken for a whole trace. */
+		if (p->failed) {
+			f2t_out_abort(o->w.out);
+			continue;
+		}
 		cret = f2t_out_close(o->w.out);
-		if (cret && !p->failed) {
+		if (cret) {
 			f2t_err("%s: %s", o->path ? o->path : "standard output", strerror(-cret));
 			p->failed = true;
 			ret = cret;
 		}
 	}
-	for (unsigned int i = 0; i < p->nout; i++) {
-		/* No partial output left behind to be mistaken for a whole trace. */
-		if (p->failed && p->out[i].path)
-			unlink(p->out[i].path);
+	for (unsigned int i = 0; i < p->nout; i++)
 		free(p->out[i].path);
-	}
 	p->nout = 0;
 	return ret;
 }
@@ -312,7 +312,8 @@ void f2t_pipeline_summary(const struct f2t_pipeline *p, double secs)
 		(unsigned long long)st->events[F2T_EV_SWITCH],
 		(unsigned long long)st->events[F2T_EV_WAKING],
 		(unsigned long long)(st->total_events - st->events[F2T_EV_SWITCH] -
-				     st->events[F2T_EV_WAKING] - st->events[F2T_EV_SAMPLE]));
+				     st->events[F2T_EV_WAKING] - st->events[F2T_EV_SAMPLE] -
+				     st->events[F2T_EV_OFFCPU]));
 	fprintf(stderr, "ftrace2trace: lost events: %llu (ring buffer overrun %llu, dropped %llu, pages flagged %llu)\n",
 		(unsigned long long)st->lost_events, (unsigned long long)st->kernel_overrun,
 		(unsigned long long)st->kernel_dropped, (unsigned long long)st->lost_pages);
@@ -330,6 +331,17 @@ void f2t_pipeline_summary(const struct f2t_pipeline *p, double secs)
 			(unsigned long long)st->events[F2T_EV_SAMPLE], (unsigned long long)st->frames,
 			st->frames ? 100.0 * (double)st->frames_named / (double)st->frames : 0.0,
 			(unsigned long long)st->samples_lost, (unsigned long long)st->sample_throttles);
+	if (st->samples_out_of_scope)
+		fprintf(stderr, "ftrace2trace: %llu CPU samples of processes outside the command or -p left out (--sample-all keeps them)\n",
+			(unsigned long long)st->samples_out_of_scope);
+	if (st->events[F2T_EV_OFFCPU] || st->offcpu_dropped)
+		fprintf(stderr, "ftrace2trace: %llu off-CPU episodes, %llu lost in the kernel, %llu stacks lost to stack-map collisions\n",
+			(unsigned long long)st->events[F2T_EV_OFFCPU],
+			(unsigned long long)st->offcpu_dropped,
+			(unsigned long long)st->offcpu_stacks_lost);
+	if (st->offcpu_stacks_missing)
+		f2t_warn("%llu off-CPU stacks are missing from the capture",
+			 (unsigned long long)st->offcpu_stacks_missing);
 	if (st->unwind_samples)
 		fprintf(stderr, "ftrace2trace: %llu user stacks unwound with DWARF CFI, %llu of them (%.1f%%) to their sampled function only\n",
 			(unsigned long long)st->unwind_samples, (unsigned long long)st->unwind_leaf_only,

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * Fork/exec with a start gate.  The child blocks reading a pipe until the
- * parent has tracing on, so its very first events are recorded.  A second,
- * close-on-exec pipe carries exec's errno back: EOF means the exec worked.
+ * Fork/exec with a start gate.  The child takes its user's identity, says
+ * how that went (an int on the error pipe, 0 when fine), then blocks reading
+ * the gate until the parent has tracing on, so its very first events are
+ * recorded.  The close-on-exec error pipe then carries exec's errno back:
+ * EOF means the exec worked.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -78,7 +80,7 @@ static int open_pidfd(pid_t pid)
 #endif
 }
 
-static void child_main(int gate, int errpipe, char *const argv[])
+static void child_main(int gate, int errpipe, char *const argv[], const struct f2t_runas *ra)
 {
 	char go = 0;
 	int e;
@@ -88,6 +90,9 @@ static void child_main(int gate, int errpipe, char *const argv[])
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
+	e = -f2t_runas_apply(ra);
+	if (write(errpipe, &e, sizeof(e)) != (ssize_t)sizeof(e) || e)
+		_exit(126);
 	while (read(gate, &go, 1) < 0 && errno == EINTR)
 		;
 	if (go != 'g')
@@ -100,7 +105,25 @@ static void child_main(int gate, int errpipe, char *const argv[])
 	_exit(e == ENOENT ? 127 : 126);
 }
 
-int f2t_child_spawn(struct f2t_child *c, char *const argv[])
+/* The child's first word: could it become its user?  0 or negative errno. */
+static int read_drop_result(struct f2t_child *c)
+{
+	ssize_t n;
+	int e = 0;
+
+	do
+		n = read(c->errpipe, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	if (n == (ssize_t)sizeof(e) && !e)
+		return 0;
+	c->drop_failed = true;
+	while (waitpid(c->pid, &c->status, 0) < 0 && errno == EINTR)
+		;
+	c->exited = true;
+	return -(n == (ssize_t)sizeof(e) ? e : EIO);
+}
+
+int f2t_child_spawn(struct f2t_child *c, char *const argv[], const struct f2t_runas *ra)
 {
 	int gate[2] = { -1, -1 }, errp[2] = { -1, -1 };
 	int err = 0;
@@ -121,12 +144,15 @@ int f2t_child_spawn(struct f2t_child *c, char *const argv[])
 	if (c->pid == 0) {
 		close(gate[1]);
 		close(errp[0]);
-		child_main(gate[0], errp[1], argv);
+		child_main(gate[0], errp[1], argv, ra);
 	}
 	c->gate = gate[1];
 	c->errpipe = errp[0];
 	gate[1] = errp[0] = -1;
 	c->pidfd = open_pidfd(c->pid);
+	close(errp[1]);
+	errp[1] = -1;	/* so that a child gone before it wrote gives EOF */
+	err = read_drop_result(c);
 out:
 	for (int i = 0; i < 2; i++) {
 		if (gate[i] >= 0)

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "record/runas.h"
+
 struct f2t_child {
 	pid_t pid;		/* 0: none */
 	int gate;		/* write end: one byte releases the child */
@@ -17,6 +19,7 @@ struct f2t_child {
 	int pidfd;		/* readable when the child exits; -1 if unsupported */
 	bool exited;
 	int status;		/* waitpid() status once exited */
+	bool drop_failed;	/* f2t_child_spawn() failed becoming the user */
 };
 
 /**
@@ -28,10 +31,15 @@ int f2t_child_lookup(const char *argv0);
 
 /**
  * f2t_child_spawn() - fork the command, held before exec
+ * @c: filled in
+ * @argv: the command
+ * @ra: who it runs as; the child takes that identity at once, and says
+ *	whether it could before this returns
  *
- * Return: 0 or negative errno.
+ * Return: 0 or negative errno (c->drop_failed: the identity could not be
+ * taken; the child has exited).
  */
-int f2t_child_spawn(struct f2t_child *c, char *const argv[]);
+int f2t_child_spawn(struct f2t_child *c, char *const argv[], const struct f2t_runas *ra);
 
 /**
  * f2t_child_release() - let the child exec, and wait for the exec's outcome

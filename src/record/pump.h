@@ -54,7 +54,8 @@ int f2t_pump_open(struct f2t_pump *p, struct tracefs_instance *ti, int ncpus,
  * f2t_pump_read() - move what CPU slot @i has now, without blocking
  *
  * Reads at most one ring's worth, so a busy CPU cannot starve the others.
- * Prints its errors.
+ * Prints its read errors; a capture write error is the caller's to report
+ * (f2t_capw_error()).
  *
  * Return: 0 or negative errno (capture write or read failure).
  */
@@ -63,7 +64,7 @@ int f2t_pump_read(struct f2t_pump *p, size_t i);
 /**
  * f2t_pump_drain() - after tracing is off, move everything left
  *
- * Prints its errors.
+ * Prints its errors, as f2t_pump_read().
  *
  * Return: 0 or negative errno.
  */

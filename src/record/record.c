@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "capture/capture.h"
@@ -26,6 +25,7 @@
 #include "record/events.h"
 #include "record/instance.h"
 #include "record/meta.h"
+#include "record/offcpu.h"
 #include "record/pidwatch.h"
 #include "record/procsnap.h"
 #include "record/progress.h"
@@ -35,6 +35,7 @@
 #include "record/syncmark.h"
 #include "report/report.h"
 #include "util/log.h"
+#include "util/outfile.h"
 
 #define POLL_MS 100
 #define SWEEP_NS 1000000000ULL	/* read every CPU at least this often */
@@ -47,140 +48,141 @@ struct run {
 	struct f2t_evlist events;
 	struct f2t_capw *capw;
 	char cap_path[PATH_MAX];	/* what f2t_convert() reads */
-	int cap_fd;			/* keeps the unlinked temporary capture alive */
-	bool keep_created;
-	bool out_created[F2T_MAX_OUTPUTS];
-	dev_t out_dev[F2T_MAX_OUTPUTS];	/* to refuse two names for one file */
-	ino_t out_ino[F2T_MAX_OUTPUTS];
+	int cap_fd;			/* keeps the unnamed temporary capture alive */
+	/* Where each output will be renamed to (NULL: written through), to
+	 * refuse two names for one file. */
+	char *out_names[F2T_MAX_OUTPUTS];
 	struct f2t_pump pump;
 	struct f2t_sampler sampler;	/* nrings 0: not sampling */
+	struct f2t_offcpu *offcpu;	/* NULL: no --off-cpu */
+	struct f2t_offcpu_counts offcpu_counts;
 	struct f2t_symsnap symsnap;
 	struct f2t_child child;
+	struct f2t_runas runas;		/* who the command runs as */
 	struct f2t_pidwatch watch;
 	struct f2t_meta meta;
 	struct f2t_progress prog;
 	char *cmdline;
 	uint64_t lost;
 	uint64_t samples, samples_lost;	/* copied before the sampler closes */
-	char sample_event[32];
+	char sampling[128];		/* what was sampled and how, for the summary */
 	size_t ncpus_read;		/* CPUs whose ring we read */
-	bool recorded;			/* capture complete: convert it */
 	int exit_code;			/* when not 0/1 */
 };
 
-/* Is DEV/INO one of the first N outputs (regular files only)? */
-static bool same_as_output(const struct run *r, unsigned int n, dev_t dev, ino_t ino)
+/* Is NAME (canonical) where one of the first N outputs goes? */
+static bool same_as_output(const struct run *r, unsigned int n, const char *name)
 {
 	for (unsigned int i = 0; i < n; i++)
-		if (r->out_ino[i] && r->out_dev[i] == dev && r->out_ino[i] == ino)
+		if (r->out_names[i] && !strcmp(r->out_names[i], name))
 			return true;
 	return false;
 }
 
 /*
- * Creates (or opens, without truncating) every output now, so a typo in a
- * path fails before anything is traced.  Remembers which ones we created,
- * to remove them if the run fails.
+ * Tries every output now, so that a typo in a path fails before anything
+ * is traced: the temporary file each will be written to is created, then
+ * removed.  Nothing appears under an output's name before the conversion
+ * is complete.
  */
 static int check_outputs(struct run *r)
 {
 	const struct f2t_convert_opts *c = &r->o->conv;
-	struct stat st;
 
 	for (unsigned int i = 0; i < c->noutputs; i++) {
 		const char *path = c->outputs[i].path;
-		bool dup;
-		int fd;
+		struct f2t_outfile f;
+		bool renamed;
+		int err;
 
 		if (!strcmp(path, "-"))
 			continue;
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-		if (fd >= 0)
-			r->out_created[i] = true;
-		else if (errno == EEXIST)
-			fd = open(path, O_WRONLY | O_CLOEXEC);
-		if (fd < 0) {
-			f2t_err("cannot write %s: %s", path, strerror(errno));
-			return -errno;
+		err = f2t_outfile_open(&f, path, 0);
+		if (err) {
+			f2t_err("cannot write %s: %s", path, strerror(-err));
+			return err;
 		}
-		if (fstat(fd, &st) < 0)
-			memset(&st, 0, sizeof(st));	/* unknown: no duplicate check */
-		dup = st.st_ino && same_as_output(r, i, st.st_dev, st.st_ino);
-		close(fd);
-		if (dup) {
+		renamed = f.tmp != NULL;
+		if (renamed && same_as_output(r, i, f.path)) {
+			f2t_outfile_abort(&f);
 			f2t_err("%s is given twice as an output", path);
 			return -EINVAL;
 		}
-		r->out_dev[i] = st.st_dev;
-		r->out_ino[i] = st.st_ino;
+		r->out_names[i] = renamed ? strdup(f.path) : NULL;
+		f2t_outfile_abort(&f);
+		if (renamed && !r->out_names[i])
+			return -ENOMEM;
 	}
 	return 0;
 }
 
-static void remove_created_outputs(struct run *r)
-{
-	for (unsigned int i = 0; i < r->o->conv.noutputs; i++)
-		if (r->out_created[i])
-			unlink(r->o->conv.outputs[i].path);
-}
-
 /*
- * The capture goes to -k FILE, or to a temporary file next to the first
- * output (a directory we know is writable, and on the same disk as the
- * result rather than in a possibly RAM-backed /tmp).  The temporary file is
- * unlinked at once and read back through /proc/self/fd, so no run, not even
- * a killed one, leaves it behind.
+ * The capture goes to -k FILE, or to an unnamed temporary file next to the
+ * first output (a directory we know is writable, and on the same disk as
+ * the result rather than in a possibly RAM-backed /tmp), read back through
+ * /proc/self/fd: no run, not even a killed one, leaves it behind.
  */
 static int open_capture(struct run *r)
 {
-	const char *first = r->o->conv.outputs[0].path;
-	char tmpl[PATH_MAX];
-	const char *slash;
+	const char *keep = r->o->keep_capture, *tmpdir = getenv("TMPDIR");
+	char near[PATH_MAX];
 	int err;
 
-	if (r->o->keep_capture) {
-		struct stat st;
-
-		/* Converting a capture into itself would read what it overwrites. */
-		if (stat(r->o->keep_capture, &st) == 0 &&
-		    same_as_output(r, r->o->conv.noutputs, st.st_dev, st.st_ino)) {
-			f2t_err("-k %s is also an output", r->o->keep_capture);
-			return -EINVAL;
-		}
-		r->keep_created = access(r->o->keep_capture, F_OK) < 0;
-		r->capw = f2t_capw_open(r->o->keep_capture);
-		if (!r->capw) {
-			err = -errno;
-			f2t_err("cannot write %s: %s", r->o->keep_capture, strerror(errno));
-			return err;
-		}
-		snprintf(r->cap_path, sizeof(r->cap_path), "%s", r->o->keep_capture);
-		return 0;
-	}
-	slash = strcmp(first, "-") ? strrchr(first, '/') : NULL;
-	if (!strcmp(first, "-"))
-		snprintf(tmpl, sizeof(tmpl), "%s/.ftrace2trace-XXXXXX",
-			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	else if (slash)
-		snprintf(tmpl, sizeof(tmpl), "%.*s/.ftrace2trace-XXXXXX",
-			 (int)(slash - first), first);
+	if (r->out_names[0])
+		snprintf(near, sizeof(near), "%s", r->out_names[0]);
 	else
-		snprintf(tmpl, sizeof(tmpl), ".ftrace2trace-XXXXXX");
-	r->cap_fd = mkostemp(tmpl, O_CLOEXEC);
-	if (r->cap_fd < 0) {
+		snprintf(near, sizeof(near), "%s/capture", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	r->capw = f2t_capw_open(keep ? keep : near, !keep);
+	if (!r->capw) {
 		err = -errno;
-		f2t_err("cannot create a temporary capture %s: %s", tmpl, strerror(errno));
+		f2t_err("cannot write %s: %s", keep ? keep : near, strerror(errno));
 		return err;
 	}
-	r->capw = f2t_capw_open(tmpl);
-	err = r->capw ? 0 : -errno;
-	unlink(tmpl);
-	if (err) {
-		f2t_err("cannot write %s: %s", tmpl, strerror(-err));
+	if (keep) {
+		/* Converting a capture into itself would read what it overwrites. */
+		if (same_as_output(r, r->o->conv.noutputs, f2t_capw_name(r->capw))) {
+			f2t_err("-k %s is also an output", keep);
+			return -EINVAL;
+		}
+		snprintf(r->cap_path, sizeof(r->cap_path), "%s", f2t_capw_name(r->capw));
+		return 0;
+	}
+	r->cap_fd = fcntl(f2t_capw_fd(r->capw), F_DUPFD_CLOEXEC, 0);
+	if (r->cap_fd < 0) {
+		err = -errno;
+		f2t_err("%s: %s", f2t_capw_name(r->capw), strerror(errno));
 		return err;
 	}
 	snprintf(r->cap_path, sizeof(r->cap_path), "/proc/self/fd/%d", r->cap_fd);
 	return 0;
+}
+
+/*
+ * The capture could not be written: one line naming it, with how far the
+ * recording got.  Nothing more is written to it (its error is sticky).
+ */
+static void capture_error(const struct run *r, const char *name, uint64_t bytes, int err)
+{
+	char size[32];
+
+	f2t_human_bytes(bytes, size, sizeof(size));
+	if (r->meta.start_ns)
+		f2t_err("%s%s: %s; recording stopped after %.2f s, %s captured", name,
+			r->o->keep_capture ? "" : " (the temporary capture)", strerror(-err),
+			(double)(f2t_meta_now() - r->meta.start_ns) / 1e9, size);
+	else
+		f2t_err("%s%s: %s, before recording started", name,
+			r->o->keep_capture ? "" : " (the temporary capture)", strerror(-err));
+}
+
+/* A stop signal before tracing started: nothing to convert; exit as 128 + signal. */
+static int interrupted(struct run *r)
+{
+	int sig = f2t_sig_received();
+
+	f2t_err("interrupted (%s) before recording started", strsignal(sig));
+	r->exit_code = 128 + sig;
+	return -EINTR;
 }
 
 static int build_cmdline(struct run *r)
@@ -212,10 +214,22 @@ static int command_error(const char *cmd, int err)
 	return err == -ENOENT ? 127 : 126;
 }
 
+/* Whose samples and off-CPU episodes are kept: COMMAND's, the -p ones', or all. */
+static enum f2t_sample_scope scope_of(const struct f2t_record_opts *o)
+{
+	if (!o->sample_all && o->command)
+		return F2T_SCOPE_COMMAND;
+	if (!o->sample_all && o->npids)
+		return F2T_SCOPE_PIDS;
+	return F2T_SCOPE_ALL;
+}
+
 /*
  * The sampling events, opened disabled once the child exists (the command
- * scope follows it from its exec).  Sampling that was not asked for by name
+ * scope names it as its root).  Sampling that was not asked for by name
  * and cannot start is only a warning: the scheduling trace still works.
+ * --off-cpu with no sampling still opens them, sampling nothing: their
+ * mapping records name the user frames of the off-CPU stacks.
  */
 static int open_sampler(struct run *r)
 {
@@ -224,22 +238,18 @@ static int open_sampler(struct run *r)
 		.freq = o->sample_freq,
 		.callgraph = o->dwarf ? F2T_CG_DWARF : F2T_CG_FP,
 		.stack_bytes = o->stack_bytes ? o->stack_bytes : F2T_RECORD_DEFAULT_STACK,
-		.scope = F2T_SCOPE_ALL,
+		.scope = scope_of(o),
+		.child = r->child.pid,
+		.pids = o->pids,
+		.npids = o->npids,
 	};
 	int err;
 
-	if (!o->sample_freq)
+	if (!o->sample_freq && !o->off_cpu)
 		return 0;
-	if (!o->sample_all && o->command) {
-		so.scope = F2T_SCOPE_COMMAND;
-		so.child = r->child.pid;
-	} else if (!o->sample_all && o->npids) {
-		so.scope = F2T_SCOPE_PIDS;
-		so.pids = o->pids;
-		so.npids = o->npids;
-	}
+	so.child_uid = r->runas.change ? r->runas.uid : geteuid();
 	err = f2t_sampler_open(&r->sampler, &so, r->inst.ncpus, r->capw);
-	if (err && !o->sample_freq_given) {
+	if (err && !o->sample_freq_given && !f2t_capw_error(r->capw)) {
 		f2t_warn("recording without CPU samples (--no-sample silences this)");
 		return 0;
 	}
@@ -254,25 +264,39 @@ static int setup(struct run *r)
 	const struct f2t_record_opts *o = r->o;
 	int err;
 
+	/* A capture write error is reported once, by f2t_record_run(). */
 	err = f2t_events_write_formats(&r->events, r->capw);
 	if (!err)
 		err = f2t_meta_write_static(r->capw);
-	if (err) {
-		f2t_err("writing the capture: %s", strerror(-err));
-		return err;
-	}
+	if (err == -ENOMEM)
+		f2t_err("out of memory");
+	if (err)
+		return err;	/* header_page unreadable: said so */
 	/*
 	 * Fork before opening the readers: a child held at its gate has not
 	 * exec'd yet, so close-on-exec has not dropped inherited fds, and
 	 * trace_pipe_raw fds held there would keep the instance busy.
 	 */
 	if (o->command) {
-		err = f2t_child_spawn(&r->child, o->command);
-		if (err) {
+		err = f2t_child_spawn(&r->child, o->command, &r->runas);
+		if (err && r->child.drop_failed)
+			f2t_err("cannot run %s as user %s: %s", o->command[0], r->runas.name,
+				strerror(-err));
+		else if (err)
 			f2t_err("cannot start %s: %s", o->command[0], strerror(-err));
+		if (err)
 			return err;
-		}
 		err = f2t_functrace_follow(r->inst.ti, &o->func, &r->child.pid, 1);
+		if (err)
+			return err;
+	}
+	if (o->off_cpu) {
+		struct f2t_offcpu_opts oo = {
+			.min_ns = o->off_cpu_min_ns, .scope = scope_of(o), .child = r->child.pid,
+			.pids = o->pids, .npids = o->npids,
+		};
+
+		err = f2t_offcpu_open(&r->offcpu, &oo, r->capw);	/* prints its errors */
 		if (err)
 			return err;
 	}
@@ -292,7 +316,7 @@ static int setup(struct run *r)
 
 static enum stop_reason stop_condition(struct run *r, uint64_t now, uint64_t deadline)
 {
-	if (f2t_sig_count())
+	if (f2t_sig_received())
 		return STOP_SIGNAL;
 	if (r->child.pid && f2t_child_check(&r->child))
 		return STOP_COMMAND;
@@ -306,7 +330,7 @@ static enum stop_reason stop_condition(struct run *r, uint64_t now, uint64_t dea
 /* Moves data until a stop condition holds.  Returns 0 or negative errno. */
 static int pump_loop(struct run *r)
 {
-	size_t max = 2 + r->watch.n + r->pump.n + r->sampler.nrings;
+	size_t max = 3 + r->watch.n + r->pump.n + r->sampler.nrings;
 	struct pollfd *pfd = calloc(max, sizeof(*pfd));
 	uint64_t deadline = 0, next_sweep, now = f2t_meta_now();
 	enum stop_reason why = STOP_NONE;
@@ -331,11 +355,10 @@ static int pump_loop(struct run *r)
 		for (size_t i = 0; i < r->pump.n; i++)
 			pfd[n++] = (struct pollfd){ .fd = r->pump.c[i].fd, .events = POLLIN };
 		ring0 = n;
-		/* A ring whose task went away stays readable (HUP): sweep it only. */
 		for (size_t i = 0; i < r->sampler.nrings; i++)
-			pfd[n++] = (struct pollfd){
-				.fd = r->sampler.rings[i].hup ? -1 : r->sampler.rings[i].fd,
-				.events = POLLIN };
+			pfd[n++] = (struct pollfd){ .fd = r->sampler.rings[i].fd, .events = POLLIN };
+		/* Readable only when the ring is a quarter full: read it on every pass too. */
+		pfd[n++] = (struct pollfd){ .fd = f2t_offcpu_fd(r->offcpu), .events = POLLIN };
 		if (deadline && deadline - now < (uint64_t)POLL_MS * 1000000)
 			timeout = (int)((deadline - now + 999999) / 1000000);
 
@@ -348,12 +371,11 @@ static int pump_loop(struct run *r)
 		for (size_t i = 0; i < r->pump.n && !err; i++)
 			if (pfd[cpu0 + i].revents || now >= next_sweep)
 				err = f2t_pump_read(&r->pump, i);	/* prints its errors */
-		for (size_t i = 0; i < r->sampler.nrings && !err; i++) {
-			if (pfd[ring0 + i].revents & (POLLHUP | POLLERR))
-				r->sampler.rings[i].hup = true;
+		for (size_t i = 0; i < r->sampler.nrings && !err; i++)
 			if (pfd[ring0 + i].revents || now >= next_sweep)
 				err = f2t_sampler_read(&r->sampler, i);
-		}
+		if (!err)
+			err = f2t_offcpu_read(r->offcpu);
 		if (now >= next_sweep)
 			next_sweep = now + SWEEP_NS;
 		f2t_progress_update(&r->prog, now, (double)(now - r->meta.start_ns) / 1e9,
@@ -367,10 +389,27 @@ static int pump_loop(struct run *r)
 	return err;
 }
 
+/* "cpu-clock, 999 Hz on each CPU; the command's processes' kept at conversion" */
+static void describe_sampling(struct run *r)
+{
+	const char *kept = r->sampler.scope == F2T_SCOPE_COMMAND ?
+				   "; the command's processes' kept at conversion" :
+			   r->sampler.scope == F2T_SCOPE_PIDS ?
+				   "; the -p processes' kept at conversion" : ", every task's kept";
+
+	if (!r->sampler.nrings)
+		snprintf(r->sampling, sizeof(r->sampling), "off");
+	else
+		snprintf(r->sampling, sizeof(r->sampling), "%s, %u Hz on each CPU%s",
+			 r->sampler.event, r->o->sample_freq, kept);
+}
+
 /* Tracing off, everything left in the rings, final facts, capture closed. */
 static int finish_capture(struct run *r)
 {
 	int err, e, drain_err;
+	uint64_t bytes;
+	char *name;
 
 	/* While tracing is still on, so the kernel records it. */
 	f2t_syncmark_write(r->inst.ti, "end", &r->meta.sync_end);
@@ -382,11 +421,13 @@ static int finish_capture(struct run *r)
 	drain_err = f2t_pump_drain(&r->pump);	/* prints its errors */
 	e = f2t_sampler_drain(&r->sampler);
 	drain_err = drain_err ? drain_err : e;
+	e = f2t_offcpu_finish(r->offcpu, &r->offcpu_counts);
+	drain_err = drain_err ? drain_err : e;
 	if (r->sampler.nrings) {
 		/* The workload is over: opening every mapped file costs it nothing now. */
 		e = f2t_symsnap_build_ids(&r->symsnap, r->capw);
 		if (!e)
-			e = f2t_symsnap_jit(r->capw);
+			e = f2t_symsnap_jit(r->capw, &r->sampler.traced);
 		drain_err = drain_err ? drain_err : e;
 	}
 	err = f2t_procsnap_write(r->capw, 1);
@@ -398,22 +439,30 @@ static int finish_capture(struct run *r)
 	r->ncpus_read = r->pump.n;
 	r->samples = r->sampler.samples;
 	r->samples_lost = r->sampler.lost;
-	snprintf(r->sample_event, sizeof(r->sample_event), "%s",
-		 r->sampler.nrings ? r->sampler.event : "off");
+	describe_sampling(r);
 	f2t_pump_close(&r->pump);
 	f2t_sampler_close(&r->sampler);
+	f2t_offcpu_close(r->offcpu);
+	r->offcpu = NULL;
 	f2t_inst_destroy(&r->inst);
-	e = f2t_capw_close(r->capw);
-	r->capw = NULL;
-	err = err ? err : e;
+	if (err && !f2t_capw_error(r->capw))
+		f2t_err("completing the capture: %s", strerror(-err));
+	err = drain_err ? drain_err : err;
 	if (err)
-		f2t_err("writing the capture %s: %s",
-			r->o->keep_capture ? r->o->keep_capture : "(temporary)", strerror(-err));
-	return drain_err ? drain_err : err;
+		return err;	/* the capture is aborted, and its error reported, by our caller */
+	name = strdup(f2t_capw_name(r->capw));
+	bytes = f2t_capw_bytes(r->capw);
+	err = f2t_capw_close(r->capw);
+	r->capw = NULL;
+	if (err)
+		capture_error(r, name ? name : "the capture", bytes, err);
+	free(name);
+	return err;
 }
 
 static void summary(struct run *r)
 {
+	const struct f2t_offcpu_counts *c = &r->offcpu_counts;
 	char size[32];
 	double secs = (double)(r->meta.stop_ns - r->meta.start_ns) / 1e9;
 
@@ -425,8 +474,22 @@ static void summary(struct run *r)
 			(unsigned long long)r->lost);
 	if (!f2t_quiet && r->o->sample_freq)
 		fprintf(stderr, "ftrace2trace: %llu CPU samples (%s), %llu sample records lost\n",
-			(unsigned long long)r->samples, r->sample_event,
+			(unsigned long long)r->samples, r->sampling,
 			(unsigned long long)r->samples_lost);
+	if (!f2t_quiet && r->o->off_cpu)
+		fprintf(stderr, "ftrace2trace: %llu off-CPU episodes of at least %.0f us, "
+			"%llu lost (ring buffer full), %llu lost (blocked-task map full), "
+			"%llu stacks lost (stack map collisions), %llu user stacks shortened\n",
+			(unsigned long long)c->n[F2T_OFFCPU_EPISODES], (double)r->o->off_cpu_min_ns / 1e3,
+			(unsigned long long)c->n[F2T_OFFCPU_DROPPED_RING],
+			(unsigned long long)c->n[F2T_OFFCPU_DROPPED_MAP],
+			(unsigned long long)c->n[F2T_OFFCPU_STACK_COLLISIONS],
+			(unsigned long long)c->n[F2T_OFFCPU_STACKS_SHORTENED]);
+	if (c->n[F2T_OFFCPU_DROPPED_RING] || c->n[F2T_OFFCPU_DROPPED_MAP])
+		f2t_warn("the kernel lost %llu off-CPU episodes: the BPF ring buffer or map filled "
+			 "faster than it was read; try a larger --off-cpu-min",
+			 (unsigned long long)(c->n[F2T_OFFCPU_DROPPED_RING] +
+					      c->n[F2T_OFFCPU_DROPPED_MAP]));
 	if (r->samples_lost)
 		f2t_warn("the kernel lost %llu sample records: the sample rings filled faster "
 			 "than they were read; try a lower -F", (unsigned long long)r->samples_lost);
@@ -445,10 +508,8 @@ static int record(struct run *r)
 	err = setup(r);
 	if (err)
 		return err;
-	if (f2t_sig_count()) {
-		f2t_err("interrupted before recording started");
-		return -EINTR;
-	}
+	if (f2t_sig_received())
+		return interrupted(r);
 	err = f2t_inst_tracing(&r->inst, true);
 	if (err) {
 		f2t_err("cannot turn tracing on in %s: %s", r->inst.name, strerror(-err));
@@ -474,7 +535,8 @@ static int record(struct run *r)
 				       r->o->sample_all || !r->o->npids ? NULL : r->o->pids,
 				       r->o->npids);
 	if (err) {
-		f2t_err("writing the capture: %s", strerror(-err));
+		if (!f2t_capw_error(r->capw))
+			f2t_err("reading /proc: %s", strerror(-err));
 		return err;
 	}
 	if (o->command) {
@@ -496,15 +558,16 @@ static int record(struct run *r)
 static int convert(struct run *r)
 {
 	struct f2t_convert_opts conv = r->o->conv;
-	const char *paths[F2T_MAX_OUTPUTS];
 	int err;
 
-	for (unsigned int i = 0; i < conv.noutputs; i++)
-		paths[i] = conv.outputs[i].path;
 	conv.progress = !f2t_quiet && isatty(STDERR_FILENO);
 	conv.summary = !f2t_quiet;
-	/* A signal now removes the partly written outputs, then kills us. */
-	f2t_sig_converting(paths, conv.noutputs);
+	/* A signal now removes the partly written outputs, then ends us. */
+	err = f2t_outfile_catch_signals();
+	if (err) {
+		f2t_err("cannot install signal handlers: %s", strerror(-err));
+		return err;
+	}
 	if (r->o->report) {
 		/* The report in the same pass, once the outputs are whole. */
 		struct f2t_report_opts ro = {
@@ -543,6 +606,9 @@ int f2t_record_run(const struct f2t_record_opts *o)
 			r.exit_code = command_error(o->command[0], err);
 			goto out;
 		}
+		err = f2t_runas_pick(&r.runas, o->user, o->as_root);
+		if (err)
+			goto out;
 	}
 	if (o->npids) {
 		err = f2t_pidwatch_open(&r.watch, o->pids, o->npids);
@@ -560,9 +626,8 @@ int f2t_record_run(const struct f2t_record_opts *o)
 	if (err)
 		goto out;
 
-	if (f2t_sig_count()) {
-		f2t_err("interrupted before recording started");
-		err = -EINTR;
+	if (f2t_sig_received()) {
+		err = interrupted(&r);
 		goto out;
 	}
 	f2t_inst_remove_stale();
@@ -585,26 +650,27 @@ int f2t_record_run(const struct f2t_record_opts *o)
 		goto out;
 	/* Ends a command that is still running (we stopped for -d or a signal). */
 	f2t_child_finish(&r.child);
-	r.recorded = true;
 	err = convert(&r);
 out:
 	f2t_progress_clear(&r.prog);
+	if (r.capw && f2t_capw_error(r.capw))
+		capture_error(&r, f2t_capw_name(r.capw), f2t_capw_bytes(r.capw),
+			      f2t_capw_error(r.capw));
 	f2t_pump_close(&r.pump);
 	f2t_sampler_close(&r.sampler);
+	f2t_offcpu_close(r.offcpu);
 	f2t_symsnap_free(&r.symsnap);
 	f2t_child_finish(&r.child);
 	f2t_inst_destroy(&r.inst);
-	if (!r.recorded) {
-		/* Nothing usable was made: leave no file behind. */
-		f2t_capw_abort(r.capw);
-		if (r.keep_created)
-			unlink(o->keep_capture);
-		remove_created_outputs(&r);
-	}
+	/* Not complete: leave no file behind. */
+	f2t_capw_abort(r.capw);
 	if (r.cap_fd >= 0)
 		close(r.cap_fd);
+	for (unsigned int i = 0; i < o->conv.noutputs; i++)
+		free(r.out_names[i]);
 	f2t_sig_restore();
 	f2t_pidwatch_close(&r.watch);
+	f2t_runas_free(&r.runas);
 	f2t_events_free(&r.events);
 	free(r.cmdline);
 	if (r.exit_code)

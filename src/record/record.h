@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "pipeline/convert.h"
@@ -28,6 +29,8 @@ struct f2t_record_opts {
 	size_t nevents;
 	unsigned long buffer_kb;	/* -b; 0 = default */
 	const char *keep_capture;	/* -k FILE, or NULL */
+	const char *user;		/* --user NAME: the command runs as NAME */
+	bool as_root;			/* --as-root: the command stays root under sudo */
 	bool report;			/* --report: print `ftrace2trace report` at the end */
 	struct f2t_functrace_opts func;	/* --function, --function-graph */
 	/* CPU sampling */
@@ -36,10 +39,15 @@ struct f2t_record_opts {
 	bool sample_all;		/* --sample-all: every task, whatever COMMAND/-p */
 	bool dwarf;			/* --call-graph dwarf */
 	unsigned int stack_bytes;	/* --call-graph dwarf,SIZE */
+	/* Off-CPU episodes through BPF (record/offcpu.h) */
+	bool off_cpu;			/* --off-cpu */
+	uint64_t off_cpu_min_ns;	/* --off-cpu-min, in ns */
 };
 
 /* Samples per second per CPU unless -F says otherwise. */
 #define F2T_RECORD_DEFAULT_FREQ 999u
+/* Off-CPU episodes shorter than this are not kept unless --off-cpu-min says. */
+#define F2T_RECORD_DEFAULT_OFFCPU_MIN_US 1u
 /* User stack bytes copied per sample with --call-graph dwarf. */
 #define F2T_RECORD_DEFAULT_STACK 8192u
 
@@ -48,10 +56,12 @@ struct f2t_record_opts {
  * @o: the parsed options
  *
  * Tracing is always system-wide; the command or -p only decide when to
- * stop.  Every exit path removes our tracefs instance.
+ * stop.  Under sudo the command runs as the user who ran sudo (see
+ * record/runas.h).  Every exit path removes our tracefs instance.
  *
  * Return: the exit status: the command's when one ran, else 0 on success,
- * 1 on error, 127 when the command cannot be found.
+ * 1 on error, 127 when the command cannot be found, 128 + the signal for a
+ * stop signal before tracing started.
  */
 int f2t_record_run(const struct f2t_record_opts *o);
 

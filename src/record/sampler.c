@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
- * Sampling events and their rings.  No per-sample work while recording:
+ * Sampling events and their rings.  One event per CPU, bound to no task,
+ * whatever the scope: a task-bound event is scheduled out and in with its
+ * task at every context switch, and for a hardware event in a VM each of
+ * those PMU reprogrammings traps to the hypervisor, enough to slow a
+ * context-switching command several times over.  The scope's processes
+ * are named in PERF_INFO instead, and their samples picked at conversion.
+ *
+ * No per-sample work while recording:
  * data_head..data_tail is copied out as one capture record (whole perf
  * records, since the kernel only publishes whole ones), and only the record
  * headers are walked, to count samples and losses for the summary.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -24,6 +30,7 @@
 #include "capture/perf_rec.h"
 #include "record/sampler.h"
 #include "util/log.h"
+#include "util/textbuf.h"
 
 /* 512 KB per CPU holds half a second of 9999 Hz samples with deep stacks. */
 #define RING_PAGES_FP	 128
@@ -54,7 +61,7 @@ static void fill_attr(struct perf_event_attr *a, const struct f2t_sampler_opts *
 {
 	memset(a, 0, sizeof(*a));
 	a->size = sizeof(*a);
-	a->freq = 1;
+	a->freq = o->freq != 0;
 	a->sample_freq = o->freq;
 	a->sample_type = F2T_SAMPLE_TYPE;
 	if (o->callgraph == F2T_CG_DWARF) {
@@ -74,128 +81,81 @@ static void fill_attr(struct perf_event_attr *a, const struct f2t_sampler_opts *
 	a->use_clockid = 1;
 	a->clockid = CLOCK_MONOTONIC;	/* what ftrace's "mono" clock reads */
 	a->disabled = 1;
-	a->inherit = o->scope != F2T_SCOPE_ALL;
-	a->enable_on_exec = o->scope == F2T_SCOPE_COMMAND;
 	/* Wake the poll loop at a quarter full, not per sample. */
 	a->watermark = 1;
 	a->wakeup_watermark = (uint32_t)(ring_bytes / 4);
 }
 
-static int add_fd(struct f2t_sampler *s, int fd)
-{
-	if (s->nfds == s->capfds) {
-		size_t cap = s->capfds ? s->capfds * 2 : 16;
-		int *n = realloc(s->fds, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		s->fds = n;
-		s->capfds = cap;
-	}
-	s->fds[s->nfds++] = fd;
-	return 0;
-}
-
 /*
- * Opens the event for PID on CPU.  The CPU's first event gets a ring; later
- * ones (other threads of -p processes) write into it.  Returns 0, 1 when the
- * target is gone or the CPU offline (skipped), or negative errno.
+ * Opens CPU's event, every task's, and maps its ring.  Returns 0, 1 when
+ * the CPU is offline (skipped), or negative errno.
  */
-static int open_one(struct f2t_sampler *s, struct perf_event_attr *a, pid_t pid, int cpu)
+static int open_cpu(struct f2t_sampler *s, struct perf_event_attr *a, int cpu)
 {
-	struct f2t_sampler_ring *ring = NULL;
-	int fd, err;
+	struct f2t_sampler_ring *ring = &s->rings[s->nrings];
 
-	fd = perf_open(a, pid, cpu, -1);
-	if (fd < 0)
-		return (errno == ESRCH || errno == ENODEV) ? 1 : -errno;
-	err = add_fd(s, fd);
-	if (err) {
-		close(fd);
-		return err;
-	}
-	for (size_t i = 0; i < s->nrings; i++)
-		if (s->rings[i].cpu == cpu)
-			ring = &s->rings[i];
-	if (ring)
-		return ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring->fd) < 0 ? -errno : 0;
-	ring = &s->rings[s->nrings];
+	ring->fd = perf_open(a, -1, cpu, -1);
+	if (ring->fd < 0)
+		return errno == ENODEV ? 1 : -errno;
 	ring->cpu = cpu;
-	ring->fd = fd;
 	ring->len = (size_t)sysconf(_SC_PAGESIZE) + s->data_bytes;
-	ring->base = mmap(NULL, ring->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	/* Counted now, so that close_events() closes the fd whatever happens. */
+	s->nrings++;
+	ring->base = mmap(NULL, ring->len, PROT_READ | PROT_WRITE, MAP_SHARED, ring->fd, 0);
 	if (ring->base == MAP_FAILED) {
 		ring->base = NULL;
 		return -errno;
 	}
-	s->nrings++;
 	return 0;
 }
 
-/* Every thread of process PID on CPU; threads that vanish are skipped. */
-static int open_process(struct f2t_sampler *s, struct perf_event_attr *a, pid_t pid,
-			int cpu)
+/* The processes in scope now, with their users; their children join later. */
+static int seed_traced(struct f2t_sampler *s, const struct f2t_sampler_opts *o)
 {
-	char path[64];
-	struct dirent *de;
-	DIR *d;
+	uid_t uids[4];
 	int err = 0;
 
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	d = opendir(path);
-	if (!d)
-		return 0;
-	while (!err && (de = readdir(d))) {
-		long tid = strtol(de->d_name, NULL, 10);
-
-		if (tid > 0)
-			err = open_one(s, a, (pid_t)tid, cpu);
-		if (err > 0)
-			err = 0;
+	switch (o->scope) {
+	case F2T_SCOPE_ALL:
+		s->traced.all = true;
+		break;
+	case F2T_SCOPE_COMMAND:
+		err = f2t_traced_add(&s->traced, o->child, o->child_uid);
+		break;
+	case F2T_SCOPE_PIDS:
+		for (size_t i = 0; i < o->npids && !err; i++)
+			if (!f2t_proc_uids(o->pids[i], uids))
+				err = f2t_traced_add(&s->traced, o->pids[i], uids[1]);
+		break;
 	}
-	closedir(d);
 	return err;
 }
 
 /*
- * Opens every event with A.  When the PMU refuses cycles (a VM), the
+ * Opens every CPU's event with A.  When the PMU refuses cycles (a VM), the
  * caller retries with cpu-clock.
  */
-static int open_all(struct f2t_sampler *s, const struct f2t_sampler_opts *o,
-		    struct perf_event_attr *a, int ncpus)
+static int open_all(struct f2t_sampler *s, struct perf_event_attr *a, int ncpus)
 {
 	int err = 0;
 
-	for (int cpu = 0; cpu < ncpus && !err; cpu++) {
-		switch (o->scope) {
-		case F2T_SCOPE_ALL:
-			err = open_one(s, a, -1, cpu);
-			break;
-		case F2T_SCOPE_COMMAND:
-			err = open_one(s, a, o->child, cpu);
-			break;
-		case F2T_SCOPE_PIDS:
-			for (size_t i = 0; i < o->npids && !err; i++)
-				err = open_process(s, a, o->pids[i], cpu);
-			break;
-		}
-		if (err > 0)
-			err = 0;
-	}
+	for (int cpu = 0; cpu < ncpus && err >= 0; cpu++)
+		err = open_cpu(s, a, cpu);
+	if (err > 0)
+		err = 0;
 	if (!err && !s->nrings)
-		err = -ESRCH;
+		err = -ENODEV;
 	return err;
 }
 
 static void close_events(struct f2t_sampler *s)
 {
-	for (size_t i = 0; i < s->nrings; i++)
+	for (size_t i = 0; i < s->nrings; i++) {
 		if (s->rings[i].base)
 			munmap(s->rings[i].base, s->rings[i].len);
-	for (size_t i = 0; i < s->nfds; i++)
-		close(s->fds[i]);
+		close(s->rings[i].fd);
+	}
 	s->nrings = 0;
-	s->nfds = 0;
 }
 
 /* The running kernel's build-id, from its ELF notes; "" if unreadable. */
@@ -229,12 +189,50 @@ static void kernel_build_id(char *hex, size_t len)
 	}
 }
 
+/* The process PID belongs to (a -p PID may name any of its threads). */
+static pid_t tgid_of(pid_t pid)
+{
+	char path[64], line[128];
+	long tgid = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	while (f && !tgid && fgets(line, sizeof(line), f))
+		sscanf(line, "Tgid: %ld", &tgid);
+	if (f)
+		fclose(f);
+	return tgid > 0 ? (pid_t)tgid : pid;
+}
+
+/* "roots=PID[,PID...]\n": whose samples the conversion keeps; "" for all. */
+static int format_roots(struct f2t_textbuf *t, const struct f2t_sampler_opts *o)
+{
+	char num[24];
+	int err = 0;
+
+	if (o->scope == F2T_SCOPE_ALL)
+		return 0;
+	err = f2t_textbuf_add(t, "roots=", 6);
+	if (o->scope == F2T_SCOPE_COMMAND) {
+		snprintf(num, sizeof(num), "%d", (int)o->child);
+		if (!err)
+			err = f2t_textbuf_add(t, num, strlen(num));
+	}
+	for (size_t i = 0; o->scope == F2T_SCOPE_PIDS && i < o->npids && !err; i++) {
+		snprintf(num, sizeof(num), "%s%d", i ? "," : "", (int)tgid_of(o->pids[i]));
+		err = f2t_textbuf_add(t, num, strlen(num));
+	}
+	return err ? err : f2t_textbuf_add(t, "\n", 1);
+}
+
 static int write_info(struct f2t_sampler *s, const struct f2t_sampler_opts *o,
 		      const struct perf_event_attr *a)
 {
 	static const char *const scopes[] = { "all", "command", "pids" };
+	struct f2t_textbuf t = { 0 };
 	char text[1024], kbid[128];
-	int n;
+	int n, err;
 
 	kernel_build_id(kbid, sizeof(kbid));
 	n = snprintf(text, sizeof(text),
@@ -251,7 +249,13 @@ static int write_info(struct f2t_sampler *s, const struct f2t_sampler_opts *o,
 		     "other"
 #endif
 		     );
-	return f2t_capw_add(s->w, F2T_CAP_PERF_INFO, 0, text, (size_t)n);
+	err = f2t_textbuf_add(&t, text, (size_t)n);
+	if (!err)
+		err = format_roots(&t, o);
+	if (!err)
+		err = f2t_capw_add(s->w, F2T_CAP_PERF_INFO, 0, t.p, t.len);
+	free(t.p);
+	return err;
 }
 
 int f2t_sampler_open(struct f2t_sampler *s, const struct f2t_sampler_opts *o, int ncpus,
@@ -273,7 +277,7 @@ int f2t_sampler_open(struct f2t_sampler *s, const struct f2t_sampler_opts *o, in
 	s->data_bytes = pages * (size_t)sysconf(_SC_PAGESIZE);
 	s->rings = calloc((size_t)(ncpus > 0 ? ncpus : 1), sizeof(*s->rings));
 	s->copy = malloc(s->data_bytes);
-	if (!s->rings || !s->copy) {
+	if (!s->rings || !s->copy || seed_traced(s, o)) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -281,30 +285,40 @@ int f2t_sampler_open(struct f2t_sampler *s, const struct f2t_sampler_opts *o, in
 	a.type = PERF_TYPE_HARDWARE;
 	a.config = PERF_COUNT_HW_CPU_CYCLES;
 	snprintf(s->event, sizeof(s->event), "cycles");
-	err = open_all(s, o, &a, ncpus);
-	if (err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV || err == -EINVAL) {
+	if (!o->freq) {
+		/* Address-space records only (for --off-cpu stacks): no sample. */
+		a.type = PERF_TYPE_SOFTWARE;
+		a.config = PERF_COUNT_SW_DUMMY;
+		snprintf(s->event, sizeof(s->event), "dummy");
+	}
+	err = open_all(s, &a, ncpus);
+	if (o->freq && (err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV || err == -EINVAL)) {
 		/* No PMU (a VM, most often): the timer does the same job. */
 		close_events(s);
 		a.type = PERF_TYPE_SOFTWARE;
 		a.config = PERF_COUNT_SW_CPU_CLOCK;
+		/*
+		 * The timer also fires in the idle task, whose samples the
+		 * conversion would leave out anyway.  Not asked of cycles: they
+		 * do not advance in idle, and some PMUs refuse the bit.
+		 */
+		a.exclude_idle = o->scope != F2T_SCOPE_ALL;
 		snprintf(s->event, sizeof(s->event), "cpu-clock");
-		err = open_all(s, o, &a, ncpus);
+		err = open_all(s, &a, ncpus);
 	}
 	if (err == -EINVAL) {
 		/* Kernels before 5.12 know no build_id bit: take dev/inode. */
 		close_events(s);
 		a.build_id = 0;
-		err = open_all(s, o, &a, ncpus);
+		err = open_all(s, &a, ncpus);
 	}
 	if (err) {
 		f2t_err("cannot open the sampling events (%s): %s", s->event, strerror(-err));
 		goto out;
 	}
-	f2t_info("sampling %s at %u Hz on %zu CPUs (%s call graphs)", s->event, o->freq,
-		 s->nrings, o->callgraph == F2T_CG_DWARF ? "dwarf" : "frame-pointer");
+	f2t_info("sampling %s at %u Hz, one event per CPU on %zu CPUs (%s call graphs)", s->event,
+		 o->freq, s->nrings, o->callgraph == F2T_CG_DWARF ? "dwarf" : "frame-pointer");
 	err = write_info(s, o, &a);
-	if (err)
-		f2t_err("writing the capture: %s", strerror(-err));
 out:
 	if (err)
 		f2t_sampler_close(s);
@@ -313,22 +327,16 @@ out:
 
 int f2t_sampler_enable(struct f2t_sampler *s)
 {
-	/*
-	 * The held child is still a copy of us: enable_on_exec starts its
-	 * events at the exec, with the new program's mappings.
-	 */
-	if (s->scope == F2T_SCOPE_COMMAND)
-		return 0;
-	for (size_t i = 0; i < s->nfds; i++)
-		if (ioctl(s->fds[i], PERF_EVENT_IOC_ENABLE, 0) < 0)
+	for (size_t i = 0; i < s->nrings; i++)
+		if (ioctl(s->rings[i].fd, PERF_EVENT_IOC_ENABLE, 0) < 0)
 			return -errno;
 	return 0;
 }
 
 void f2t_sampler_disable(struct f2t_sampler *s)
 {
-	for (size_t i = 0; i < s->nfds; i++)
-		ioctl(s->fds[i], PERF_EVENT_IOC_DISABLE, 0);
+	for (size_t i = 0; i < s->nrings; i++)
+		ioctl(s->rings[i].fd, PERF_EVENT_IOC_DISABLE, 0);
 }
 
 /* Counts samples and losses in LEN bytes of whole records. */
@@ -347,6 +355,10 @@ static void count_records(struct f2t_sampler *s, const unsigned char *p, size_t 
 			s->samples++;
 		else if (h.type == PERF_RECORD_LOST && off + 24 <= len)
 			s->lost += f2t_perf_u64(p + off + 16);
+		else if (h.type == PERF_RECORD_FORK && off + 16 <= len)
+			/* pid, ppid.  Out of memory only costs a JIT map. */
+			f2t_traced_fork(&s->traced, (pid_t)f2t_perf_u32(p + off + 8),
+					(pid_t)f2t_perf_u32(p + off + 12));
 		off += h.size;
 	}
 }
@@ -381,10 +393,8 @@ int f2t_sampler_read(struct f2t_sampler *s, size_t i)
 	__atomic_store_n(&meta->data_tail, head, __ATOMIC_RELEASE);
 	count_records(s, s->copy, (size_t)size);
 	err = f2t_capw_add(s->w, F2T_CAP_PERF_DATA, (uint32_t)r->cpu, s->copy, (size_t)size);
-	if (err) {
-		f2t_err("writing CPU %d's samples into the capture: %s", r->cpu, strerror(-err));
+	if (err)
 		return err;
-	}
 	s->bytes += size;
 	return 0;
 }
@@ -402,10 +412,8 @@ void f2t_sampler_close(struct f2t_sampler *s)
 {
 	close_events(s);
 	free(s->rings);
-	free(s->fds);
 	free(s->copy);
+	f2t_traced_free(&s->traced);
 	s->rings = NULL;
-	s->fds = NULL;
 	s->copy = NULL;
-	s->capfds = 0;
 }

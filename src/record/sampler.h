@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Timer-driven CPU sampling while recording: one perf_event_open() event
- * per CPU (cycles where the PMU has it, else cpu-clock), sampling ip, tid,
- * time, cpu, period and the kernel+user callchain on CLOCK_MONOTONIC (the
- * ftrace clock), with MMAP2 (build-ids), COMM, FORK and EXIT records.
- * Each CPU's ring is copied into the capture as PERF_DATA records, whole
- * and unparsed; decoding and symbolization happen at conversion.
+ * per CPU, bound to no task (cycles where the PMU has it, else cpu-clock),
+ * sampling ip, tid, time, cpu, period and the kernel+user callchain on
+ * CLOCK_MONOTONIC (the ftrace clock), with MMAP2 (build-ids), COMM, FORK
+ * and EXIT records.  Each CPU's ring is copied into the capture as
+ * PERF_DATA records, whole and unparsed; decoding, symbolization and the
+ * choice of the scope's samples happen at conversion.
  */
 #ifndef F2T_SAMPLER_H
 #define F2T_SAMPLER_H
@@ -16,7 +17,9 @@
 #include <sys/types.h>
 
 #include "capture/capture.h"
+#include "record/traced.h"
 
+/* Whose samples the conversion keeps; every task's are recorded. */
 enum f2t_sample_scope {
 	F2T_SCOPE_ALL,		/* every task on every CPU */
 	F2T_SCOPE_COMMAND,	/* the command and its descendants, from its exec */
@@ -29,11 +32,13 @@ enum f2t_callgraph {
 };
 
 struct f2t_sampler_opts {
-	unsigned int freq;		/* samples per second per CPU; 0 = off */
+	unsigned int freq;		/* samples per second per CPU; 0: none, only the
+				 * address-space records (a dummy event) */
 	enum f2t_callgraph callgraph;
 	unsigned int stack_bytes;	/* user stack copied per sample (dwarf) */
 	enum f2t_sample_scope scope;
 	pid_t child;			/* F2T_SCOPE_COMMAND: the held child */
+	uid_t child_uid;		/* the user it runs as */
 	const pid_t *pids;		/* F2T_SCOPE_PIDS */
 	size_t npids;
 	unsigned int ring_pages;	/* per CPU, a power of two; 0 = default */
@@ -41,24 +46,22 @@ struct f2t_sampler_opts {
 
 struct f2t_sampler_ring {
 	int cpu;
-	int fd;			/* the CPU's first event: owns the ring */
+	int fd;			/* the CPU's event */
 	void *base;		/* perf_event_mmap_page, then the data pages */
 	size_t len;		/* mapped bytes */
-	bool hup;		/* poll said POLLHUP: the task went away */
 };
 
 struct f2t_sampler {
 	struct f2t_capw *w;
-	struct f2t_sampler_ring *rings;
+	struct f2t_sampler_ring *rings;	/* one per online CPU */
 	size_t nrings;
-	int *fds;		/* every event opened (the rings' included) */
-	size_t nfds, capfds;
 	size_t data_bytes;	/* ring data size, a power of two */
 	unsigned char *copy;	/* one ring's worth, for the wrap-around */
 	char event[32];		/* "cycles" or "cpu-clock" */
 	enum f2t_sample_scope scope;
 	/* Counted while copying, by walking record headers only. */
 	uint64_t bytes, samples, lost, records;
+	struct f2t_traced traced;	/* the scope's processes, FORK records followed */
 };
 
 /**
@@ -66,15 +69,17 @@ struct f2t_sampler {
  * @s: filled in
  * @o: what to sample
  * @ncpus: CPUs to open (possible CPUs; offline ones are skipped)
- * @w: the capture; a PERF_INFO record is written now
+ * @w: the capture; a PERF_INFO record is written now, naming the scope's
+ *     processes (roots=) for the conversion to keep their samples
  *
- * Return: 0 or negative errno; prints its errors.
+ * Return: 0 or negative errno; prints its errors but a capture write error
+ * (f2t_capw_error()).
  */
 int f2t_sampler_open(struct f2t_sampler *s, const struct f2t_sampler_opts *o, int ncpus,
 		     struct f2t_capw *w);
 
 /**
- * f2t_sampler_enable() - start sampling (the command scope starts at exec)
+ * f2t_sampler_enable() - start sampling
  *
  * Return: 0 or negative errno.
  */
@@ -86,7 +91,7 @@ void f2t_sampler_disable(struct f2t_sampler *s);
 /**
  * f2t_sampler_read() - copy what ring @i holds into the capture
  *
- * Return: 0 or negative errno (capture write failure); prints its errors.
+ * Return: 0 or negative errno; prints its errors but a capture write error.
  */
 int f2t_sampler_read(struct f2t_sampler *s, size_t i);
 

@@ -1,41 +1,22 @@
 // SPDX-License-Identifier: MIT
-/*
- * Async-signal-safe by construction: the handlers use only write(),
- * unlink(), sigaction() and raise(), on data prepared beforehand.
- */
+/* Async-signal-safe by construction: the handler only stores and write()s. */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <signal.h>
-#include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "record/signals.h"
 
-#define MAX_UNLINK 16
-
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
 static int self_pipe[2] = { -1, -1 };
-static volatile sig_atomic_t nsignals;
-static volatile sig_atomic_t converting;
-static char unlink_paths[MAX_UNLINK][PATH_MAX];
-static size_t nunlink;
+static volatile sig_atomic_t first_signal;
 
 static void on_stop(int sig)
 {
 	int saved = errno;
 
-	if (converting) {
-		struct sigaction dfl = { .sa_handler = SIG_DFL };
-
-		for (size_t i = 0; i < nunlink; i++)
-			unlink(unlink_paths[i]);
-		sigaction(sig, &dfl, NULL);
-		raise(sig);
-		return;
-	}
-	nsignals++;
+	if (!first_signal)
+		first_signal = sig;
 	if (self_pipe[1] >= 0 && write(self_pipe[1], "s", 1) < 0) {
 		/* full pipe: the loop is already awake */
 	}
@@ -66,28 +47,9 @@ int f2t_sig_fd(void)
 	return self_pipe[0];
 }
 
-int f2t_sig_count(void)
+int f2t_sig_received(void)
 {
-	return nsignals;
-}
-
-void f2t_sig_converting(const char *const *paths, size_t n)
-{
-	sigset_t set, old;
-
-	/* Keep the handler from seeing a half-written list. */
-	sigemptyset(&set);
-	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
-		sigaddset(&set, stop_signals[i]);
-	sigprocmask(SIG_BLOCK, &set, &old);
-	nunlink = 0;
-	for (size_t i = 0; i < n && nunlink < MAX_UNLINK; i++) {
-		if (!paths[i] || !strcmp(paths[i], "-"))
-			continue;
-		snprintf(unlink_paths[nunlink++], PATH_MAX, "%s", paths[i]);
-	}
-	converting = 1;
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	return first_signal;
 }
 
 void f2t_sig_restore(void)
@@ -97,8 +59,6 @@ void f2t_sig_restore(void)
 	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
 		sigaction(stop_signals[i], &dfl, NULL);
 	sigaction(SIGPIPE, &dfl, NULL);
-	converting = 0;
-	nunlink = 0;
 	for (int i = 0; i < 2; i++) {
 		if (self_pipe[i] >= 0)
 			close(self_pipe[i]);

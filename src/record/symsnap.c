@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "record/symsnap.h"
@@ -161,15 +162,37 @@ int f2t_symsnap_build_ids(struct f2t_symsnap *s, struct f2t_capw *w)
 	return err;
 }
 
-static int add_file(struct f2t_capw *w, const char *path, uint32_t arg, size_t *budget)
+/* Is a file owned by OWNER PID's, by the rule of f2t_symsnap_jit()? */
+static bool owned_by_process(uid_t owner, pid_t pid, const struct f2t_traced *traced)
+{
+	uid_t uids[4], uid;
+
+	if (!f2t_proc_uids(pid, uids))
+		return owner == uids[0] || owner == uids[1] || owner == uids[2] || owner == uids[3];
+	return !traced->all && f2t_traced_find(traced, pid, &uid) && owner == uid;
+}
+
+static int add_jit_map(struct f2t_capw *w, const char *path, pid_t pid,
+		       const struct f2t_traced *traced, size_t *budget)
 {
 	struct f2t_textbuf t = { 0 };
+	struct stat st;
 	char buf[65536];
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
+	int fd, err = 0;
 
-	if (fd < 0)
+	/* O_NONBLOCK: a FIFO planted there must not hang us before fstat() says so. */
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		f2t_info("%s not read: %s", path, strerror(errno));
 		return 0;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
+	    !owned_by_process(st.st_uid, pid, traced)) {
+		f2t_info("%s not read: not a regular file of the process's user", path);
+		close(fd);
+		return 0;
+	}
 	while (!err && (n = read(fd, buf, sizeof(buf))) > 0) {
 		if ((size_t)n > *budget) {
 			f2t_warn("JIT symbol maps exceed %u MB; %s not kept", JIT_MAP_MAX >> 20, path);
@@ -181,12 +204,12 @@ static int add_file(struct f2t_capw *w, const char *path, uint32_t arg, size_t *
 	}
 	close(fd);
 	if (!err && t.len)
-		err = f2t_capw_add(w, F2T_CAP_JIT_MAP, arg, t.p, t.len);
+		err = f2t_capw_add(w, F2T_CAP_JIT_MAP, (uint32_t)pid, t.p, t.len);
 	free(t.p);
 	return err;
 }
 
-int f2t_symsnap_jit(struct f2t_capw *w)
+int f2t_symsnap_jit(struct f2t_capw *w, const struct f2t_traced *traced)
 {
 	size_t budget = JIT_MAP_MAX;
 	struct dirent *de;
@@ -197,15 +220,17 @@ int f2t_symsnap_jit(struct f2t_capw *w)
 		return 0;
 	while (!err && (de = readdir(d))) {
 		char path[300], *end;
+		uid_t uid;
 		long pid;
 
 		if (strncmp(de->d_name, "perf-", 5))
 			continue;
 		pid = strtol(de->d_name + 5, &end, 10);
-		if (pid <= 0 || strcmp(end, ".map"))
+		if (pid <= 0 || pid > INT32_MAX || strcmp(end, ".map") ||
+		    !f2t_traced_find(traced, (pid_t)pid, &uid))
 			continue;
 		snprintf(path, sizeof(path), "/tmp/%s", de->d_name);
-		err = add_file(w, path, (uint32_t)pid, &budget);
+		err = add_jit_map(w, path, (pid_t)pid, traced, &budget);
 	}
 	closedir(d);
 	return err;

@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "capture/capture.h"
+#include "record/traced.h"
 
 struct f2t_symsnap {
 	char **paths;		/* distinct files in the MAPS records */
@@ -50,11 +51,18 @@ int f2t_symsnap_maps(struct f2t_symsnap *s, struct f2t_capw *w, const pid_t *pid
 int f2t_symsnap_build_ids(struct f2t_symsnap *s, struct f2t_capw *w);
 
 /**
- * f2t_symsnap_jit() - every /tmp/perf-PID.map as a JIT_MAP record
+ * f2t_symsnap_jit() - the traced processes' /tmp/perf-PID.map as JIT_MAP records
+ * @w: the capture
+ * @traced: whose maps to read
+ *
+ * /tmp is everyone's: a map is read only when it is a regular file with a
+ * single link (not a symlink, a FIFO or a hard link to another file) owned
+ * by the process's user: one of its uids while it runs, the user it ran as
+ * (in @traced) once it is gone.  Others are skipped, said with -v.
  *
  * Return: 0 or negative errno.
  */
-int f2t_symsnap_jit(struct f2t_capw *w);
+int f2t_symsnap_jit(struct f2t_capw *w, const struct f2t_traced *traced);
 
 void f2t_symsnap_free(struct f2t_symsnap *s);
 

@@ -12,6 +12,7 @@
 #include "capture/capture.h"
 #include "source/capsrc.h"
 #include "source/input.h"
+#include "source/offcpu_src.h"
 #include "source/perfsrc.h"
 #include "util/log.h"
 
@@ -36,26 +37,6 @@ static uint64_t meta_u64(const struct f2t_capr *cap, const char *key)
 
 	free(v);
 	return n;
-}
-
-/* The value of KEY in a "key=value\n" record, malloc'd, or NULL. */
-static char *kv_value(const struct f2t_cap_rec *r, const char *key)
-{
-	const char *p, *end;
-	size_t klen = strlen(key);
-
-	if (!r)
-		return NULL;
-	for (p = r->data, end = p + r->len; p < end;) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-
-		if (!nl)
-			nl = end;
-		if ((size_t)(nl - p) > klen && p[klen] == '=' && !memcmp(p, key, klen))
-			return strndup(p + klen + 1, (size_t)(nl - p - klen - 1));
-		p = nl + 1;
-	}
-	return NULL;
 }
 
 static void read_info(struct capture_input *c)
@@ -93,7 +74,8 @@ static void read_info(struct capture_input *c)
 		.realtime_ns = meta_u64(cap, "sync_end_realtime_ns"),
 		.boottime_ns = meta_u64(cap, "sync_end_boottime_ns"),
 	};
-	c->kernel_build_id = kv_value(f2t_capr_find(cap, F2T_CAP_PERF_INFO, -1), "kernel_build_id");
+	c->kernel_build_id = f2t_capr_kv(f2t_capr_find(cap, F2T_CAP_PERF_INFO, -1),
+					  "kernel_build_id");
 	c->in.rec.kernel_build_id = c->kernel_build_id;
 }
 
@@ -222,23 +204,31 @@ static int read_recording(struct capture_input *c)
 	return ret;
 }
 
+/* A source the capture may not have: ENOENT is none, not an error. */
+static int add_optional(struct f2t_source **srcs, unsigned int *n, struct f2t_source *s)
+{
+	if (s)
+		srcs[(*n)++] = s;
+	return s || errno == ENOENT ? 0 : -errno;
+}
+
 /* Ring-buffer events first on equal timestamps: the order convert has always used. */
 static int open_sources(struct capture_input *c)
 {
-	struct f2t_source *srcs[2];
+	struct f2t_source *srcs[3];
 	unsigned int n = 0;
+	int ret;
 
 	srcs[n] = f2t_capsrc_open(c->cap, &c->in.rec);
 	if (!srcs[n])
 		return -errno;
 	n++;
-	srcs[n] = f2t_perfsrc_open(c->cap, &c->in.rec, NULL);
-	if (srcs[n])
-		n++;
-	else if (errno != ENOENT) {
-		int ret = -errno;
-
-		f2t_source_close(srcs[0]);
+	ret = add_optional(srcs, &n, f2t_perfsrc_open(c->cap, &c->in.rec, NULL));
+	if (!ret)
+		ret = add_optional(srcs, &n, f2t_offcpu_src_open(c->cap, &c->in.rec));
+	if (ret) {
+		while (n)
+			f2t_source_close(srcs[--n]);
 		return ret;
 	}
 	c->in.events = f2t_source_merge(srcs, n);

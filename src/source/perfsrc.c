@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * Perf records from the capture: one cursor per CPU walks that CPU's
- * PERF_DATA records in file order; a min-heap on timestamps merges them.
- * Records that change address spaces (MMAP2, FORK, COMM exec) are applied
- * when they come out of the merge, so a sample is symbolized against the
- * mappings of its own moment.  Every length is checked before it is used.
+ * Perf records from the capture, in time order through the perf walk
+ * (perfwalk.h), which applies the records that change address spaces as
+ * they pass, so a sample is symbolized against the mappings of its own
+ * moment.  Every length is checked before it is used.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,22 +13,13 @@
 #include "symbols/maps.h"
 #include "capture/perf_rec.h"
 #include "source/perfsrc.h"
+#include "source/perfwalk.h"
+#include "source/sample_filter.h"
 #include "symbols/unwind.h"
 #include "symbols/symbolizer.h"
 #include "util/log.h"
-#include "util/kmerge.h"
 
 #define MAX_FRAMES 512
-
-struct cursor {
-	uint32_t cpu;
-	const size_t *recs;	/* indices of this CPU's PERF_DATA records */
-	size_t nrecs, ri;
-	uint64_t pos;		/* offset of the current perf record in recs[ri] */
-	const unsigned char *rec;	/* the current perf record, NULL at the end */
-	uint16_t size, type, misc;
-	uint64_t ts;
-};
 
 struct f2t_perfsrc {
 	struct f2t_source base;
@@ -40,52 +30,25 @@ struct f2t_perfsrc {
 	struct f2t_maps *maps;
 	struct f2t_symbolizer *sym;
 	struct f2t_unwinder *unw;	/* --call-graph dwarf only */
+	struct f2t_sample_filter *filter;	/* per-CPU events: whose samples to keep */
 	char *dwarf_arch;		/* dwarf: the recording machine's, for unw */
-	struct f2t_cap_cpus split;	/* PERF_DATA records by CPU */
-	struct cursor *cursors;
-	uint32_t ncursors;
-	struct f2t_kmerge merge;	/* cursors by their next record's time */
+	struct f2t_perfwalk *walk;
 	struct f2t_frame frames[MAX_FRAMES];
 	uint64_t ips[MAX_FRAMES];
 	bool calls[MAX_FRAMES];
 	struct f2t_stats st;
 };
 
-static char *info_get(const struct f2t_cap_rec *r, const char *key)
-{
-	const char *p = r->data, *end = p + r->len;
-	size_t klen = strlen(key);
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-
-		if (!nl)
-			nl = end;
-		if ((size_t)(nl - p) > klen && p[klen] == '=' && !memcmp(p, key, klen))
-			return strndup(p + klen + 1, (size_t)(nl - p - klen - 1));
-		p = nl + 1;
-	}
-	return NULL;
-}
-
-static uint64_t info_u64(const struct f2t_cap_rec *r, const char *key)
-{
-	char *v = info_get(r, key);
-	uint64_t n = v ? strtoull(v, NULL, 10) : 0;
-
-	free(v);
-	return n;
-}
-
 static int read_info(struct f2t_perfsrc *s, const struct f2t_cap_rec *r)
 {
-	char *ev = info_get(r, "event"), *cg = info_get(r, "callgraph");
+	char *ev = f2t_capr_kv(r, "event"), *cg = f2t_capr_kv(r, "callgraph");
+	char *scope = f2t_capr_kv(r, "scope"), *roots = f2t_capr_kv(r, "roots");
 	uint64_t known = F2T_SAMPLE_TYPE_DWARF;
 	int ret = 0;
 
 	snprintf(s->event, sizeof(s->event), "%s", ev ? ev : "cpu-clock");
-	s->sample_type = info_u64(r, "sample_type");
-	s->regs_mask = info_u64(r, "regs_user");
+	s->sample_type = f2t_capr_kv_u64(r, "sample_type");
+	s->regs_mask = f2t_capr_kv_u64(r, "regs_user");
 	s->nregs = (unsigned int)__builtin_popcountll(s->regs_mask);
 	/* We parse what we asked for, nothing else: anything more is not ours. */
 	if ((s->sample_type & ~known) || !(s->sample_type & PERF_SAMPLE_TIME) ||
@@ -95,9 +58,15 @@ static int read_info(struct f2t_perfsrc *s, const struct f2t_cap_rec *r)
 			 (unsigned long long)s->sample_type);
 		ret = -EINVAL;
 	}
+	if (!ret && !(s->filter = f2t_sample_filter_new(scope, roots)) && errno) {
+		ret = -errno;
+		if (ret == -EINVAL)
+			f2t_err("%s: offset %llu: sample scope '%s' with roots '%s' is malformed",
+				s->cap->path, (unsigned long long)r->offset, scope, roots);
+	}
 	/* The unwinder is made once the symbolizer is there (it asks it for build-ids). */
 	if (!ret && cg && !strcmp(cg, "dwarf")) {
-		s->dwarf_arch = info_get(r, "arch");
+		s->dwarf_arch = f2t_capr_kv(r, "arch");
 		if (!s->dwarf_arch)
 			s->dwarf_arch = strdup("");
 		if (!s->dwarf_arch)
@@ -105,139 +74,9 @@ static int read_info(struct f2t_perfsrc *s, const struct f2t_cap_rec *r)
 	}
 	free(ev);
 	free(cg);
+	free(scope);
+	free(roots);
 	return ret;
-}
-
-/* The address spaces as they were when recording started. */
-static int load_maps(struct f2t_perfsrc *s, const struct f2t_recording *rec)
-{
-	for (size_t i = 0; i < rec->nproc_maps; i++) {
-		const struct f2t_pid_text *m = &rec->proc_maps[i];
-
-		if (f2t_maps_parse_proc(s->maps, m->pid, m->text, m->len) < 0)
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-/* ---- cursors ---- */
-
-/* Timestamp of the record at C (the previous one's when it carries none). */
-static uint64_t record_time(const struct f2t_perfsrc *s, const struct cursor *c)
-{
-	if (c->type == PERF_RECORD_SAMPLE) {
-		size_t at = 8 + ((s->sample_type & PERF_SAMPLE_IP) ? 8 : 0) + 8;
-
-		return at + 8 <= c->size ? f2t_perf_u64(c->rec + at) : c->ts;
-	}
-	/* sample_id_all trailer: pid, tid, time, cpu */
-	if (c->size >= 8 + F2T_PERF_ID_TRAILER)
-		return f2t_perf_u64(c->rec + c->size - F2T_PERF_ID_TRAILER + 8);
-	return c->ts;
-}
-
-/* Loads the record at the cursor's position, moving to the next capture record as needed. */
-static int cursor_load(void *input, void *ctx)
-{
-	struct f2t_perfsrc *s = ctx;
-	struct cursor *c = input;
-
-	for (;;) {
-		const struct f2t_cap_rec *r;
-		struct perf_event_header h;
-
-		if (c->ri >= c->nrecs) {
-			c->rec = NULL;
-			return 0;
-		}
-		r = &s->cap->recs[c->recs[c->ri]];
-		if (c->pos >= r->len) {
-			c->ri++;
-			c->pos = 0;
-			continue;
-		}
-		if (r->len - c->pos < sizeof(h)) {
-			f2t_err("%s: offset %llu: cpu %u: perf record header cut short",
-				 s->cap->path, (unsigned long long)(r->offset + c->pos), c->cpu);
-			return -EINVAL;
-		}
-		memcpy(&h, (const unsigned char *)r->data + c->pos, sizeof(h));
-		if (h.size < sizeof(h) || h.size > r->len - c->pos) {
-			f2t_err("%s: offset %llu: cpu %u: perf record of %u bytes does not fit",
-				 s->cap->path, (unsigned long long)(r->offset + c->pos), c->cpu,
-				 h.size);
-			return -EINVAL;
-		}
-		c->rec = (const unsigned char *)r->data + c->pos;
-		c->size = h.size;
-		c->type = (uint16_t)h.type;
-		c->misc = h.misc;
-		c->pos += h.size;
-		c->ts = record_time(s, c);
-		return 1;
-	}
-}
-
-static bool before(const void *pa, const void *pb)
-{
-	const struct cursor *a = pa, *b = pb;
-
-	return a->ts < b->ts || (a->ts == b->ts && a->cpu < b->cpu);
-}
-
-
-static int setup_cursors(struct f2t_perfsrc *s)
-{
-	int ret;
-
-	ret = f2t_capr_split_by_cpu(s->cap, F2T_CAP_PERF_DATA, F2T_MAX_CPUS, &s->split);
-	if (ret)
-		return ret;
-	s->ncursors = s->split.ncpus;
-	s->cursors = calloc(s->ncursors ? s->ncursors : 1, sizeof(*s->cursors));
-	if (!s->cursors || f2t_kmerge_init(&s->merge, s->ncursors, before, cursor_load, s))
-		return -ENOMEM;
-	for (uint32_t i = 0; !ret && i < s->ncursors; i++) {
-		s->cursors[i].cpu = i;
-		s->cursors[i].recs = s->split.cpu[i].recs;
-		s->cursors[i].nrecs = s->split.cpu[i].n;
-		ret = f2t_kmerge_add(&s->merge, &s->cursors[i]);
-	}
-	return ret;
-}
-
-/* ---- records ---- */
-
-/* MMAP (1) and MMAP2 (10): a new executable mapping. */
-static int apply_mmap(struct f2t_perfsrc *s, const struct cursor *c)
-{
-	const unsigned char *p = c->rec + 8, *end = c->rec + c->size;
-	size_t fixed = c->type == PERF_RECORD_MMAP2 ? 8 + 24 + 24 + 8 : 8 + 24;
-	struct f2t_build_id bid = { 0 };
-	const unsigned char *name;
-	struct f2t_module *mod;
-	size_t nlen;
-
-	if ((size_t)(end - p) < fixed + 1)
-		return 1;	/* malformed: counted by the caller */
-	if (c->type == PERF_RECORD_MMAP2 && (c->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
-		uint8_t n = p[32];
-
-		if (n <= 20) {
-			bid.len = n;
-			memcpy(bid.b, p + 36, n);
-		}
-	}
-	name = p + fixed;
-	/* The name is NUL-padded; the sample_id trailer follows it. */
-	if ((size_t)(end - name) > F2T_PERF_ID_TRAILER)
-		end -= F2T_PERF_ID_TRAILER;
-	nlen = strnlen((const char *)name, (size_t)(end - name));
-	mod = f2t_maps_module(s->maps, (const char *)name, nlen, &bid);
-	if (!mod)
-		return -ENOMEM;
-	return f2t_maps_add(s->maps, (int32_t)f2t_perf_u32(p), f2t_perf_u64(p + 8),
-			    f2t_perf_u64(p + 16), f2t_perf_u64(p + 24), mod);
 }
 
 /* Frames of one callchain: context markers switch kernel/user. */
@@ -265,7 +104,8 @@ static uint32_t frames_of_chain(struct f2t_perfsrc *s, int32_t pid, const uint64
 }
 
 /* A SAMPLE record into EV.  Returns 1, or 0 for a malformed one (counted). */
-static int decode_sample(struct f2t_perfsrc *s, const struct cursor *c, struct f2t_event *ev)
+static int decode_sample(struct f2t_perfsrc *s, const struct f2t_perf_rec *c,
+			 struct f2t_event *ev)
 {
 	const unsigned char *p = c->rec + 8, *end = c->rec + c->size;
 	uint64_t t = s->sample_type, ip = 0, nr = 0, period = 0;
@@ -363,54 +203,42 @@ static int decode_sample(struct f2t_perfsrc *s, const struct cursor *c, struct f
 	return 1;
 }
 
-/* Applies or decodes the record at C.  Returns 1 for a sample in EV, 0 otherwise. */
-static int handle(struct f2t_perfsrc *s, const struct cursor *c, struct f2t_event *ev)
+/* Decodes or counts the record at C.  Returns 1 for a sample in EV, 0 otherwise. */
+static int handle(struct f2t_perfsrc *s, const struct f2t_perf_rec *c, struct f2t_event *ev)
 {
 	const unsigned char *p = c->rec + 8;
 	size_t body = c->size - 8u;
-	int ret = 0;
+	bool bad = c->malformed;
+	int ret = f2t_sample_filter_skip(s->filter, c->rec, c->size, s->sample_type);
 
 	s->st.perf_records++;
+	if (ret)
+		return ret < 0 ? ret : 0;	/* another process's sample */
 	switch (c->type) {
 	case PERF_RECORD_SAMPLE:
-		ret = decode_sample(s, c, ev);
-		if (!ret)
-			s->st.perf_bad_records++;
-		return ret;
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2:
-		ret = apply_mmap(s, c);
-		break;
-	case PERF_RECORD_FORK:
-		/* pid, ppid, tid, ptid: a new process starts as a copy of its parent */
-		if (body < 16)
-			ret = 1;
-		else if (f2t_perf_u32(p) != f2t_perf_u32(p + 4))
-			ret = f2t_maps_fork(s->maps, (int32_t)f2t_perf_u32(p + 4),
-					    (int32_t)f2t_perf_u32(p));
-		break;
-	case PERF_RECORD_COMM:
-		/* pid, tid, comm: after an exec, the old mappings are gone */
-		if (body < 8)
-			ret = 1;
-		else if (c->misc & PERF_RECORD_MISC_COMM_EXEC)
-			f2t_maps_exec(s->maps, (int32_t)f2t_perf_u32(p));
+		if (decode_sample(s, c, ev))
+			return 1;
+		bad = true;
 		break;
 	case PERF_RECORD_LOST:
 		if (body < 16)
-			ret = 1;
+			bad = true;
 		else
 			s->st.samples_lost += f2t_perf_u64(p + 8);
 		break;
 	case PERF_RECORD_LOST_SAMPLES:
 		if (body < 8)
-			ret = 1;
+			bad = true;
 		else
 			s->st.samples_lost += f2t_perf_u64(p);
 		break;
 	case PERF_RECORD_THROTTLE:
 		s->st.sample_throttles++;
 		break;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_COMM:	/* applied by the walk */
 	case PERF_RECORD_EXIT:
 	case PERF_RECORD_UNTHROTTLE:
 		break;
@@ -418,10 +246,7 @@ static int handle(struct f2t_perfsrc *s, const struct cursor *c, struct f2t_even
 		s->st.unknown_events++;
 		break;
 	}
-	if (ret < 0)
-		return ret;
-	if (ret > 0)
-		s->st.perf_bad_records++;
+	s->st.perf_bad_records += bad;
 	return 0;
 }
 
@@ -430,21 +255,19 @@ static int perfsrc_next(struct f2t_source *src, struct f2t_event *ev)
 	struct f2t_perfsrc *s = (struct f2t_perfsrc *)src;
 
 	for (;;) {
-		struct cursor *c;
+		const struct f2t_perf_rec *c;
 		int ret;
 
-		ret = f2t_kmerge_next(&s->merge, (void **)&c);
+		ret = f2t_perfwalk_next(s->walk, &c);	/* reports its errors */
 		if (ret <= 0)
 			return ret;
 		memset(ev, 0, sizeof(*ev));
 		ev->src = &s->base;
 		ret = handle(s, c, ev);
-		if (ret < 0) {
+		if (ret < 0)
 			f2t_err("%s: out of memory", s->cap->path);
-			return ret;
-		}
 		if (ret)
-			return 1;
+			return ret;
 	}
 }
 
@@ -459,6 +282,7 @@ static void perfsrc_counts(const struct f2t_source *src, struct f2t_stats *st)
 	st->frames += s->st.frames;
 	st->frames_named += s->st.frames_named;
 	st->unknown_events += s->st.unknown_events;
+	st->samples_out_of_scope += f2t_sample_filter_left_out(s->filter);
 	if (s->unw) {
 		struct f2t_unwind_stats us;
 
@@ -472,9 +296,8 @@ static void perfsrc_close(struct f2t_source *src)
 {
 	struct f2t_perfsrc *s = (struct f2t_perfsrc *)src;
 
-	free(s->cursors);
-	f2t_cap_cpus_free(&s->split);
-	f2t_kmerge_free(&s->merge);
+	f2t_perfwalk_free(s->walk);
+	f2t_sample_filter_free(s->filter);
 	if (s->unw) {
 		struct f2t_unwind_stats us;
 
@@ -529,9 +352,11 @@ struct f2t_source *f2t_perfsrc_open(const struct f2t_capr *cap, const struct f2t
 	}
 	if (s->dwarf_arch)
 		s->unw = f2t_unwinder_new(s->dwarf_arch, s->regs_mask, s->maps, s->sym, debug_root);
-	ret = load_maps(s, rec);
-	if (!ret)
-		ret = setup_cursors(s);
+	ret = f2t_perfwalk_load_proc_maps(s->maps, rec);
+	if (!ret) {
+		s->walk = f2t_perfwalk_open(cap, s->sample_type, s->maps);
+		ret = s->walk ? 0 : -errno;
+	}
 out:
 	if (ret) {
 		if (ret == -ENOMEM)

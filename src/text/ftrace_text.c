@@ -117,18 +117,57 @@ static const char *find_break(const char *p, const char *end)
 	return r ? r : n;
 }
 
+/*
+ * Where the five latency flags of a line start: after "(TGID) [CPU] ", the
+ * first place that reads so past the task name, which fills 16 columns
+ * (a kernel task name has at most 15 bytes) and may hold anything.  -1 when
+ * the line does not look like that.
+ */
+static long flags_at(const char *text, size_t len)
+{
+	if (len < 17)
+		return -1;
+	for (const char *p = text + 17; (p = memchr(p, '[', (size_t)(text + len - p))); p++) {
+		const char *q = p + 1;
+
+		if (p < text + 2 || p[-1] != ' ' || p[-2] != ')')
+			continue;
+		while (q < text + len && *q >= '0' && *q <= '9')
+			q++;
+		if (q - p >= 4 && text + len - q > 7 && q[0] == ']' && q[1] == ' ' && q[7] == ' ' &&
+		    strspn(q + 2, ".dDbXNnpLlBhHsZz0123456789abcdef") >= 5)
+			return (long)(q + 2 - text);
+	}
+	return -1;
+}
+
+/*
+ * The flags as Trace Viewer's line pattern takes them ([dX.][Nnp.][Hhs.]):
+ * the letters it predates become the nearest it knows (BH-disabled D/b,
+ * lazy rescheduling l/L/b/B, NMI z/Z), or it drops the whole line, a
+ * wakeup among them.
+ */
+static void viewer_flags(const char *in, char *out)
+{
+	memcpy(out, in, 5);
+	out[0] = in[0] == 'D' ? 'd' : in[0] == 'b' ? '.' : in[0];
+	out[1] = in[1] == 'l' || in[1] == 'b' ? 'n' : in[1] == 'L' || in[1] == 'B' ? 'N' : in[1];
+	out[2] = in[2] == 'z' ? 'h' : in[2] == 'Z' ? 'H' : in[2];
+}
+
 void f2t_ftext_event(struct f2t_ftext *t, const struct f2t_event *ev)
 {
 	const char *text, *p, *end, *nl;
 	bool patched = false;
+	char flags[5];
 	size_t len;
 
 	if (ev->kind == F2T_EV_LOST) {
 		t->lost++;
 		return;
 	}
-	if (ev->kind == F2T_EV_SAMPLE)
-		return;		/* perf samples have no ftrace line */
+	if (ev->kind == F2T_EV_SAMPLE || ev->kind == F2T_EV_OFFCPU)
+		return;		/* perf samples and BPF records have no ftrace line */
 	text = f2t_event_text(ev, &len);
 	if (!text) {
 		t->no_text++;
@@ -136,6 +175,19 @@ void f2t_ftext_event(struct f2t_ftext *t, const struct f2t_event *ev)
 	}
 	p = text;
 	end = text + len;
+	if (t->viewer_flags) {
+		long at = flags_at(text, len);
+
+		if (at >= 0) {
+			viewer_flags(text + at, flags);
+			if (memcmp(flags, text + at, 5)) {
+				t->put(t->out, text, (size_t)at);
+				t->put(t->out, flags, 5);
+				p = text + at + 5;
+				t->flags_mapped++;
+			}
+		}
+	}
 	while ((nl = find_break(p, end))) {
 		t->put(t->out, p, (size_t)(nl - p));
 		t->put(t->out, "?", 1);
@@ -150,19 +202,24 @@ void f2t_ftext_event(struct f2t_ftext *t, const struct f2t_event *ev)
 
 void f2t_ftext_trailer(struct f2t_ftext *t, const struct f2t_stats *st)
 {
-	char line[512];
+	char num[24];
 
 	if (!(st->lost_events || st->kernel_overrun || st->kernel_dropped || st->sched_gaps ||
 	      st->unknown_events || st->bad_records || t->lost || t->no_text))
 		return;
-	snprintf(line, sizeof(line),
-		 "# ftrace2trace: lost_events=%llu lost_pages=%llu kernel_overrun=%llu "
-		 "kernel_dropped=%llu sched_gaps=%llu unknown_events=%llu bad_records=%llu "
-		 "lost_event_notes=%llu events_without_text=%llu\n",
-		 (unsigned long long)st->lost_events, (unsigned long long)st->lost_pages,
-		 (unsigned long long)st->kernel_overrun, (unsigned long long)st->kernel_dropped,
-		 (unsigned long long)st->sched_gaps, (unsigned long long)st->unknown_events,
-		 (unsigned long long)st->bad_records, (unsigned long long)t->lost,
-		 (unsigned long long)t->no_text);
-	puts_(t, line);
+	/* The run's counts (model/stats.h), then the text's own. */
+	puts_(t, "# ftrace2trace:");
+	for (size_t i = 0; i < f2t_stat_count; i++) {
+		snprintf(num, sizeof(num), "=%llu",
+			 (unsigned long long)f2t_stat_value(st, &f2t_stat_list[i]));
+		puts_(t, " ");
+		puts_(t, f2t_stat_list[i].name);
+		puts_(t, num);
+	}
+	snprintf(num, sizeof(num), "=%llu", (unsigned long long)t->lost);
+	puts_(t, " lost_event_notes");
+	puts_(t, num);
+	snprintf(num, sizeof(num), "=%llu\n", (unsigned long long)t->no_text);
+	puts_(t, " events_without_text");
+	puts_(t, num);
 }

@@ -62,6 +62,12 @@ struct f2t_ftext {
 	uint64_t no_text;	/* events the source had no text for */
 	uint64_t lost;		/* F2T_EV_LOST events (not text; counted) */
 	uint64_t patched;	/* lines with a line break inside, replaced */
+	/*
+	 * Write the latency flags Trace Viewer predates as the nearest it reads
+	 * (the JSON writer's text is read by it); flags_mapped counts the lines.
+	 */
+	bool viewer_flags;
+	uint64_t flags_mapped;
 };
 
 /**

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,19 +31,29 @@ static struct f2t_out *out_new(int fd, const char *name)
 
 struct f2t_out *f2t_out_open(const char *path)
 {
+	struct f2t_outfile *file;
 	struct f2t_out *o;
-	int fd;
+	int err;
 
 	if (strcmp(path, "-") == 0)
-		return f2t_out_fdopen(STDOUT_FILENO, "<stdout>");
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
+		return f2t_out_fdopen(STDOUT_FILENO, "standard output");
+	file = malloc(sizeof(*file));
+	if (!file)
 		return NULL;
-	o = out_new(fd, path);
-	if (!o) {
-		close(fd);
+	err = f2t_outfile_open(file, path, 0);
+	if (err) {
+		free(file);
+		errno = -err;
 		return NULL;
 	}
+	o = out_new(file->fd, path);
+	if (!o) {
+		f2t_outfile_abort(file);
+		free(file);
+		errno = ENOMEM;
+		return NULL;
+	}
+	o->file = file;
 	return o;
 }
 
@@ -129,6 +138,14 @@ void f2t_out_printf(struct f2t_out *o, const char *fmt, ...)
 	free(tmp);
 }
 
+static void out_free(struct f2t_out *o)
+{
+	free(o->file);
+	free(o->buf);
+	free(o->path);
+	free(o);
+}
+
 int f2t_out_close(struct f2t_out *o)
 {
 	int err;
@@ -136,10 +153,19 @@ int f2t_out_close(struct f2t_out *o)
 	if (!o)
 		return 0;
 	err = f2t_out_flush(o);
-	if (o->fd >= 0 && close(o->fd) < 0 && !err)
-		err = -errno;
-	free(o->buf);
-	free(o->path);
-	free(o);
+	if (o->file && err)
+		f2t_outfile_abort(o->file);
+	else if (o->file)
+		err = f2t_outfile_commit(o->file);
+	out_free(o);
 	return err;
+}
+
+void f2t_out_abort(struct f2t_out *o)
+{
+	if (!o)
+		return;
+	if (o->file)
+		f2t_outfile_abort(o->file);
+	out_free(o);
 }

@@ -2,7 +2,8 @@
 /*
  * Buffered, append-only output to a file descriptor.  Writers produce many
  * small pieces; this batches them into large write()s and remembers the first
- * error so callers check once, at f2t_out_close().
+ * error so callers check once, at f2t_out_close().  A named file appears
+ * under its name only at f2t_out_close(), whole (util/outfile.h).
  */
 #ifndef F2T_OUT_H
 #define F2T_OUT_H
@@ -10,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "util/outfile.h"
 
 struct f2t_out {
 	int fd;
@@ -19,15 +22,24 @@ struct f2t_out {
 	uint64_t total;		/* bytes handed to the kernel so far */
 	unsigned char *buf;
 	char *path;		/* for messages */
+	struct f2t_outfile *file;	/* f2t_out_open()ed: where it goes at the end */
 };
 
-/* Opens (creates/truncates) PATH; "-" means stdout.  Returns NULL + errno. */
+/*
+ * Starts writing PATH ("-": standard output) through a temporary file.
+ * Returns NULL + errno (see f2t_outfile_open()).
+ */
 struct f2t_out *f2t_out_open(const char *path);
 /* Wraps an existing fd, which f2t_out_close() will not close. */
 struct f2t_out *f2t_out_fdopen(int fd, const char *name);
 int f2t_out_flush(struct f2t_out *o);
-/* Flushes, fsyncs nothing, closes; returns 0 or the first error. Frees o. */
+/*
+ * Flushes; a file from f2t_out_open() then takes its name (or, on error,
+ * is removed).  Returns 0 or the first error.  Frees o.
+ */
 int f2t_out_close(struct f2t_out *o);
+/* Frees o, writing nothing more; a file from f2t_out_open() is removed. */
+void f2t_out_abort(struct f2t_out *o);
 
 void f2t_out_write_slow(struct f2t_out *o, const void *p, size_t n);
 

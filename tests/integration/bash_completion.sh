@@ -42,6 +42,7 @@ expect() {
 }
 
 expect "record report" ftrace2trace re
+expect "a.cap runs" ftrace2trace report --off-cpu ""
 expect "convert dump merge record report" ftrace2trace ""
 expect "--help --version" ftrace2trace --
 expect "--no-sample" ftrace2trace record --no-

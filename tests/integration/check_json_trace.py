@@ -219,7 +219,25 @@ def main():
         txt = ''.join(ln for ln in txt.splitlines(True)
                       if not re.search(r': (irq_handler_entry|irq_handler_exit|softirq_entry|'
                                        r'softirq_exit|cpu_idle|cpu_frequency): ', ln))
-        check(text == txt, 'systemTraceEvents equals the systrace output')
+        # The latency flags Trace Viewer predates are its nearest ones there
+        # (ftrace_text.c): D->d b->. in the first column, l b->n L B->N in
+        # the second, z->h Z->H in the third.
+        mapped = 0
+
+        def viewer_flags(m):
+            nonlocal mapped
+            f = m[2]
+            g = ({'D': 'd', 'b': '.'}.get(f[0], f[0]) +
+                 {'l': 'n', 'b': 'n', 'L': 'N', 'B': 'N'}.get(f[1], f[1]) +
+                 {'z': 'h', 'Z': 'H'}.get(f[2], f[2]) + f[3:])
+            mapped += g != f
+            return m[1] + g + ' '
+        txt = re.sub(r'(?m)^(.{17}[^\n]*?\) \[\d{3,}\] )([.dDbXNnpLlBhHsZz0-9a-f]{5}) ',
+                     viewer_flags, txt)
+        check(text == txt, 'systemTraceEvents equals the systrace output, but for '
+              f'{mapped} lines\' latency flags Trace Viewer predates')
+        check(mapped == other.get('lines_with_flags_for_trace_viewer'),
+              f'otherData counts those {mapped} lines')
     if failures:
         print(f'{len(failures)} checks failed')
         return 1

@@ -2,15 +2,14 @@
 # A merged trace imports into catapult's Trace Viewer (chrome://tracing) with
 # no warning the kernel trace alone does not have, while the same two traces
 # concatenated by hand (two clock_sync events with one id in one clock
-# domain) fail to import, or the check proves nothing.
-# Needs CATAPULT=<a catapult checkout> and Chromium, like catapult_import.sh.
+# domain) fail to import, or the check proves nothing.  Trace Viewer's own
+# importers run through ttv-check (TTV_CHECK, or ttv-check on PATH).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-check=$here/../../scripts/catapult-check
-[ -n "${CATAPULT:-}" ] && [ -e "$CATAPULT/tracing/bin/trace2html" ] ||
-	{ echo "set CATAPULT to a catapult checkout (github.com/catapult-project/catapult) to run this"; exit 77; }
-command -v chromium >/dev/null || command -v chromium-browser >/dev/null || [ -n "${CHROMIUM:-}" ] ||
-	{ echo "no Chromium (apt-get install chromium)"; exit 77; }
+ttv=${TTV_CHECK:-$(command -v ttv-check)}
+[ -n "$ttv" ] && [ -x "$ttv" ] ||
+	{ echo "no Trace Viewer importer: set TTV_CHECK to ttv-check (catapult's importers under node)"; exit 77; }
+command -v node >/dev/null || { echo "ttv-check needs node (Debian: nodejs)"; exit 77; }
 command -v python3 >/dev/null || { echo "python3 is not installed"; exit 77; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -44,7 +43,9 @@ k['traceEvents'] += ev
 json.dump(k, open(d + '/concat.json', 'w'))
 PY
 "$F2T" merge -q -o "$out/merged.json" "$out/kern.json" "$out/app.json" || exit 1
-"$check" "$out/kern.json" "$out/merged.json" "$out/concat.json" >"$out/report" 2>&1
+for t in "$out/kern.json" "$out/merged.json" "$out/concat.json"; do
+	printf '%s: %s\n' "$t" "$("$ttv" "$t" 2>&1 | tail -1)"
+done > "$out/report"
 python3 - "$out/report" <<'PY'
 import json, sys
 res = {}

@@ -25,6 +25,9 @@ kill -TERM "$pid"
 wait "$pid"
 rc=$?
 [ $(($(date +%s) - start)) -lt 20 ] || fail "SIGTERM: took too long to stop"
+# The command is still running when we stop: it gets SIGTERM from us, and
+# its status (128 + 15, as a shell reports it) is ours.
+[ "$rc" -eq 143 ] || fail "SIGTERM: exit $rc, want 143 (sleep ended by SIGTERM): $(cat "$TMP/err")"
 instance_left "$pid" && fail "SIGTERM: instance left behind"
 is_fxt "$TMP/term.fxt" || fail "SIGTERM: no valid output"
 ok "SIGTERM: exit $rc (the command's), output valid, instance removed"

@@ -31,24 +31,26 @@ static int teardown(void **state)
 	return 0;
 }
 
+static void truncate_to(long size)
+{
+	assert_int_equal(truncate(path, size), 0);
+}
+
+/* Without END: what a killed recorder leaves (in its temporary file). */
 static void write_sample(bool end)
 {
-	struct f2t_capw *w = f2t_capw_open(path);
+	struct f2t_capw *w = f2t_capw_open(path, false);
 	const char meta[] = "host=box\nclock=mono\nstart_ns=42\n";
+	uint64_t size;
 
 	assert_non_null(w);
 	assert_int_equal(f2t_capw_add(w, F2T_CAP_META, 0, meta, strlen(meta)), 0);
 	assert_int_equal(f2t_capw_add2(w, F2T_CAP_EVENT_FORMAT, 0, "sched", 6, "name: x\n", 8), 0);
 	assert_int_equal(f2t_capw_add(w, F2T_CAP_CPU_DATA, 1, "0123456789abcdef", 16), 0);
-	if (end)
-		assert_int_equal(f2t_capw_close(w), 0);
-	else
-		f2t_capw_abort(w);
-}
-
-static void truncate_to(long size)
-{
-	assert_int_equal(truncate(path, size), 0);
+	size = f2t_capw_bytes(w);
+	assert_int_equal(f2t_capw_close(w), 0);
+	if (!end)
+		truncate_to((long)size);
 }
 
 static void test_round_trip(void **state)
@@ -129,7 +131,7 @@ static void test_unknown_record_type(void **state)
 
 static void test_split_by_cpu(void **state)
 {
-	struct f2t_capw *w = f2t_capw_open(path);
+	struct f2t_capw *w = f2t_capw_open(path, false);
 	struct f2t_cap_cpus split;
 	struct f2t_capr *r;
 

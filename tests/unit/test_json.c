@@ -353,8 +353,59 @@ static void test_systrace_writer_trailer(void **state)
 	assert_int_equal(f2t_pipeline_finish(p, &src.base), 0);
 	f2t_pipeline_free(p);
 	assert_memory_equal(mem_text(&m), "# tracer: nop\n#\n# clock_type=LINUX_CLOCK_MONOTONIC\n", 51);
-	assert_non_null(strstr(m.text, "# ftrace2trace: lost_events=5 "));
+	/* Every count of the run, on one comment line. */
+	assert_non_null(strstr(m.text, "# ftrace2trace: events=0 sched_switch=0 "));
+	assert_non_null(strstr(m.text, " lost_events=5 "));
+	assert_non_null(strstr(m.text, " events_without_text=0\n"));
 	mem_close(&m);
+	f2t_tasks_free(rec.tasks);
+}
+
+/*
+ * Trace Viewer's line pattern predates the kernel's newer latency flags and
+ * drops such a line (a wakeup it would not see): the JSON's text has the
+ * nearest flags it reads, the stand-alone text keeps the kernel's.
+ */
+static void test_flags_for_trace_viewer(void **state)
+{
+	static const char *const text[] = {
+		"   rcu_tasks_trace-29      (     29) [001] D..4.  4654.744042: sched_wakeup: comm=a pid=5 prio=120 target_cpu=001",
+		"              sh-40      (     40) [000] dLZ1.  4654.744043: sched_wakeup: comm=a pid=5 prio=120 target_cpu=000",
+		"              sh-40      (     40) [000] .b.1.  4654.744044: sched_wakeup: comm=a pid=5 prio=120 target_cpu=000",
+		/* A name that looks like the columns: only the real ones change. */
+		"  x) [123] Dl.1. -41      (     41) [000] d..2.  4654.744045: sched_wakeup: comm=a pid=5 prio=120 target_cpu=000",
+	};
+	struct f2t_recording rec = { .info = mono_info, .tasks = f2t_tasks_new() };
+	struct f2t_event ev[4];
+	struct event_source src = event_source(ev, 4);
+	struct f2t_pipeline *p;
+	struct mem j, t;
+	const char *s;
+
+	for (int i = 0; i < 4; i++)
+		ev[i] = (struct f2t_event){ .ts = 4654744042000ull + (uint64_t)i * 1000,
+					    .kind = F2T_EV_WAKEUP, .pid = 40 };
+	src.text = text;
+	mem_open(&j);
+	mem_open(&t);
+	p = f2t_pipeline_new(&rec);
+	assert_non_null(p);
+	assert_int_equal(f2t_pipeline_add_out(p, mem_give(&j), F2T_FMT_JSON), 0);
+	assert_int_equal(f2t_pipeline_add_out(p, mem_give(&t), F2T_FMT_SYSTRACE), 0);
+	assert_int_equal(f2t_pipeline_run(p, &src.base, false), 0);
+	assert_int_equal(f2t_pipeline_finish(p, &src.base), 0);
+	f2t_pipeline_free(p);
+	s = mem_text(&j);
+	assert_non_null(strstr(s, "(     29) [001] d..4.  4654.744042: sched_wakeup"));
+	assert_non_null(strstr(s, "(     40) [000] dNH1.  4654.744043: sched_wakeup"));
+	assert_non_null(strstr(s, "(     40) [000] .n.1.  4654.744044: sched_wakeup"));
+	assert_non_null(strstr(s, "  x) [123] Dl.1. -41      (     41) [000] d..2.  4654.744045"));
+	assert_non_null(strstr(s, "\"lines_with_flags_for_trace_viewer\":3,"));
+	s = mem_text(&t);
+	for (int i = 0; i < 4; i++)
+		assert_non_null(strstr(s, text[i]));
+	mem_close(&j);
+	mem_close(&t);
 	f2t_tasks_free(rec.tasks);
 }
 
@@ -369,6 +420,7 @@ int main(void)
 		cmocka_unit_test(test_spool),
 		cmocka_unit_test(test_cputime),
 		cmocka_unit_test(test_json_writer_shape),
+		cmocka_unit_test(test_flags_for_trace_viewer),
 		cmocka_unit_test(test_systrace_writer_trailer),
 	};
 

@@ -232,7 +232,7 @@ static const char kallsyms[] =
 
 static void write_capture(const char *path)
 {
-	struct f2t_capw *w = f2t_capw_open(path);
+	struct f2t_capw *w = f2t_capw_open(path, false);
 	const char meta[] = "clock=mono\nncpus=2\nsubbuf_size=4096\n";
 	const char tasks[] = "100 100 worker\n101 101 opener\n102 102 other\n";
 	struct page cpu0, cpu1;

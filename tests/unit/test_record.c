@@ -78,7 +78,7 @@ static void test_lookup(void **state)
 /* The snapshot lists this very thread, with our tgid and name. */
 static void test_procsnap_has_us(void **state)
 {
-	struct f2t_capw *w = f2t_capw_open(path);
+	struct f2t_capw *w = f2t_capw_open(path, false);
 	const struct f2t_cap_rec *rec;
 	struct f2t_capr *r;
 	char want[128], comm[32] = "";
@@ -125,7 +125,7 @@ static void test_meta_keys(void **state)
 	struct f2t_meta m = {
 		.cmdline = "sh -c 'x\ny'", .clock = "mono", .subbuf_size = 4096, .ncpus = 2,
 	};
-	struct f2t_capw *w = f2t_capw_open(path);
+	struct f2t_capw *w = f2t_capw_open(path, false);
 	struct f2t_capr *r;
 	char *v;
 

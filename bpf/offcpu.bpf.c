@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Off-CPU episodes, in the kernel.  At sched_switch a task leaving in a
+ * sleeping state gets its time and its kernel and user stack ids noted,
+ * keyed by thread; sched_waking adds who woke it and from where; at the
+ * switch back in, an episode at least min_ns long becomes one record in
+ * the ring buffer.  Only the traced processes (and the processes they
+ * fork) when the filter is on.
+ *
+ * The ring buffer wakes its reader only when a quarter full: a wakeup per
+ * record would wake the recorder at every context switch, which is what
+ * the ping-pong livelocked on.  The recorder polls it besides.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "capture/offcpu_rec.h"
+
+char LICENSE[] SEC("license") = "Dual MIT/GPL";
+
+/* Set by the recorder before loading. */
+const volatile __u64 min_ns = 1000;
+const volatile bool filter = false;
+const volatile __u64 ring_bytes = 1;
+
+/* A task's pending episode, from its switch out to its switch in. */
+struct blocked {
+	__u64 start_ns;
+	__u32 waker_tid, waker_tgid;
+	__s32 kstack, ustack;
+	__s32 waker_kstack, waker_ustack;
+	__u32 state, tgid;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct blocked);
+} blocked SEC(".maps");
+
+/* The traced processes (tgids); unused when filter is off. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u32);
+	__type(value, __u8);
+} targets SEC(".maps");
+
+/*
+ * Kernel and user stacks apart: each map is a hash table whose bucket is
+ * the stack's hash, and a stack whose bucket holds another is refused
+ * (replacing it would change what earlier ids name), so fewer stacks per
+ * map means fewer refused.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 16384);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, F2T_OFFCPU_MAX_DEPTH * sizeof(__u64));
+} kstacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 16384);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, F2T_OFFCPU_MAX_DEPTH * sizeof(__u64));
+} ustacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 16 << 20);	/* resized by the recorder */
+} events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, F2T_OFFCPU_NCOUNTERS);
+	__type(key, __u32);
+	__type(value, __u64);
+} counters SEC(".maps");
+
+static __always_inline void count(__u32 what)
+{
+	__u64 *n = bpf_map_lookup_elem(&counters, &what);
+
+	if (n)
+		(*n)++;
+}
+
+static __always_inline bool wanted(__u32 tgid)
+{
+	return !filter || bpf_map_lookup_elem(&targets, &tgid);
+}
+
+/*
+ * A stack id.  When the stack's bucket holds another stack (EEXIST), the
+ * stack without its innermost frame hashes elsewhere: a kernel stack is
+ * retried without up to three frames, which are the tracing's own (the BPF
+ * program, bpf_trace_run, the tracepoint's iterator: the decoder drops
+ * them anyway); a user stack once without its innermost frame (counted as
+ * shortened).  A stack still refused is counted as lost.
+ */
+static __always_inline __s32 kernel_stack(void *ctx)
+{
+	long id = -17;
+
+	for (__u64 skip = 0; skip < 4 && id == -17; skip++)
+		id = bpf_get_stackid(ctx, &kstacks, skip);
+	if (id == -17 /* EEXIST */)
+		count(F2T_OFFCPU_STACK_COLLISIONS);
+	return (__s32)id;
+}
+
+static __always_inline __s32 user_stack(void *ctx)
+{
+	long id = bpf_get_stackid(ctx, &ustacks, BPF_F_USER_STACK);
+
+	if (id == -17) {
+		id = bpf_get_stackid(ctx, &ustacks, BPF_F_USER_STACK | 1);
+		count(id == -17 ? F2T_OFFCPU_STACK_COLLISIONS : F2T_OFFCPU_STACKS_SHORTENED);
+	}
+	return (__s32)id;
+}
+
+/*
+ * The state as sched_switch's prev_state field reports it: the task-state
+ * bits TASK_REPORT keeps (include/linux/sched.h: 0x01 S ... 0x40 P), the
+ * highest one winning; TASK_IDLE (0x402) is I, an rtlock wait is D.  0 for
+ * a task still runnable, and for one that is exiting (it never comes back).
+ */
+static __always_inline __u32 report_state(struct task_struct *p, unsigned int prev_state)
+{
+	__u32 s = prev_state & 0x7f;
+	int bit = -1;
+
+	if (p->exit_state)
+		return 0;
+	if (prev_state == 0x402)
+		return F2T_OFFCPU_I;
+	if (prev_state & 0x1000)
+		return F2T_OFFCPU_D;
+	for (int i = 6; i >= 0; i--) {
+		if (s & (1u << i)) {
+			bit = i;
+			break;
+		}
+	}
+	return bit < 0 ? 0 : 1u << bit;
+}
+
+static __always_inline void switch_out(void *ctx, struct task_struct *prev, __u32 state,
+				       __u64 now)
+{
+	__u32 tid = prev->pid, tgid = prev->tgid;
+	struct blocked b = {
+		.start_ns = now,
+		.state = state,
+		.tgid = tgid,
+		.ustack = -14,	/* EFAULT: no user stack */
+		.waker_kstack = -2, .waker_ustack = -2,	/* ENOENT: no waker seen */
+	};
+
+	if (!tid || !wanted(tgid))
+		return;
+	/* current is still prev: the stacks are where it blocked. */
+	b.kstack = kernel_stack(ctx);
+	if (!(prev->flags & 0x00200000 /* PF_KTHREAD */))
+		b.ustack = user_stack(ctx);
+	if (bpf_map_update_elem(&blocked, &tid, &b, BPF_ANY))
+		count(F2T_OFFCPU_DROPPED_MAP);
+}
+
+static __always_inline void switch_in(struct task_struct *next, __u64 now)
+{
+	__u32 tid = next->pid;
+	struct blocked *b = bpf_map_lookup_elem(&blocked, &tid);
+	struct f2t_offcpu_rec *r;
+
+	if (!b)
+		return;
+	if (now - b->start_ns >= min_ns) {
+		r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+		if (r) {
+			r->start_ns = b->start_ns;
+			r->end_ns = now;
+			r->tid = tid;
+			r->tgid = b->tgid;
+			r->waker_tid = b->waker_tid;
+			r->waker_tgid = b->waker_tgid;
+			r->kstack = b->kstack;
+			r->ustack = b->ustack;
+			r->waker_kstack = b->waker_kstack;
+			r->waker_ustack = b->waker_ustack;
+			r->state = b->state;
+			r->cpu = bpf_get_smp_processor_id();
+			bpf_ringbuf_submit(r, bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >
+						      ring_bytes / 4 ? BPF_RB_FORCE_WAKEUP
+								     : BPF_RB_NO_WAKEUP);
+			count(F2T_OFFCPU_EPISODES);
+		} else {
+			count(F2T_OFFCPU_DROPPED_RING);
+		}
+	}
+	bpf_map_delete_elem(&blocked, &tid);
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(offcpu_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	__u64 now = bpf_ktime_get_ns();
+	__u32 state = preempt ? 0 : report_state(prev, prev_state);
+
+	if (state)
+		switch_out(ctx, prev, state, now);
+	switch_in(next, now);
+	return 0;
+}
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(offcpu_waking, struct task_struct *p)
+{
+	__u32 tid = p->pid;
+	struct blocked *b = bpf_map_lookup_elem(&blocked, &tid);
+	__u64 id;
+
+	if (!b)
+		return 0;
+	/* current is the waker: a task, or whatever an interrupt came in on. */
+	id = bpf_get_current_pid_tgid();
+	b->waker_tid = (__u32)id;
+	b->waker_tgid = (__u32)(id >> 32);
+	b->waker_kstack = kernel_stack(ctx);
+	b->waker_ustack = user_stack(ctx);
+	return 0;
+}
+
+/* A traced process's new processes are traced too (threads share its tgid). */
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(offcpu_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 ptgid = parent->tgid, ctgid = child->tgid;
+	__u8 one = 1;
+
+	if (filter && bpf_map_lookup_elem(&targets, &ptgid))
+		bpf_map_update_elem(&targets, &ctgid, &one, BPF_ANY);
+	return 0;
+}

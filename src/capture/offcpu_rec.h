@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the off-CPU BPF programs (bpf/offcpu.bpf.c), the recorder and the
+ * decoder agree on: the record the kernel side writes for each blocked
+ * episode, the stack-map dump and the counters.  Included by the BPF
+ * program too, so it uses the kernel's __u32/__u64 only.
+ *
+ * Capture records (capture/capture.h):
+ *   OFFCPU_INFO   arg 0, at start: "key=value\n" text:
+ *                   record_size=56  bytes per episode record
+ *                   min_ns=N        episodes shorter than this were not kept
+ *                   scope=all|command|pids
+ *                   max_depth=127   frames per stack at most
+ *                 arg 1, at stop: the counters below, "key=value\n":
+ *                   episodes=N dropped_ring=N dropped_map=N stack_collisions=N
+ *                   stacks_shortened=N
+ *   OFFCPU_DATA   whole struct f2t_offcpu_rec records, back to back, in the
+ *                 order the ring buffer held them (by end time, give or take
+ *                 the microseconds between two CPUs' reservations)
+ *   OFFCPU_STACKS a stack map at stop (arg 0: kernel stacks, arg 1: user
+ *                 stacks): per stack {u32 id; u32 nframes; u64 ip[nframes]},
+ *                 back to back, innermost frame first
+ */
+#ifndef F2T_OFFCPU_REC_H
+#define F2T_OFFCPU_REC_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+/*
+ * Task states as sched_switch's prev_state field gives them (a bit per
+ * letter of "SDTtXZPI"): what the kernel's own trace prints, so the two
+ * can be compared.
+ */
+#define F2T_OFFCPU_S 0x01	/* interruptible sleep */
+#define F2T_OFFCPU_D 0x02	/* uninterruptible */
+#define F2T_OFFCPU_T 0x04	/* stopped */
+#define F2T_OFFCPU_t 0x08	/* traced */
+#define F2T_OFFCPU_P 0x40	/* parked */
+#define F2T_OFFCPU_I 0x80	/* idle kernel thread */
+
+/* Frames per stack the kernel keeps at most (its PERF_MAX_STACK_DEPTH). */
+#define F2T_OFFCPU_MAX_DEPTH 127
+
+/*
+ * One blocked episode.  Stack ids index the kernel or the user stack map;
+ * a negative one is the errno bpf_get_stackid() gave (-EFAULT: no user
+ * stack, a kernel thread; -EEXIST: a hash collision in the map, the stack
+ * is lost; -ENOENT: no waker).
+ * waker_tid 0: no sched_waking was seen (woken by a signal from a task
+ * outside the trace, or by the idle task in an interrupt).
+ */
+struct f2t_offcpu_rec {
+	__u64 start_ns;		/* switched out, CLOCK_MONOTONIC */
+	__u64 end_ns;		/* switched back in */
+	__u32 tid, tgid;
+	__u32 waker_tid, waker_tgid;
+	__s32 kstack, ustack;
+	__s32 waker_kstack, waker_ustack;
+	__u32 state;		/* F2T_OFFCPU_S, _D, ... */
+	__u32 cpu;		/* where it was switched back in */
+};
+
+/* Indices of the per-CPU counter array. */
+enum f2t_offcpu_counter {
+	F2T_OFFCPU_EPISODES,		/* records written */
+	F2T_OFFCPU_DROPPED_RING,	/* ring buffer full: record lost */
+	F2T_OFFCPU_DROPPED_MAP,		/* blocked-task map full: episode lost */
+	F2T_OFFCPU_STACK_COLLISIONS,	/* stack not kept (hash collision) */
+	F2T_OFFCPU_STACKS_SHORTENED,	/* user stack kept without its innermost frame */
+	F2T_OFFCPU_NCOUNTERS
+};
+
+#endif

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Off-CPU recording through libbpf and the skeleton bpftool generated from
+ * bpf/offcpu.bpf.c.  While recording, the only work per episode is a copy
+ * of its record into a batch; a batch becomes one OFFCPU_DATA record.
+ *
+ * Test hook: F2T_TEST_OFFCPU_STACK_ENTRIES sets the stack map's size; one
+ * the kernel refuses (0) exercises the loader's failure path for real.
+ */
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "offcpu.skel.h"
+#include "record/offcpu.h"
+#include "util/log.h"
+
+#define RING_BYTES (16u << 20)
+#define BATCH_BYTES (64u * 1024)
+#define BTF_PATH "/sys/kernel/btf/vmlinux"
+
+struct f2t_offcpu {
+	struct offcpu_bpf *skel;
+	struct ring_buffer *rb;
+	struct f2t_capw *w;
+	unsigned char batch[BATCH_BYTES];
+	size_t used;
+	int err;		/* a capture write failed inside the ring callback */
+};
+
+/* libbpf's first warning (the cause; later ones say what failed with it). */
+static char libbpf_first[256];
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char line[sizeof(libbpf_first)];
+	size_t n;
+
+	if (level == LIBBPF_DEBUG && !f2t_verbose)
+		return 0;
+	vsnprintf(line, sizeof(line), fmt, ap);
+	n = strlen(line);
+	while (n && (line[n - 1] == '\n' || line[n - 1] == ' '))
+		line[--n] = '\0';
+	if (level == LIBBPF_WARN && n && !libbpf_first[0])
+		memcpy(libbpf_first, line, n + 1);
+	f2t_info("%s", line);
+	return 0;
+}
+
+static int flush(struct f2t_offcpu *oc)
+{
+	int err;
+
+	if (!oc->used)
+		return 0;
+	err = f2t_capw_add(oc->w, F2T_CAP_OFFCPU_DATA, 0, oc->batch, oc->used);
+	oc->used = 0;
+	if (err)
+		f2t_err("writing off-CPU records into the capture: %s", strerror(-err));
+	return err;
+}
+
+static int take(void *ctx, void *data, size_t size)
+{
+	struct f2t_offcpu *oc = ctx;
+
+	if (size != sizeof(struct f2t_offcpu_rec))
+		return 0;	/* cannot happen: the program writes only these */
+	if (oc->used + size > sizeof(oc->batch)) {
+		oc->err = flush(oc);
+		if (oc->err)
+			return oc->err;
+	}
+	memcpy(oc->batch + oc->used, data, size);
+	oc->used += size;
+	return 0;
+}
+
+static int write_info(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
+{
+	static const char *const scopes[] = { "all", "command", "pids" };
+	char text[256];
+	int n = snprintf(text, sizeof(text),
+			 "record_size=%zu\nmin_ns=%llu\nscope=%s\nmax_depth=%d\n",
+			 sizeof(struct f2t_offcpu_rec), (unsigned long long)o->min_ns,
+			 scopes[o->scope], F2T_OFFCPU_MAX_DEPTH);
+
+	return f2t_capw_add(oc->w, F2T_CAP_OFFCPU_INFO, 0, text, (size_t)n);
+}
+
+/* The processes whose episodes are kept, when not every task's. */
+static int fill_targets(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
+{
+	int fd = bpf_map__fd(oc->skel->maps.targets);
+	__u8 one = 1;
+
+	if (o->scope == F2T_SCOPE_COMMAND) {
+		__u32 pid = (__u32)o->child;
+
+		return bpf_map_update_elem(fd, &pid, &one, BPF_ANY) ? -errno : 0;
+	}
+	for (size_t i = 0; o->scope == F2T_SCOPE_PIDS && i < o->npids; i++) {
+		__u32 pid = (__u32)o->pids[i];
+
+		if (bpf_map_update_elem(fd, &pid, &one, BPF_ANY))
+			return -errno;
+	}
+	return 0;
+}
+
+/* Open, size, load: one line saying what is missing when it fails. */
+static int load(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
+{
+	const char *hook = getenv("F2T_TEST_OFFCPU_STACK_ENTRIES");
+	int err;
+
+	if (access(BTF_PATH, R_OK) < 0) {
+		f2t_err("--off-cpu: the kernel has no BTF (%s: %s); BPF off-CPU recording "
+			"needs a kernel built with CONFIG_DEBUG_INFO_BTF", BTF_PATH, strerror(errno));
+		return -ENOTSUP;
+	}
+	libbpf_set_print(libbpf_print);
+	libbpf_first[0] = '\0';
+	oc->skel = offcpu_bpf__open();
+	if (!oc->skel) {
+		err = -errno;
+		f2t_err("--off-cpu: cannot open the BPF programs: %s", strerror(-err));
+		return err;
+	}
+	oc->skel->rodata->min_ns = o->min_ns;
+	oc->skel->rodata->filter = o->scope != F2T_SCOPE_ALL;
+	oc->skel->rodata->ring_bytes = RING_BYTES;
+	err = bpf_map__set_max_entries(oc->skel->maps.events, RING_BYTES);
+	if (!err && hook && *hook)
+		err = bpf_map__set_max_entries(oc->skel->maps.kstacks,
+					       (__u32)strtoul(hook, NULL, 10));
+	if (!err)
+		err = offcpu_bpf__load(oc->skel);
+	if (err == -EPERM || err == -EACCES) {
+		f2t_err("--off-cpu: not permitted to load BPF programs (needs root, or "
+			"CAP_BPF and CAP_PERFMON)");
+	} else if (err) {
+		f2t_err("--off-cpu: the kernel refused the BPF programs or maps (%s)%s%s",
+			strerror(-err), libbpf_first[0] ? ": " : "", libbpf_first);
+	}
+	return err;
+}
+
+int f2t_offcpu_open(struct f2t_offcpu **out, const struct f2t_offcpu_opts *o,
+		    struct f2t_capw *w)
+{
+	struct f2t_offcpu *oc = calloc(1, sizeof(*oc));
+	int err;
+
+	*out = NULL;
+	if (!oc)
+		return -ENOMEM;
+	oc->w = w;
+	err = load(oc, o);
+	if (err)
+		goto out;
+	err = fill_targets(oc, o);
+	if (err) {
+		f2t_err("--off-cpu: cannot fill the process filter: %s", strerror(-err));
+		goto out;
+	}
+	oc->rb = ring_buffer__new(bpf_map__fd(oc->skel->maps.events), take, oc, NULL);
+	if (!oc->rb) {
+		err = -errno;
+		f2t_err("--off-cpu: cannot map the ring buffer: %s", strerror(-err));
+		goto out;
+	}
+	err = offcpu_bpf__attach(oc->skel);
+	if (err) {
+		f2t_err("--off-cpu: cannot attach to the sched_switch, sched_waking and "
+			"sched_process_fork tracepoints: %s", strerror(-err));
+		goto out;
+	}
+	err = write_info(oc, o);
+	if (err)
+		f2t_err("writing the capture: %s", strerror(-err));
+out:
+	if (err)
+		f2t_offcpu_close(oc);
+	else
+		*out = oc;
+	return err;
+}
+
+int f2t_offcpu_fd(const struct f2t_offcpu *oc)
+{
+	return oc ? ring_buffer__epoll_fd(oc->rb) : -1;
+}
+
+int f2t_offcpu_read(struct f2t_offcpu *oc)
+{
+	int n;
+
+	if (!oc)
+		return 0;
+	n = ring_buffer__consume(oc->rb);
+	if (oc->err)
+		return oc->err;
+	if (n < 0) {
+		f2t_err("reading the off-CPU ring buffer: %s", strerror(-n));
+		return n;
+	}
+	return flush(oc);
+}
+
+/* A stack map as one OFFCPU_STACKS record (arg @which): {u32 id, u32 n, u64 ip[n]}... */
+static int write_stacks(struct f2t_offcpu *oc, const struct bpf_map *map, uint32_t which)
+{
+	int fd = bpf_map__fd(map);
+	__u64 ips[F2T_OFFCPU_MAX_DEPTH];
+	unsigned char *buf = NULL;
+	size_t len = 0, cap = 0;
+	__u32 key, *prev = NULL;
+	int err = 0;
+
+	while (!bpf_map_get_next_key(fd, prev, &key)) {
+		__u32 n = 0;
+
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, ips))
+			continue;	/* removed meanwhile: cannot happen once detached */
+		while (n < F2T_OFFCPU_MAX_DEPTH && ips[n])
+			n++;
+		if (len + 8 + n * 8 > cap) {
+			size_t ncap = cap ? cap * 2 : 64 * 1024;
+			unsigned char *nb;
+
+			while (ncap < len + 8 + n * 8)
+				ncap *= 2;
+			nb = realloc(buf, ncap);
+			if (!nb) {
+				err = -ENOMEM;
+				goto out;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		memcpy(buf + len, &key, 4);
+		memcpy(buf + len + 4, &n, 4);
+		memcpy(buf + len + 8, ips, n * 8);
+		len += 8 + n * 8;
+	}
+	err = f2t_capw_add(oc->w, F2T_CAP_OFFCPU_STACKS, which, buf, len);
+out:
+	free(buf);
+	return err;
+}
+
+static int read_counts(struct f2t_offcpu *oc, struct f2t_offcpu_counts *c)
+{
+	int fd = bpf_map__fd(oc->skel->maps.counters), ncpus = libbpf_num_possible_cpus();
+	__u64 *v;
+	int err = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (ncpus <= 0)
+		return ncpus ? ncpus : -EINVAL;
+	v = calloc((size_t)ncpus, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (__u32 k = 0; k < F2T_OFFCPU_NCOUNTERS && !err; k++) {
+		if (bpf_map_lookup_elem(fd, &k, v)) {
+			err = -errno;
+			break;
+		}
+		for (int i = 0; i < ncpus; i++)
+			c->n[k] += v[i];
+	}
+	free(v);
+	return err;
+}
+
+int f2t_offcpu_finish(struct f2t_offcpu *oc, struct f2t_offcpu_counts *counts)
+{
+	char text[256];
+	int err, n;
+
+	memset(counts, 0, sizeof(*counts));
+	if (!oc)
+		return 0;
+	offcpu_bpf__detach(oc->skel);
+	err = f2t_offcpu_read(oc);
+	if (err)
+		return err;
+	err = read_counts(oc, counts);
+	if (err) {
+		f2t_err("--off-cpu: cannot read the counters: %s", strerror(-err));
+		return err;
+	}
+	n = snprintf(text, sizeof(text),
+		     "episodes=%llu\ndropped_ring=%llu\ndropped_map=%llu\nstack_collisions=%llu\n"
+		     "stacks_shortened=%llu\n",
+		     (unsigned long long)counts->n[F2T_OFFCPU_EPISODES],
+		     (unsigned long long)counts->n[F2T_OFFCPU_DROPPED_RING],
+		     (unsigned long long)counts->n[F2T_OFFCPU_DROPPED_MAP],
+		     (unsigned long long)counts->n[F2T_OFFCPU_STACK_COLLISIONS],
+		     (unsigned long long)counts->n[F2T_OFFCPU_STACKS_SHORTENED]);
+	err = f2t_capw_add(oc->w, F2T_CAP_OFFCPU_INFO, 1, text, (size_t)n);
+	if (!err)
+		err = write_stacks(oc, oc->skel->maps.kstacks, 0);
+	if (!err)
+		err = write_stacks(oc, oc->skel->maps.ustacks, 1);
+	if (err)
+		f2t_err("writing the off-CPU stacks into the capture: %s", strerror(-err));
+	return err;
+}
+
+void f2t_offcpu_close(struct f2t_offcpu *oc)
+{
+	if (!oc)
+		return;
+	ring_buffer__free(oc->rb);
+	offcpu_bpf__destroy(oc->skel);
+	free(oc);
+}

@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Off-CPU report: episodes are summed under a key made of the thread, its
+ * state and its stack (frames outermost first, joined by ';', the folded
+ * form), and wakers under their episode key, the waker thread and its
+ * stack.  Keys are interned once in a table indexed by util/hash.h, so
+ * memory grows with distinct stacks, never with episodes.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/offcpu.h"
+#include "model/stacks.h"
+#include "model/stats.h"
+#include "model/tracker.h"
+#include "report/offcpu.h"
+#include "source/input.h"
+#include "util/hash.h"
+#include "util/idmap.h"
+#include "util/log.h"
+
+#define KEY_MAX 16384
+
+/* Sums under interned string keys. */
+struct sum {
+	char *key;
+	size_t len;
+	size_t head;		/* bytes of the key before the stack */
+	uint64_t ns, n;
+	int32_t tid;
+	char state;		/* episodes */
+	size_t entry;		/* wakers: their episode key */
+	bool irq;		/* wakers: woken from an interrupt */
+};
+
+struct table {
+	struct f2t_hash index;	/* -> position + 1 */
+	struct sum *v;
+	size_t n, cap;
+};
+
+struct thread_sum {
+	uint64_t ns[3];		/* S, D, other */
+	uint64_t n;
+};
+
+struct f2t_offcpu_report {
+	struct table stacks, wakers;
+	struct f2t_idmap threads;	/* tid -> struct thread_sum */
+	char key[KEY_MAX];
+};
+
+struct key_ref {
+	const struct table *t;
+	const char *s;
+	size_t len;
+};
+
+static bool same_key(uintptr_t val, const void *k)
+{
+	const struct key_ref *r = k;
+	const struct sum *e = &r->t->v[val - 1];
+
+	return e->len == r->len && !memcmp(e->key, r->s, r->len);
+}
+
+/* The sum for KEY, added (zeroed) if new.  NULL on ENOMEM. */
+static struct sum *table_get(struct table *t, const char *key, size_t len)
+{
+	struct key_ref ref = { t, key, len };
+	uint64_t h = f2t_hash_bytes(key, len);
+	struct f2t_hslot *s;
+	struct sum *e;
+
+	if (!t->index.slot && f2t_hash_init(&t->index, 256))
+		return NULL;
+	s = f2t_hash_slot(&t->index, h, same_key, &ref);
+	if (s->val)
+		return &t->v[s->val - 1];
+	if (f2t_hash_reserve(&t->index))
+		return NULL;
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 256;
+		struct sum *v = realloc(t->v, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		t->v = v;
+		t->cap = cap;
+	}
+	e = &t->v[t->n];
+	*e = (struct sum){ .key = malloc(len + 1), .len = len };
+	if (!e->key)
+		return NULL;
+	memcpy(e->key, key, len);
+	e->key[len] = '\0';
+	t->n++;
+	f2t_hash_put(&t->index, f2t_hash_slot(&t->index, h, same_key, &ref), h, t->n);
+	return e;
+}
+
+static void table_fini(struct table *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->v[i].key);
+	free(t->v);
+	f2t_hash_fini(&t->index);
+}
+
+struct f2t_offcpu_report *f2t_offcpu_report_new(void)
+{
+	struct f2t_offcpu_report *r = calloc(1, sizeof(*r));
+
+	if (!r || f2t_idmap_init(&r->threads, sizeof(struct thread_sum))) {
+		free(r);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return r;
+}
+
+void f2t_offcpu_report_free(struct f2t_offcpu_report *r)
+{
+	if (!r)
+		return;
+	table_fini(&r->stacks);
+	table_fini(&r->wakers);
+	f2t_idmap_fini(&r->threads);
+	free(r);
+}
+
+/* FRAMES outermost first, ';' between them, after AT bytes of BUF. */
+static size_t folded(const struct f2t_frame *frames, uint32_t n, char *buf, size_t at)
+{
+	for (uint32_t i = n; i-- > 0 && at + 2 < KEY_MAX;) {
+		size_t len;
+
+		if (i + 1 < n)
+			buf[at++] = ';';
+		len = f2t_frame_name(&frames[i], buf + at, KEY_MAX - at);
+		/* ';' separates frames and the last ' ' the count: neither inside a name. */
+		for (size_t k = at; k < at + len; k++)
+			if (buf[k] == ';' || buf[k] == ' ')
+				buf[k] = '_';
+		at += len;
+	}
+	return at;
+}
+
+/*
+ * Woken from an interrupt: the frames up to its entry, or 0 when not.  The
+ * waker is then whatever the interrupt came in on, and the frames below
+ * the entry are that task's, not the wakeup's.
+ */
+static uint32_t interrupt_depth(const struct f2t_frame *f, uint32_t n)
+{
+	static const char *const entries[] = { "asm_sysvec_", "asm_common_interrupt",
+					       "asm_exc_", "__do_softirq" };
+
+	for (uint32_t i = 0; i < n && f[i].kernel; i++)
+		for (size_t k = 0; f[i].func && k < sizeof(entries) / sizeof(entries[0]); k++)
+			if (!strncmp(f[i].func, entries[k], strlen(entries[k])))
+				return i + 1;
+	return 0;
+}
+
+static int state_slot(char s)
+{
+	return s == 'S' ? 0 : s == 'D' ? 1 : 2;
+}
+
+int f2t_offcpu_report_add(struct f2t_offcpu_report *r, const struct f2t_event *ev)
+{
+	uint64_t ns = ev->ts - ev->offcpu.start;
+	struct thread_sum *t;
+	struct sum *e, *w;
+	size_t at, entry;
+	uint32_t irq;
+
+	if (ev->kind != F2T_EV_OFFCPU)
+		return 0;
+	t = f2t_idmap_get(&r->threads, ev->pid, NULL);
+	if (!t)
+		return -ENOMEM;
+	t->ns[state_slot(ev->offcpu.state)] += ns;
+	t->n++;
+	at = (size_t)snprintf(r->key, KEY_MAX, "%d %c ", ev->pid, ev->offcpu.state);
+	at = folded(ev->offcpu.frames, ev->offcpu.nframes, r->key, at);
+	e = table_get(&r->stacks, r->key, at);
+	if (!e)
+		return -ENOMEM;
+	if (!e->n) {
+		e->head = (size_t)(strchr(strchr(e->key, ' ') + 1, ' ') + 1 - e->key);
+		e->tid = ev->pid;
+		e->state = ev->offcpu.state;
+	}
+	e->ns += ns;
+	e->n++;
+	if (ev->offcpu.waker_tid <= 0)
+		return 0;
+	entry = (size_t)(e - r->stacks.v);
+	irq = interrupt_depth(ev->offcpu.waker_frames, ev->offcpu.waker_nframes);
+	at = (size_t)snprintf(r->key, KEY_MAX, "%zu %d %c", entry, ev->offcpu.waker_tid,
+			      irq ? 'i' : ' ');
+	at = folded(ev->offcpu.waker_frames, irq ? irq : ev->offcpu.waker_nframes, r->key, at);
+	w = table_get(&r->wakers, r->key, at);
+	if (!w)
+		return -ENOMEM;
+	if (!w->n) {
+		w->head = (size_t)(strchr(strchr(w->key, ' ') + 1, ' ') + 2 - w->key);
+		w->tid = ev->offcpu.waker_tid;
+		w->entry = entry;
+		w->irq = irq != 0;
+	}
+	w->ns += ns;
+	w->n++;
+	return 0;
+}
+
+uint64_t f2t_offcpu_report_thread_ns(const struct f2t_offcpu_report *r, int32_t tid, char state)
+{
+	const struct thread_sum *t = f2t_idmap_find(&r->threads, tid);
+
+	if (!t)
+		return 0;
+	return state ? t->ns[state_slot(state)] : t->ns[0] + t->ns[1] + t->ns[2];
+}
+
+static const char *name_of(struct f2t_tasks *tasks, int32_t tid)
+{
+	const struct f2t_task *t = tasks ? f2t_tasks_find(tasks, tid) : NULL;
+
+	return t && t->comm[0] ? t->comm : "?";
+}
+
+/* Indices 0..n-1 sorted by NS, largest first (ties: first added first). */
+static const void *sort_base;
+static size_t sort_size;
+
+static uint64_t ns_at(size_t i)
+{
+	return *(const uint64_t *)((const char *)sort_base + i * sort_size);
+}
+
+static int by_ns(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	if (ns_at(x) != ns_at(y))
+		return ns_at(x) > ns_at(y) ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static size_t *sorted(const void *base, size_t size, size_t n)
+{
+	size_t *idx = malloc((n ? n : 1) * sizeof(*idx));
+
+	if (!idx)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	sort_base = base;
+	sort_size = size;
+	qsort(idx, n, sizeof(*idx), by_ns);
+	return idx;
+}
+
+/* The frames of a folded stack, innermost first, one a line. */
+static void put_frames(FILE *f, const char *stack, const char *indent)
+{
+	const char *end = stack + strlen(stack);
+
+	if (!*stack) {
+		fprintf(f, "%s[no stack]\n", indent);
+		return;
+	}
+	while (end > stack) {
+		const char *semi = end;
+
+		while (semi > stack && semi[-1] != ';')
+			semi--;
+		fprintf(f, "%s%.*s\n", indent, (int)(end - semi), semi);
+		end = semi > stack ? semi - 1 : stack;
+	}
+}
+
+static double ms(uint64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+/* One thread_sum's total (the sort key): its three states summed into a copy. */
+struct thread_row {
+	uint64_t total;
+	int32_t tid;
+	const struct thread_sum *t;
+};
+
+static void print_threads(const struct f2t_offcpu_report *r, struct f2t_tasks *tasks,
+			  unsigned int top, FILE *f, struct thread_row *rows, size_t *idx)
+{
+	const struct f2t_task *task;
+
+	fprintf(f, "Blocked time by thread (S: sleeping, D: uninterruptible, other: T t P I)\n"
+		   "%8s %-16s %8s %12s %12s %12s %12s %9s\n", "TID", "THREAD", "PID", "total ms",
+		"S ms", "D ms", "other ms", "episodes");
+	for (size_t k = 0; k < r->threads.n && k < top; k++) {
+		const struct thread_row *row = &rows[idx[k]];
+
+		task = tasks ? f2t_tasks_find(tasks, row->tid) : NULL;
+		fprintf(f, "%8d %-16s %8d %12.3f %12.3f %12.3f %12.3f %9llu\n", row->tid,
+			name_of(tasks, row->tid), task ? task->tgid : 0, ms(row->total),
+			ms(row->t->ns[0]), ms(row->t->ns[1]), ms(row->t->ns[2]),
+			(unsigned long long)row->t->n);
+	}
+}
+
+static void print_stack(const struct f2t_offcpu_report *r, struct f2t_tasks *tasks,
+			size_t rank, const struct sum *e, const size_t *widx, FILE *f)
+{
+	uint64_t thread_ns = f2t_offcpu_report_thread_ns(r, e->tid, 0);
+	unsigned int shown = 0;
+
+	fprintf(f, "\n#%zu  %s (%d)  %c  %.3f ms in %llu episodes, %.1f%% of the thread's\n",
+		rank, name_of(tasks, e->tid), e->tid, e->state, ms(e->ns),
+		(unsigned long long)e->n, thread_ns ? 100.0 * (double)e->ns / (double)thread_ns : 0.0);
+	put_frames(f, e->key + e->head, "      ");
+	for (size_t k = 0; k < r->wakers.n && shown < 2; k++) {
+		const struct sum *w = &r->wakers.v[widx[k]];
+
+		if (&r->stacks.v[w->entry] != e)
+			continue;
+		if (w->irq)
+			fprintf(f, "    woken in an interrupt (on %s (%d)'s time): %.3f ms, %llu times, from\n",
+				name_of(tasks, w->tid), w->tid, ms(w->ns), (unsigned long long)w->n);
+		else
+			fprintf(f, "    woken by %s (%d): %.3f ms, %llu times, from\n",
+				name_of(tasks, w->tid), w->tid, ms(w->ns), (unsigned long long)w->n);
+		put_frames(f, w->key + w->head, "      ");
+		shown++;
+	}
+	if (!shown)
+		fprintf(f, "    no wakeup seen\n");
+}
+
+int f2t_offcpu_report_print(const struct f2t_offcpu_report *r, struct f2t_tasks *tasks,
+			    unsigned int top, FILE *f)
+{
+	struct thread_row *rows = calloc(r->threads.n ? r->threads.n : 1, sizeof(*rows));
+	size_t *tidx = NULL, *sidx = NULL, *widx = NULL;
+	int ret = -ENOMEM;
+
+	if (!rows)
+		goto out;
+	for (size_t i = 0; i < r->threads.n; i++) {
+		int64_t tid;
+		const struct thread_sum *t = f2t_idmap_at(&r->threads, i, &tid);
+
+		rows[i] = (struct thread_row){ t->ns[0] + t->ns[1] + t->ns[2], (int32_t)tid, t };
+	}
+	tidx = sorted(rows, sizeof(*rows), r->threads.n);
+	sidx = sorted(r->stacks.v ? (const void *)&r->stacks.v[0].ns : "", sizeof(struct sum),
+		      r->stacks.n);
+	widx = sorted(r->wakers.v ? (const void *)&r->wakers.v[0].ns : "", sizeof(struct sum),
+		      r->wakers.n);
+	if (!tidx || !sidx || !widx)
+		goto out;
+	print_threads(r, tasks, top, f, rows, tidx);
+	fprintf(f, "\nTop %u stacks by blocked time (innermost frame first; kernel, then user)\n",
+		top);
+	for (size_t k = 0; k < r->stacks.n && k < top; k++)
+		print_stack(r, tasks, k + 1, &r->stacks.v[sidx[k]], widx, f);
+	ret = ferror(f) ? -EIO : 0;
+out:
+	free(rows);
+	free(tidx);
+	free(sidx);
+	free(widx);
+	return ret;
+}
+
+static int by_key(const void *a, const void *b)
+{
+	const struct sum *x = a, *y = b;
+
+	return strcmp(x->key, y->key);
+}
+
+int f2t_offcpu_report_folded(const struct f2t_offcpu_report *r, struct f2t_tasks *tasks,
+			     FILE *f)
+{
+	struct f2t_offcpu_report *lines = f2t_offcpu_report_new();
+	int ret = 0;
+
+	if (!lines)
+		return -ENOMEM;
+	/* Threads of one name, and both states, share a line. */
+	for (size_t i = 0; i < r->stacks.n && !ret; i++) {
+		const struct sum *e = &r->stacks.v[i];
+		int n = snprintf(lines->key, KEY_MAX, "%s%s%s", name_of(tasks, e->tid),
+				 e->len > e->head ? ";" : "", e->key + e->head);
+		struct sum *l = table_get(&lines->stacks, lines->key,
+					  n < KEY_MAX ? (size_t)n : KEY_MAX - 1);
+
+		if (!l)
+			ret = -ENOMEM;
+		else
+			l->ns += e->ns;
+	}
+	if (!ret) {
+		qsort(lines->stacks.v, lines->stacks.n, sizeof(struct sum), by_key);
+		for (size_t i = 0; i < lines->stacks.n; i++)
+			fprintf(f, "%s %llu\n", lines->stacks.v[i].key,
+				(unsigned long long)((lines->stacks.v[i].ns + 500) / 1000));
+		ret = ferror(f) ? -EIO : 0;
+	}
+	/* Sorted in place: the index no longer matches, only the keys are freed. */
+	f2t_offcpu_report_free(lines);
+	return ret;
+}
+
+int f2t_offcpu_report_file(const char *path, const struct f2t_offcpu_report_opts *o, FILE *out)
+{
+	struct f2t_input *in = f2t_input_open(path);
+	struct f2t_offcpu_report *r = NULL;
+	struct f2t_tracker *tracker = NULL;
+	struct f2t_stats st = { 0 };
+	struct f2t_event ev;
+	int ret;
+
+	if (!in)
+		return -errno;
+	r = f2t_offcpu_report_new();
+	tracker = f2t_tracker_new(in->rec.tasks, in->rec.tasks_end);
+	ret = r && tracker ? 0 : -ENOMEM;
+	/* The tracker keeps the names up to date: the report names threads as they ended. */
+	while (!ret && (ret = f2t_source_next(in->events, &ev)) > 0) {
+		ret = f2t_tracker_event(tracker, &ev, &st);
+		if (!ret)
+			ret = f2t_offcpu_report_add(r, &ev);
+	}
+	if (ret == -ENOMEM)
+		f2t_err("%s: out of memory", path);
+	if (ret)
+		goto out;
+	f2t_source_counts(in->events, &st);
+	if (!st.events[F2T_EV_OFFCPU]) {
+		f2t_err("%s: no off-CPU episodes (record with --off-cpu)", path);
+		ret = -ENODATA;
+		goto out;
+	}
+	if (!o->folded)
+		fprintf(out, "%s: %llu off-CPU episodes; %llu lost in the kernel (ring buffer or "
+			"map full), %llu stacks lost (stack-map collisions)\n\n", path,
+			(unsigned long long)st.events[F2T_EV_OFFCPU],
+			(unsigned long long)st.offcpu_dropped,
+			(unsigned long long)st.offcpu_stacks_lost);
+	ret = o->folded ? f2t_offcpu_report_folded(r, in->rec.tasks, out)
+			: f2t_offcpu_report_print(r, in->rec.tasks, o->top, out);
+	if (ret)
+		f2t_err("writing the report: %s", strerror(-ret));
+out:
+	f2t_tracker_free(tracker);
+	f2t_offcpu_report_free(r);
+	f2t_input_close(in);
+	return ret;
+}

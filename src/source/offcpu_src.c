@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Off-CPU episodes from the capture.  The ring buffer held them in the
+ * order they were reserved, by the time each thread ran again, give or
+ * take the microseconds between two CPUs' reservations (the switch runs
+ * with interrupts off): a min-heap holding REORDER_NS of records puts them
+ * in order.  Each stack is symbolized when its episode is handed out, with
+ * the mappings advanced to that moment.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture/offcpu_rec.h"
+#include "capture/perf_rec.h"
+#include "source/offcpu_src.h"
+#include "source/perfwalk.h"
+#include "symbols/symbolizer.h"
+#include "util/log.h"
+
+#define REORDER_NS 10000000ull	/* 10 ms: far more than two CPUs' switches ever differ */
+#define MAX_STACK_ID (1u << 24)	/* the kernel's stack ids are bucket numbers */
+
+struct f2t_offcpu_src {
+	struct f2t_source base;
+	const struct f2t_capr *cap;
+	struct f2t_maps *maps;
+	struct f2t_symbolizer *sym;
+	struct f2t_perfwalk *walk;	/* NULL: no perf records, /proc maps only */
+	/* The kernel [0] and user [1] stack maps. */
+	struct stack_map {
+		const unsigned char *stacks;
+		uint32_t *at;		/* at[id] = offset + 1 of {id, n, ips} in stacks */
+		uint32_t nids;
+	} map[2];
+	/* The OFFCPU_DATA records not read yet: record ri, byte pos. */
+	size_t ri, pos;
+	/* Records read, not handed out: a min-heap by end time. */
+	struct f2t_offcpu_rec *heap;
+	size_t nheap, capheap;
+	uint64_t newest;		/* the latest end time read */
+	struct f2t_frame frames[2 * F2T_OFFCPU_MAX_DEPTH];
+	struct f2t_frame wframes[2 * F2T_OFFCPU_MAX_DEPTH];
+	struct f2t_stats st;
+};
+
+static const char state_letters[] = "SDTtXZPI";
+
+/* Finds a stack map's stacks in the capture; checks every length. */
+static int index_stacks(struct f2t_offcpu_src *s, struct stack_map *m,
+			const struct f2t_cap_rec *r)
+{
+	const unsigned char *p;
+	uint64_t off = 0;
+
+	if (!r)
+		return 0;
+	if (r->len > UINT32_MAX)
+		goto bad;
+	p = m->stacks = r->data;
+	/* Two passes: the largest id, then the index. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (off = 0; off < r->len;) {
+			uint32_t id, n;
+
+			if (r->len - off < 8)
+				goto bad;
+			memcpy(&id, p + off, 4);
+			memcpy(&n, p + off + 4, 4);
+			if (n > F2T_OFFCPU_MAX_DEPTH || (r->len - off - 8) / 8 < n ||
+			    id >= MAX_STACK_ID)
+				goto bad;
+			if (pass == 0 && id >= m->nids)
+				m->nids = id + 1;
+			else if (pass == 1)
+				m->at[id] = (uint32_t)off + 1;
+			off += 8 + (uint64_t)n * 8;
+		}
+		if (pass == 0 && !(m->at = calloc(m->nids ? m->nids : 1, sizeof(uint32_t))))
+			return -ENOMEM;
+	}
+	return 0;
+bad:
+	f2t_err("%s: offset %llu: off-CPU stack record is malformed", s->cap->path,
+		(unsigned long long)(r->offset + off));
+	return -EINVAL;
+}
+
+/* The frames of stack ID after the first N of OUT; returns the new count. */
+static uint32_t add_stack(struct f2t_offcpu_src *s, int32_t id, int32_t pid, bool kernel,
+			  struct f2t_frame *out, uint32_t n)
+{
+	const struct stack_map *m = &s->map[!kernel];
+	const unsigned char *e;
+	uint32_t k;
+
+	if (id < 0)
+		return n;	/* none kept: no user stack, a collision (counted by the recorder) */
+	if ((uint32_t)id >= m->nids || !m->at[id]) {
+		s->st.offcpu_stacks_missing++;
+		return n;
+	}
+	e = m->stacks + m->at[id] - 1;
+	memcpy(&k, e + 4, 4);
+	for (uint32_t i = 0; i < k; i++) {
+		uint64_t ip = f2t_perf_u64(e + 8 + (size_t)i * 8);
+
+		/* Kernel entries are all return addresses; a user stack's first is where it was. */
+		f2t_symbolize(s->sym, pid, ip, kernel, kernel || i > 0, &out[n++]);
+	}
+	return n;
+}
+
+/*
+ * The kernel frames of the tracing itself (the BPF program, the tracepoint's
+ * iterator) come first in a stack taken at sched_switch or sched_waking:
+ * everything up to the __traceiter_ frame is dropped, so a stack starts at
+ * the scheduler.
+ */
+static uint32_t skip_tracing(const struct f2t_frame *f, uint32_t n)
+{
+	for (uint32_t i = 0; i < n && f[i].kernel; i++)
+		if (f[i].func && !strncmp(f[i].func, "__traceiter_", 12))
+			return i + 1;
+	return 0;
+}
+
+static uint32_t stack_of(struct f2t_offcpu_src *s, int32_t kid, int32_t uid, int32_t pid,
+			 struct f2t_frame *out, const struct f2t_frame **start)
+{
+	uint32_t n = add_stack(s, kid, pid, true, out, 0), skip = skip_tracing(out, n);
+
+	n = add_stack(s, uid, pid, false, out, n);
+	*start = out + skip;
+	return n - skip;
+}
+
+/* ---- the reorder heap ---- */
+
+static void heap_up(struct f2t_offcpu_rec *h, size_t i)
+{
+	while (i && h[i].end_ns < h[(i - 1) / 2].end_ns) {
+		struct f2t_offcpu_rec t = h[i];
+
+		h[i] = h[(i - 1) / 2];
+		h[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
+}
+
+static void heap_down(struct f2t_offcpu_rec *h, size_t n)
+{
+	for (size_t i = 0;;) {
+		size_t l = 2 * i + 1, m = i;
+		struct f2t_offcpu_rec t;
+
+		if (l < n && h[l].end_ns < h[m].end_ns)
+			m = l;
+		if (l + 1 < n && h[l + 1].end_ns < h[m].end_ns)
+			m = l + 1;
+		if (m == i)
+			return;
+		t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+/* Reads the next record into the heap: 1, 0 when none is left, negative errno. */
+static int read_one(struct f2t_offcpu_src *s)
+{
+	const struct f2t_capr *cap = s->cap;
+
+	for (; s->ri < cap->nrecs; s->ri++, s->pos = 0) {
+		const struct f2t_cap_rec *r = &cap->recs[s->ri];
+
+		if (r->type != F2T_CAP_OFFCPU_DATA || s->pos >= r->len)
+			continue;
+		if (r->len % sizeof(struct f2t_offcpu_rec)) {
+			f2t_err("%s: offset %llu: off-CPU data of %llu bytes is not whole records",
+				cap->path, (unsigned long long)r->offset, (unsigned long long)r->len);
+			return -EINVAL;
+		}
+		if (s->nheap == s->capheap) {
+			size_t c = s->capheap ? s->capheap * 2 : 1024;
+			struct f2t_offcpu_rec *h = realloc(s->heap, c * sizeof(*h));
+
+			if (!h)
+				return -ENOMEM;
+			s->heap = h;
+			s->capheap = c;
+		}
+		memcpy(&s->heap[s->nheap], (const unsigned char *)r->data + s->pos,
+		       sizeof(struct f2t_offcpu_rec));
+		s->pos += sizeof(struct f2t_offcpu_rec);
+		if (s->heap[s->nheap].end_ns > s->newest)
+			s->newest = s->heap[s->nheap].end_ns;
+		heap_up(s->heap, s->nheap++);
+		return 1;
+	}
+	return 0;
+}
+
+static char state_letter(uint32_t state)
+{
+	for (int i = 0; i < 8; i++)
+		if (state == 1u << i)
+			return state_letters[i];
+	return '?';
+}
+
+static int offcpu_next(struct f2t_source *src, struct f2t_event *ev)
+{
+	struct f2t_offcpu_src *s = (struct f2t_offcpu_src *)src;
+	struct f2t_offcpu_rec r;
+	int ret;
+
+	/* Enough read that nothing earlier can still come. */
+	while (!s->nheap || s->newest - s->heap[0].end_ns < REORDER_NS) {
+		ret = read_one(s);
+		if (ret < 0)
+			return ret;
+		if (!ret)
+			break;
+	}
+	if (!s->nheap)
+		return 0;
+	r = s->heap[0];
+	s->heap[0] = s->heap[--s->nheap];
+	heap_down(s->heap, s->nheap);
+	if (s->walk) {
+		ret = f2t_perfwalk_advance(s->walk, r.end_ns);
+		if (ret)
+			return ret;
+	}
+	memset(ev, 0, sizeof(*ev));
+	ev->src = &s->base;
+	ev->kind = F2T_EV_OFFCPU;
+	ev->ts = r.end_ns;
+	ev->cpu = r.cpu;
+	ev->pid = (int32_t)r.tid;
+	ev->offcpu.tgid = (int32_t)r.tgid;
+	ev->offcpu.start = r.start_ns <= r.end_ns ? r.start_ns : r.end_ns;
+	ev->offcpu.state = state_letter(r.state);
+	ev->offcpu.waker_tid = (int32_t)r.waker_tid;
+	ev->offcpu.waker_tgid = (int32_t)r.waker_tgid;
+	ev->offcpu.nframes = stack_of(s, r.kstack, r.ustack, (int32_t)r.tgid, s->frames,
+				      &ev->offcpu.frames);
+	ev->offcpu.waker_nframes = stack_of(s, r.waker_kstack, r.waker_ustack,
+					    (int32_t)r.waker_tgid, s->wframes,
+					    &ev->offcpu.waker_frames);
+	return 1;
+}
+
+static void offcpu_counts(const struct f2t_source *src, struct f2t_stats *st)
+{
+	const struct f2t_offcpu_src *s = (const struct f2t_offcpu_src *)src;
+
+	st->offcpu_dropped += s->st.offcpu_dropped;
+	st->offcpu_stacks_lost += s->st.offcpu_stacks_lost;
+	st->offcpu_stacks_missing += s->st.offcpu_stacks_missing;
+}
+
+static void offcpu_close(struct f2t_source *src)
+{
+	struct f2t_offcpu_src *s = (struct f2t_offcpu_src *)src;
+
+	f2t_perfwalk_free(s->walk);
+	f2t_symbolizer_free(s->sym);
+	f2t_maps_free(s->maps, f2t_symbolizer_free_module_syms);
+	free(s->map[0].at);
+	free(s->map[1].at);
+	free(s->heap);
+	free(s);
+}
+
+static const struct f2t_source_ops offcpu_ops = {
+	.next = offcpu_next,
+	.counts = offcpu_counts,
+	.close = offcpu_close,
+};
+
+/* The layout and the kernel side's counts, from the OFFCPU_INFO records. */
+static int read_info(struct f2t_offcpu_src *s, const struct f2t_cap_rec *info)
+{
+	const struct f2t_cap_rec *end = f2t_capr_find(s->cap, F2T_CAP_OFFCPU_INFO, 1);
+	uint64_t size = f2t_capr_kv_u64(info, "record_size");
+
+	if (size != sizeof(struct f2t_offcpu_rec)) {
+		f2t_err("%s: offset %llu: off-CPU records of %llu bytes are not ones this build "
+			"decodes", s->cap->path, (unsigned long long)info->offset,
+			(unsigned long long)size);
+		return -EINVAL;
+	}
+	s->st.offcpu_dropped = f2t_capr_kv_u64(end, "dropped_ring") +
+			       f2t_capr_kv_u64(end, "dropped_map");
+	s->st.offcpu_stacks_lost = f2t_capr_kv_u64(end, "stack_collisions");
+	return 0;
+}
+
+struct f2t_source *f2t_offcpu_src_open(const struct f2t_capr *cap,
+				       const struct f2t_recording *rec)
+{
+	const struct f2t_cap_rec *info = f2t_capr_find(cap, F2T_CAP_OFFCPU_INFO, 0);
+	const struct f2t_cap_rec *perf = f2t_capr_find(cap, F2T_CAP_PERF_INFO, -1);
+	struct f2t_offcpu_src *s;
+	int ret;
+
+	if (!info) {
+		errno = ENOENT;
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	s->base.ops = &offcpu_ops;
+	s->cap = cap;
+	ret = read_info(s, info);
+	for (int i = 0; !ret && i < 2; i++)
+		ret = index_stacks(s, &s->map[i], f2t_capr_find(cap, F2T_CAP_OFFCPU_STACKS, i));
+	if (ret)
+		goto out;
+	s->maps = f2t_maps_new();
+	s->sym = s->maps ? f2t_symbolizer_new(rec, s->maps, NULL) : NULL;
+	if (!s->sym) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = f2t_perfwalk_load_proc_maps(s->maps, rec);
+	if (!ret && perf) {
+		s->walk = f2t_perfwalk_open(cap, f2t_capr_kv_u64(perf, "sample_type"), s->maps);
+		ret = s->walk ? 0 : -errno;
+	}
+out:
+	if (ret) {
+		if (ret == -ENOMEM)
+			f2t_err("%s: out of memory", cap->path);
+		if (s)
+			offcpu_close(&s->base);
+		errno = -ret;
+		return NULL;
+	}
+	return &s->base;
+}

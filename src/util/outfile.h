@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Files that appear whole or not at all.  f2t_outfile_open() creates a
+ * hidden temporary file, ".NAME.f2t-XXXXXX", in NAME's directory (O_EXCL,
+ * O_NOFOLLOW); f2t_outfile_commit() syncs it to disk, gives it to the user
+ * who ran sudo, and renames it over NAME; f2t_outfile_abort() removes it.
+ * A process killed in between leaves at most the hidden file.
+ *
+ * NAME may be a symlink, followed unless it lies in a sticky world-writable
+ * directory (/tmp) and belongs to neither us nor the directory's owner:
+ * then it is refused, as fs.protected_symlinks would.  An existing NAME
+ * that is not a regular file (a terminal, a pipe, /dev/null) is written
+ * through, under the same rule: it cannot be replaced, and need not be.
+ */
+#ifndef F2T_OUTFILE_H
+#define F2T_OUTFILE_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+enum {
+	F2T_OUTFILE_PRIVATE = 1,	/* mode 0600 (captures), not 0644 minus umask */
+	F2T_OUTFILE_UNNAMED = 2,	/* removed at once, read back through its fd */
+};
+
+struct f2t_outfile {
+	int fd;
+	int slot;		/* in the table a signal handler empties; -1: none */
+	unsigned int flags;
+	char *path;		/* the name it takes: symlinks resolved, directory canonical */
+	char *tmp;		/* where it is written until then; NULL: written through */
+};
+
+/**
+ * f2t_outfile_open() - start writing PATH
+ * @f: filled in
+ * @path: the file's name
+ * @flags: F2T_OUTFILE_*
+ *
+ * Return: 0 or negative errno; a refused symlink is -ELOOP.  Nothing is
+ * printed: the caller names PATH.
+ */
+int f2t_outfile_open(struct f2t_outfile *f, const char *path, unsigned int flags);
+
+/**
+ * f2t_outfile_commit() - sync, close, and give the file its name
+ *
+ * An F2T_OUTFILE_UNNAMED file is only closed.  On error the temporary file
+ * is removed.
+ *
+ * Return: 0 or negative errno.
+ */
+int f2t_outfile_commit(struct f2t_outfile *f);
+
+/* Closes and removes the temporary file.  @f may be one never opened. */
+void f2t_outfile_abort(struct f2t_outfile *f);
+
+/* Every file committed from now on belongs to UID:GID (the user who ran sudo). */
+void f2t_outfile_set_owner(uid_t uid, gid_t gid);
+
+/**
+ * f2t_outfile_catch_signals() - remove the temporary files on a stop signal
+ *
+ * From now on SIGINT, SIGTERM, and SIGHUP and SIGPIPE unless ignored,
+ * remove every temporary file still open, then end the process as the
+ * signal would have.
+ *
+ * Return: 0 or negative errno.
+ */
+int f2t_outfile_catch_signals(void);
+
+#endif
