@@ -134,6 +134,7 @@ int f2t_cmd_report(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":o:s:n:p:t:c:qvh", longopts, NULL)) != -1) {
 		char *end;
 
+		/* An option of the scheduling report only, which --off-cpu refuses. */
 		others |= c != 'n' && c != OPT_OFF_CPU && c != OPT_FOLDED && c != 'q' && c != 'v' &&
 			  c != 'h';
 		switch (c) {
