@@ -55,6 +55,9 @@ _ftrace2trace_optarg()
 	--output)
 		if [ "$sub" = merge ]; then
 			_ftrace2trace_files "$cur" json
+		elif [ "$sub" = report ]; then
+			compopt -o filenames 2>/dev/null
+			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		else
 			_ftrace2trace_files "$cur" pftrace perfetto-trace fxt json json.gz txt
 		fi ;;
