@@ -9,8 +9,8 @@
 # the bash-completion package's helpers, and uses _command_offset from it
 # for `record ... -- COMMAND` when that is there.
 
-# The format names --format takes (src/writers/format.c; txt = systrace).
-_ftrace2trace_formats="fxt json systrace txt"
+# The format names --format takes (src/output/format.c; txt = systrace).
+_ftrace2trace_formats="perfetto fxt json json.gz systrace txt"
 
 # Prints the subcommand names listed by `TOOL --help`.
 _ftrace2trace_commands()
@@ -55,8 +55,11 @@ _ftrace2trace_optarg()
 	--output)
 		if [ "$sub" = merge ]; then
 			_ftrace2trace_files "$cur" json
+		elif [ "$sub" = report ]; then
+			compopt -o filenames 2>/dev/null
+			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		else
-			_ftrace2trace_files "$cur" fxt json txt
+			_ftrace2trace_files "$cur" pftrace perfetto-trace fxt json json.gz txt
 		fi ;;
 	--keep-capture) _ftrace2trace_files "$cur" cap ;;
 	--format) mapfile -t COMPREPLY < <(compgen -W "$_ftrace2trace_formats" -- "$cur") ;;

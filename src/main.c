@@ -13,9 +13,9 @@ static const struct {
 } commands[] = {
 	{ "record", f2t_cmd_record, "record scheduling (and more) into trace files" },
 	{ "convert", f2t_cmd_convert, "turn a capture into trace files" },
+	{ "report", f2t_cmd_report, "where each thread's time went, how long it waited for a CPU, where it blocked" },
 	{ "dump", f2t_cmd_dump, "print every record of an FXT file" },
 	{ "merge", f2t_cmd_merge, "put JSON traces on one clock, through their clock_sync events" },
-	{ "report", f2t_cmd_report, "where a recording's threads blocked (report --off-cpu)" },
 };
 
 static void usage(FILE *f)
@@ -27,7 +27,7 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].what);
 	fprintf(f, "\n'ftrace2trace COMMAND --help' tells more; see also ftrace2trace(1).\n"
-		   "example: sudo ftrace2trace record -o trace.fxt -- ./my-program\n");
+		   "example: sudo ftrace2trace record -o trace.pftrace -- ./my-program\n");
 }
 
 int main(int argc, char **argv)

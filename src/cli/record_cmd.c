@@ -21,7 +21,7 @@
 
 enum { OPT_FORMAT = 256, OPT_FUNCTION, OPT_FUNCTION_GRAPH, OPT_NOTRACE, OPT_MAX_DEPTH,
        OPT_NO_SAMPLE, OPT_SAMPLE_ALL, OPT_CALL_GRAPH, OPT_USER, OPT_AS_ROOT, OPT_OFF_CPU,
-       OPT_OFF_CPU_MIN };
+       OPT_OFF_CPU_MIN, OPT_REPORT };
 
 static const char synopsis[] =
 	"usage: ftrace2trace record [OPTIONS] [--] COMMAND [ARGS...]\n"
@@ -37,9 +37,11 @@ static void usage(FILE *f)
 		"\n"
 		"options:\n"
 		"  -o, --output FILE       write FILE (repeatable); format from the extension\n"
-		"                          (.fxt, .json, .txt); default trace.fxt\n"
-		"      --format NAME       format of the next -o (fxt, json, systrace); with no\n"
-		"                          -o after it, the default output becomes trace.EXT\n"
+		"                          (.pftrace, .fxt, .json, .json.gz, .txt); default\n"
+		"                          trace.pftrace\n"
+		"      --format NAME       format of the next -o (perfetto, fxt, json, systrace);\n"
+		"                          with no -o after it, the default output becomes\n"
+		"                          trace.EXT\n"
 		"  -a, --all               no command: record until -d or Ctrl-C\n"
 		"  -d, --duration SECONDS  stop after SECONDS (fractions allowed)\n"
 		"  -p, --pid PID[,PID...]  stop when all these processes have exited\n"
@@ -52,6 +54,8 @@ static void usage(FILE *f)
 		"      --user NAME         run COMMAND as user NAME (under sudo, it runs as\n"
 		"                          the user who ran sudo)\n"
 		"      --as-root           run COMMAND as root, even under sudo\n"
+		"      --report            when recording stops, print where each thread's\n"
+		"                          time went (`ftrace2trace report`) on stdout\n"
 		"  -F, --freq HZ           CPU samples per second per CPU, with kernel and\n"
 		"                          user call stacks (default %u; 0 turns them off)\n"
 		"      --no-sample         no CPU samples (same as -F 0)\n"
@@ -159,6 +163,7 @@ int f2t_cmd_record(int argc, char **argv)
 		{ "keep-capture", required_argument, NULL, 'k' },
 		{ "user", required_argument, NULL, OPT_USER },
 		{ "as-root", no_argument, NULL, OPT_AS_ROOT },
+		{ "report", no_argument, NULL, OPT_REPORT },
 		{ "freq", required_argument, NULL, 'F' },
 		{ "no-sample", no_argument, NULL, OPT_NO_SAMPLE },
 		{ "sample-all", no_argument, NULL, OPT_SAMPLE_ALL },
@@ -236,6 +241,9 @@ int f2t_cmd_record(int argc, char **argv)
 			break;
 		case OPT_AS_ROOT:
 			o.as_root = true;
+			break;
+		case OPT_REPORT:
+			o.report = true;
 			break;
 		case 'F': {
 			unsigned long hz = strtoul(optarg, &end, 10);
@@ -322,8 +330,9 @@ int f2t_cmd_record(int argc, char **argv)
 	if ((o.func.notrace || o.func.max_depth) && o.func.mode == F2T_FUNCTRACE_OFF)
 		return usage_error("--notrace and --max-graph-depth go with --function or --function-graph%s", "");
 	if (!o.conv.noutputs) {
+		/* Perfetto's own format: what Perfetto UI shows in full. */
 		const char *name = format ? default_output(format, defname, sizeof(defname))
-					  : "trace.fxt";
+					  : "trace.pftrace";
 
 		if (!name)
 			return usage_error("unknown format '%s'", format);

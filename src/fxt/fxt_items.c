@@ -147,7 +147,11 @@ static int describe_frame(struct f2t_writer *w, uint64_t ts, int32_t pid,
 	return ret < 0 ? ret : 0;
 }
 
-/* A CPU sample: what its frames need described, then one backtrace record. */
+/*
+ * A CPU sample: what its frames need described, then one backtrace record;
+ * and the same sample as a Perfetto packet, which is what Perfetto shows
+ * (it skips profiler records).
+ */
 static int write_sample(struct f2t_writer *w, const struct f2t_item *it)
 {
 	const struct f2t_event *ev = it->ev;
@@ -166,7 +170,9 @@ static int write_sample(struct f2t_writer *w, const struct f2t_item *it)
 		ret = fxt_thread_ref(w, (uint64_t)it->track.pid, (uint64_t)it->track.tid, &thread);
 	if (!ret)
 		ret = fxt_emit_encoded(w, fxt_profiler_backtrace(p->rec, ev->ts, thread, ips, n));
-	return ret;
+	if (!ret)
+		ret = pf_samples_add(p->pf, &p->pfbuf, ev, it->track.pid);
+	return ret ? ret : fxt_flush_perfetto(w, false);
 }
 
 int fxt_write_item(struct f2t_writer *w, const struct f2t_item *it)

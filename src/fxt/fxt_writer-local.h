@@ -11,6 +11,7 @@
 #include "fxt/fxt_prof.h"
 #include "fxt/fxt_tables.h"
 #include "output/writer.h"
+#include "perfetto/pf_samples.h"
 
 /* Argument words of one record: room for inline text, below the record's limit. */
 #define FXT_ARG_WORDS 3500
@@ -19,6 +20,9 @@ struct fxt_priv {
 	struct fxt_strtab *strs;
 	struct fxt_thrtab *threads;
 	struct fxt_prof *prof;		/* modules and mappings already written */
+	/* CPU samples again as Perfetto packets, for blob records (type 3). */
+	struct pf_samples *pf;
+	struct pb_buf pfbuf;
 	bool lost_written;
 	uint64_t last_ts;	/* of the last event, for records written at the end */
 	uint64_t argw[FXT_ARG_WORDS];
@@ -56,6 +60,12 @@ int fxt_thread_ref(struct f2t_writer *w, uint64_t pid, uint64_t tid, struct fxt_
 
 /* Makes sure the viewer knows task @tid's current name before a record uses it. */
 int fxt_ensure_named(struct f2t_writer *w, int32_t tid);
+
+/*
+ * Writes what @pfbuf holds as blob records of Perfetto packets: whole
+ * blobs only, or (@all) everything.  Return: 0 or a negative errno.
+ */
+int fxt_flush_perfetto(struct f2t_writer *w, bool all);
 
 /* The records for one item of the model (fxt_items.c). */
 int fxt_write_item(struct f2t_writer *w, const struct f2t_item *it);

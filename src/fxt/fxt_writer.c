@@ -16,6 +16,9 @@
 
 #define PROVIDER_ID	1u
 #define PROVIDER_NAME	"ftrace2trace"
+/* Perfetto packets per blob record: what a record of 4095 words holds, rounded. */
+#define PERFETTO_BLOB	32000u
+#define BLOB_PERFETTO	3
 
 /* String indices this writer keeps for itself; the table hands out the rest. */
 enum {
@@ -329,15 +332,41 @@ static int write_stats(struct f2t_writer *w, const struct f2t_stats *st)
 	return ret;
 }
 
+int fxt_flush_perfetto(struct f2t_writer *w, bool all)
+{
+	struct fxt_priv *p = w->priv;
+	struct fxt_str name;
+	size_t done = 0;
+	int ret = p->pfbuf.err;
+
+	if (!ret && p->pfbuf.len >= (all ? 1 : PERFETTO_BLOB))
+		ret = fxt_string_ref(w, "perfetto", strlen("perfetto"), &name);
+	while (!ret && p->pfbuf.len - done >= (all ? 1 : PERFETTO_BLOB)) {
+		size_t n = p->pfbuf.len - done < PERFETTO_BLOB ? p->pfbuf.len - done : PERFETTO_BLOB;
+
+		/* Perfetto joins the blobs into one stream: packets may straddle two. */
+		ret = fxt_emit_encoded(w, fxt_blob(p->rec, name, BLOB_PERFETTO, p->pfbuf.p + done, n));
+		done += n;
+	}
+	memmove(p->pfbuf.p, p->pfbuf.p + done, p->pfbuf.len - done);
+	p->pfbuf.len -= done;
+	return ret;
+}
+
 static int fxt_end(struct f2t_writer *w, const struct f2t_stats *st)
 {
 	struct fxt_priv *p = w->priv;
-	int ret;
+	int ret = 0;
 
 	/* Losses the kernel counted but no event reported still get a mark. */
 	if (!p->lost_written && (st->lost_events || st->kernel_overrun || st->kernel_dropped))
 		write_lost(w);
-	ret = write_stats(w, st);
+	if (st->samples_lost)
+		ret = pf_samples_lost(p->pf, &p->pfbuf, p->last_ts, st->samples_lost);
+	if (!ret)
+		ret = fxt_flush_perfetto(w, true);
+	if (!ret)
+		ret = write_stats(w, st);
 	return ret ? ret : w->out->err;
 }
 
@@ -350,6 +379,8 @@ static void fxt_destroy(struct f2t_writer *w)
 	fxt_strtab_free(p->strs);
 	fxt_thrtab_free(p->threads);
 	fxt_prof_free(p->prof);
+	pf_samples_free(p->pf);
+	pb_buf_free(&p->pfbuf);
 	free(p);
 	w->priv = NULL;
 }
@@ -372,7 +403,9 @@ int f2t_fxt_writer_init(struct f2t_writer *w)
 	p->strs = fxt_strtab_new(S_FIRST_DYNAMIC, FXT_MAX_STRING_INDEX);
 	p->threads = fxt_thrtab_new(1, FXT_MAX_THREAD_INDEX);
 	p->prof = fxt_prof_new();
-	if (!p->strs || !p->threads || !p->prof) {
+	/* FXT timestamps are MONOTONIC, and Perfetto reads them as its default clock: so are these. */
+	p->pf = pf_samples_new(&w->rec->sampling, false);
+	if (!p->strs || !p->threads || !p->prof || !p->pf) {
 		w->priv = p;
 		fxt_destroy(w);
 		return -ENOMEM;

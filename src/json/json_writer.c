@@ -280,6 +280,12 @@ static void write_other_data(struct f2t_writer *w, const struct f2t_stats *st)
 	kv_str(o, "clock_sync_id", p->link.sync_id);
 	kv_num(o, "ncpus", info->ncpus);
 	kv_str(o, "recorder", info->recorder);
+	if (w->rec->sampling.event) {
+		/* What the samples are: event, rate on each CPU, whose were kept. */
+		kv_str(o, "sample_event", w->rec->sampling.event);
+		kv_num(o, "sample_freq", w->rec->sampling.freq);
+		kv_str(o, "sample_scope", w->rec->sampling.scope ? w->rec->sampling.scope : "");
+	}
 	sync_point(o, "start", &info->sync_start, st->sync_start_trace_ns);
 	sync_point(o, "end", &info->sync_end, st->sync_end_trace_ns);
 	for (size_t i = 0; i < f2t_stat_count; i++)

@@ -76,6 +76,9 @@ struct f2t_event {
 			int32_t next_pid, next_prio;
 			const char *prev_comm, *next_comm;
 			char prev_state[F2T_STATE_LEN];
+			/* The kernel's own prev_state value, whose letters those are
+			 * (their meaning changes between kernels: see docs/kernel.md). */
+			int64_t prev_state_raw;
 		} sw;
 		struct {	/* WAKING, WAKEUP, WAKEUP_NEW */
 			int32_t pid, prio, target_cpu;
@@ -86,6 +89,8 @@ struct f2t_event {
 			/* 1: a thread in the parent's process (CLONE_THREAD),
 			 * 0: a new process, -1: the source cannot tell */
 			int32_t clone_thread;
+			/* task_newtask's clone_flags when clone_thread >= 0 */
+			uint64_t clone_flags;
 			const char *parent_comm, *child_comm;
 		} fork;
 		struct {

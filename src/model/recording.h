@@ -32,6 +32,7 @@ struct f2t_sync_point {
 struct f2t_trace_info {
 	const char *host;
 	const char *kernel;	/* uname -r */
+	const char *machine;	/* uname -m; "" in captures from before it was kept */
 	const char *cmdline;	/* what was recorded: the command, or "-a" */
 	const char *clock;	/* ftrace trace_clock, "mono" normally */
 	uint64_t start_ns;	/* trace clock at start / stop */
@@ -39,6 +40,7 @@ struct f2t_trace_info {
 	uint64_t realtime_ns;	/* CLOCK_REALTIME at start_ns, 0 if unknown */
 	uint64_t boottime_ns;	/* CLOCK_BOOTTIME at start_ns, 0 if unknown */
 	uint32_t ncpus;
+	uint32_t page_size;	/* bytes, 0 if unknown */
 	const char *recorder;	/* "ftrace2trace VERSION" */
 	struct f2t_sync_point sync_start, sync_end;
 };
@@ -55,6 +57,22 @@ struct f2t_text {
 	size_t len;
 };
 
+/* One CPU's ring-buffer counters at the end (tracefs per_cpu/cpuN/stats). */
+struct f2t_cpu_stats {
+	uint32_t cpu;
+	uint64_t entries, overrun, commit_overrun, bytes, dropped, read;
+};
+
+/* How CPU samples were taken, when they were (event NULL: not sampled). */
+struct f2t_sampling {
+	const char *event;	/* "cpu-clock", as perf names it */
+	uint32_t type;		/* perf_event_attr type and config */
+	uint64_t config;
+	uint32_t freq;		/* asked-for samples per second per CPU */
+	/* Whose samples were kept: "all", "command" or "pids" (NULL: not said). */
+	const char *scope;
+};
+
 struct f2t_recording {
 	const char *path;		/* the input file, for messages */
 	struct f2t_trace_info info;
@@ -68,6 +86,10 @@ struct f2t_recording {
 	struct f2t_tasks *tasks_end;
 	/* What the kernel's own counters said about our buffers at the end. */
 	uint64_t kernel_overrun, kernel_dropped, kernel_read;
+	/* ... CPU by CPU. */
+	const struct f2t_cpu_stats *cpu_stats;
+	size_t ncpu_stats;
+	struct f2t_sampling sampling;
 
 	struct f2t_text kallsyms;	/* /proc/kallsyms */
 	struct f2t_text printk_formats;	/* tracefs printk_formats */

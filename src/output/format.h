@@ -6,6 +6,7 @@
 #ifndef F2T_FORMAT_H
 #define F2T_FORMAT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "output/writer.h"
@@ -15,6 +16,7 @@ struct f2t_format_desc {
 	const char *name;
 	const char *ext;
 	int (*init)(struct f2t_writer *w);
+	bool gzip;		/* the file is the writer's output gzip-compressed */
 };
 
 /* The row for FMT, or NULL. */

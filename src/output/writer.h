@@ -27,6 +27,7 @@ enum f2t_format {
 	F2T_FMT_JSON,
 	F2T_FMT_SYSTRACE,
 	F2T_FMT_PERFETTO,
+	F2T_FMT_JSON_GZ,	/* JSON, gzip-compressed */
 };
 
 struct f2t_writer;
@@ -44,6 +45,7 @@ struct f2t_writer {
 	const struct f2t_writer_ops *ops;
 	struct f2t_out *out;
 	const struct f2t_trace_info *info;
+	const struct f2t_recording *rec;	/* info's recording: its side data */
 	struct f2t_tasks *tasks;	/* read-only for writers */
 	const struct f2t_model *model;	/* stacks and CPU times, read at end() */
 	unsigned int slot;		/* index into f2t_task.announced[] */
@@ -51,17 +53,18 @@ struct f2t_writer {
 };
 
 /*
- * Each format's constructor fills W->ops and W->priv; out, info, tasks,
- * model and slot are set by the caller beforehand.  Return 0 or negative
+ * Each format's constructor fills W->ops and W->priv; out, info, rec,
+ * tasks, model and slot are set by the caller beforehand.  Return 0 or negative
  * errno.
  */
 int f2t_fxt_writer_init(struct f2t_writer *w);
 int f2t_json_writer_init(struct f2t_writer *w);
 int f2t_systrace_writer_init(struct f2t_writer *w);
+int f2t_perfetto_writer_init(struct f2t_writer *w);
 
-/* "fxt", "json", "systrace"/"txt" -> format; F2T_FMT_NONE if unknown. */
+/* "perfetto", "fxt", "json", "json.gz", "systrace"/"txt" -> format; F2T_FMT_NONE if unknown. */
 enum f2t_format f2t_format_from_name(const char *name);
-/* From a file name's extension (.fxt, .json, .txt); F2T_FMT_NONE if none fits. */
+/* From a file name's extension (.pftrace, .fxt, .json, ...); F2T_FMT_NONE if none fits. */
 enum f2t_format f2t_format_from_path(const char *path);
 
 #endif

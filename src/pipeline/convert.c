@@ -57,29 +57,28 @@ static void say_written(const struct f2t_convert_opts *opts)
 		const struct f2t_output *o = &opts->outputs[i];
 
 		fprintf(stderr, "ftrace2trace: wrote %s%s\n", o->path,
-			o->format == F2T_FMT_FXT ? " (open it at https://ui.perfetto.dev)" :
-			o->format == F2T_FMT_JSON ? " (open it at https://ui.perfetto.dev or chrome://tracing)" :
+			o->format == F2T_FMT_PERFETTO || o->format == F2T_FMT_FXT ?
+				" (open it at https://ui.perfetto.dev)" :
+			o->format == F2T_FMT_JSON || o->format == F2T_FMT_JSON_GZ ?
+				" (open it at https://ui.perfetto.dev or chrome://tracing)" :
 			"");
 	}
 }
 
-int f2t_convert(const char *path, const struct f2t_convert_opts *opts)
+int f2t_convert_input(struct f2t_input *in, const struct f2t_convert_opts *opts,
+		      const struct f2t_tap *tap)
 {
-	struct f2t_pipeline *p = NULL;
+	struct f2t_pipeline *p;
 	double t0 = now_s();
-	struct f2t_input *in;
 	int ret = 0;
 
-	in = f2t_input_open(path);
-	if (!in)
-		return -errno;
 	p = f2t_pipeline_new(&in->rec);
-	if (!p) {
-		ret = -errno;
-		goto out;
-	}
+	if (!p)
+		return -errno;
 	for (unsigned int i = 0; !ret && i < opts->noutputs; i++)
 		ret = f2t_pipeline_add_file(p, opts->outputs[i].path, opts->outputs[i].format);
+	if (!ret && tap)
+		ret = f2t_pipeline_add_tap(p, tap);
 	if (!ret)
 		ret = f2t_pipeline_run(p, in->events, opts->progress);
 	if (!ret)
@@ -88,8 +87,18 @@ int f2t_convert(const char *path, const struct f2t_convert_opts *opts)
 		f2t_pipeline_summary(p, now_s() - t0);
 		say_written(opts);
 	}
-out:
 	f2t_pipeline_free(p);
+	return ret;
+}
+
+int f2t_convert(const char *path, const struct f2t_convert_opts *opts)
+{
+	struct f2t_input *in = f2t_input_open(path);
+	int ret;
+
+	if (!in)
+		return -errno;
+	ret = f2t_convert_input(in, opts, NULL);
 	f2t_input_close(in);
 	return ret;
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "pipeline/pipeline.h"
+#include "source/input.h"
 
 struct f2t_output {
 	const char *path;
@@ -29,6 +30,14 @@ struct f2t_convert_opts {
  * output is left behind to be mistaken for a whole trace.
  */
 int f2t_convert(const char *path, const struct f2t_convert_opts *opts);
+
+/*
+ * The same, for an input already open, with @tap (NULL: none) fed in the
+ * same pass: an analysis that reads the input's recording (its task table)
+ * after the pass, before the input is closed.
+ */
+int f2t_convert_input(struct f2t_input *in, const struct f2t_convert_opts *opts,
+		      const struct f2t_tap *tap);
 
 /*
  * Adds an output, resolving its format from FORMAT_NAME (may be NULL) or

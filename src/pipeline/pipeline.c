@@ -27,6 +27,8 @@ struct f2t_pipeline {
 	struct f2t_model *model;
 	struct output out[F2T_MAX_OUTPUTS];
 	unsigned int nout;
+	struct f2t_tap taps[F2T_MAX_TAPS];
+	unsigned int ntaps;
 	bool begun, failed, finished;
 	struct f2t_stats st;
 };
@@ -70,7 +72,7 @@ static int add(struct f2t_pipeline *p, struct f2t_out *out, enum f2t_format fmt,
 		return -EINVAL;
 	}
 	*o = (struct output){
-		.w = { .out = out, .info = &p->rec->info, .tasks = p->rec->tasks,
+		.w = { .out = out, .info = &p->rec->info, .rec = p->rec, .tasks = p->rec->tasks,
 		       .model = p->model, .slot = p->nout },
 		.format = fmt,
 	};
@@ -90,7 +92,8 @@ static int add(struct f2t_pipeline *p, struct f2t_out *out, enum f2t_format fmt,
 
 int f2t_pipeline_add_file(struct f2t_pipeline *p, const char *path, enum f2t_format fmt)
 {
-	struct f2t_out *out = f2t_out_open(path);
+	const struct f2t_format_desc *d = f2t_format_desc(fmt);
+	struct f2t_out *out = d && d->gzip ? f2t_out_open_gzip(path) : f2t_out_open(path);
 
 	if (!out) {
 		f2t_err("%s: %s", path, strerror(errno));
@@ -102,6 +105,16 @@ int f2t_pipeline_add_file(struct f2t_pipeline *p, const char *path, enum f2t_for
 int f2t_pipeline_add_out(struct f2t_pipeline *p, struct f2t_out *out, enum f2t_format fmt)
 {
 	return add(p, out, fmt, NULL);
+}
+
+int f2t_pipeline_add_tap(struct f2t_pipeline *p, const struct f2t_tap *tap)
+{
+	if (p->ntaps == F2T_MAX_TAPS) {
+		f2t_err("too many analyses in one pass");
+		return -EINVAL;
+	}
+	p->taps[p->ntaps++] = *tap;
+	return 0;
 }
 
 /* A writer's error, named after its output; everything is undone at the end. */
@@ -155,6 +168,13 @@ int f2t_pipeline_event(struct f2t_pipeline *p, const struct f2t_event *ev)
 			p->failed = true;
 		}
 		return ret;
+	}
+	for (unsigned int i = 0; i < p->ntaps; i++) {
+		ret = p->taps[i].event(p->taps[i].ctx, ev);
+		if (ret) {
+			p->failed = true;	/* the tap said why */
+			return ret;
+		}
 	}
 	for (unsigned int i = 0; i < p->nout; i++) {
 		struct output *o = &p->out[i];
@@ -249,6 +269,11 @@ int f2t_pipeline_finish(struct f2t_pipeline *p, const struct f2t_source *src)
 		f2t_source_counts(src, &p->st);
 	f2t_model_counts(p->model, &p->st);
 	f2t_model_report(p->model);
+	for (unsigned int i = 0; !ret && !p->failed && i < p->ntaps; i++) {
+		ret = p->taps[i].end ? p->taps[i].end(p->taps[i].ctx, &p->st) : 0;
+		if (ret)
+			p->failed = true;
+	}
 	for (unsigned int i = 0; !ret && !p->failed && i < p->nout; i++) {
 		struct output *o = &p->out[i];
 

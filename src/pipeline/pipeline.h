@@ -24,6 +24,19 @@
 #include "source/source.h"
 
 #define F2T_MAX_OUTPUTS F2T_MAX_WRITERS
+#define F2T_MAX_TAPS 4
+
+/*
+ * A consumer of the events that writes no trace file (an analysis, such as
+ * report/): event() sees every event after the tracker, so the task table
+ * is current; end() gets the run's counts, whole.  A non-zero return stops
+ * the run (the tap says why; it gets no output file to remove).
+ */
+struct f2t_tap {
+	int (*event)(void *ctx, const struct f2t_event *ev);
+	int (*end)(void *ctx, const struct f2t_stats *st);
+	void *ctx;
+};
 
 struct f2t_pipeline;
 
@@ -51,6 +64,13 @@ int f2t_pipeline_add_file(struct f2t_pipeline *p, const char *path, enum f2t_for
  * Return: 0, or a negative errno (reported).
  */
 int f2t_pipeline_add_out(struct f2t_pipeline *p, struct f2t_out *out, enum f2t_format fmt);
+
+/**
+ * f2t_pipeline_add_tap() - one more consumer of the same pass (copied)
+ *
+ * Return: 0, or -EINVAL past F2T_MAX_TAPS (reported).
+ */
+int f2t_pipeline_add_tap(struct f2t_pipeline *p, const struct f2t_tap *tap);
 
 /**
  * f2t_pipeline_event() - one event, after every earlier one

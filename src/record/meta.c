@@ -66,13 +66,14 @@ int f2t_meta_write(struct f2t_capw *w, const struct f2t_meta *m)
 	if (gethostname(host, sizeof(host) - 1) < 0)
 		host[0] = '\0';
 	if (uname(&u) < 0)
-		u.release[0] = '\0';
+		u.release[0] = u.machine[0] = '\0';
 	snprintf(recorder, sizeof(recorder), "ftrace2trace %s", F2T_VERSION);
 	f = open_memstream(&text, &len);
 	if (!f)
 		return -ENOMEM;
 	put_value(f, "host", host);
 	put_value(f, "kernel", u.release);
+	put_value(f, "machine", u.machine);
 	put_value(f, "cmdline", m->cmdline);
 	put_value(f, "clock", m->clock);
 	fprintf(f, "page_size=%ld\n", sysconf(_SC_PAGESIZE));

@@ -33,6 +33,7 @@
 #include "record/record.h"
 #include "record/signals.h"
 #include "record/syncmark.h"
+#include "report/report.h"
 #include "util/log.h"
 #include "util/outfile.h"
 
@@ -567,7 +568,17 @@ static int convert(struct run *r)
 		f2t_err("cannot install signal handlers: %s", strerror(-err));
 		return err;
 	}
-	err = f2t_convert(r->cap_path, &conv);
+	if (r->o->report) {
+		/* The report in the same pass, once the outputs are whole. */
+		struct f2t_report_opts ro = {
+			.format = F2T_REPORT_TEXT,
+			.title = r->o->keep_capture ? r->o->keep_capture : "this recording",
+		};
+
+		err = f2t_report_run(r->cap_path, &ro, &conv, "-");
+	} else {
+		err = f2t_convert(r->cap_path, &conv);
+	}
 	f2t_sig_restore();
 	return err;
 }

@@ -20,8 +20,9 @@ struct capture_input {
 	struct f2t_input in;
 	struct f2t_capr *cap;
 	/* The metadata values the recording points to, owned here. */
-	char *host, *kernel, *cmdline, *clock, *recorder;
-	char *sync_start_id, *sync_end_id, *kernel_build_id;
+	char *host, *kernel, *machine, *cmdline, *clock, *recorder;
+	char *sync_start_id, *sync_end_id, *kernel_build_id, *sample_event, *sample_scope;
+	struct f2t_cpu_stats *cpu_stats;
 	struct f2t_pid_text *jit_maps, *proc_maps;
 };
 
@@ -46,11 +47,13 @@ static void read_info(struct capture_input *c)
 
 	c->host = f2t_capr_meta(cap, "host");
 	c->kernel = f2t_capr_meta(cap, "kernel");
+	c->machine = f2t_capr_meta(cap, "machine");
 	c->cmdline = f2t_capr_meta(cap, "cmdline");
 	c->clock = f2t_capr_meta(cap, "clock");
 	c->recorder = f2t_capr_meta(cap, "recorder");
 	info->host = c->host ? c->host : "";
 	info->kernel = c->kernel ? c->kernel : "";
+	info->machine = c->machine ? c->machine : "";
 	info->cmdline = c->cmdline ? c->cmdline : "";
 	info->clock = c->clock ? c->clock : "mono";
 	info->recorder = c->recorder ? c->recorder : "";
@@ -59,6 +62,7 @@ static void read_info(struct capture_input *c)
 	info->realtime_ns = meta_u64(cap, "start_realtime_ns");
 	info->boottime_ns = meta_u64(cap, "start_boottime_ns");
 	info->ncpus = (uint32_t)meta_u64(cap, "ncpus");
+	info->page_size = (uint32_t)meta_u64(cap, "page_size");
 	/* The recorder's clock sync markers (record/syncmark.h); none in older captures. */
 	c->sync_start_id = f2t_capr_meta(cap, "sync_start_id");
 	c->sync_end_id = f2t_capr_meta(cap, "sync_end_id");
@@ -79,6 +83,23 @@ static void read_info(struct capture_input *c)
 	c->in.rec.kernel_build_id = c->kernel_build_id;
 }
 
+/* What was sampled and how often, from the PERF_INFO record (capture/perf_rec.h). */
+static void read_sampling(struct capture_input *c)
+{
+	const struct f2t_cap_rec *r = f2t_capr_find(c->cap, F2T_CAP_PERF_INFO, -1);
+	struct f2t_sampling *s = &c->in.rec.sampling;
+
+	c->sample_event = f2t_capr_kv(r, "event");
+	if (!c->sample_event)
+		return;
+	s->event = c->sample_event;
+	s->type = (uint32_t)f2t_capr_kv_u64(r, "type");
+	s->config = f2t_capr_kv_u64(r, "config");
+	s->freq = (uint32_t)f2t_capr_kv_u64(r, "freq");
+	c->sample_scope = f2t_capr_kv(r, "scope");
+	s->scope = c->sample_scope;
+}
+
 static uint64_t stat_value(const char *text, size_t len, const char *key)
 {
 	size_t klen = strlen(key);
@@ -94,19 +115,40 @@ static uint64_t stat_value(const char *text, size_t len, const char *key)
 }
 
 /* The kernel's own count of what its ring buffer overwrote, refused, handed out. */
-static void read_cpu_stats(struct capture_input *c)
+static int read_cpu_stats(struct capture_input *c)
 {
 	struct f2t_recording *rec = &c->in.rec;
+	size_t n = 0;
 
+	for (size_t i = 0; i < c->cap->nrecs; i++)
+		n += c->cap->recs[i].type == F2T_CAP_CPU_STATS;
+	if (!n)
+		return 0;
+	c->cpu_stats = calloc(n, sizeof(*c->cpu_stats));
+	if (!c->cpu_stats)
+		return -ENOMEM;
 	for (size_t i = 0; i < c->cap->nrecs; i++) {
 		const struct f2t_cap_rec *r = &c->cap->recs[i];
+		struct f2t_cpu_stats *s = &c->cpu_stats[rec->ncpu_stats];
 
 		if (r->type != F2T_CAP_CPU_STATS)
 			continue;
-		rec->kernel_overrun += stat_value(r->data, r->len, "overrun: ");
-		rec->kernel_dropped += stat_value(r->data, r->len, "dropped events: ");
-		rec->kernel_read += stat_value(r->data, r->len, "read events: ");
+		*s = (struct f2t_cpu_stats){
+			.cpu = r->arg,
+			.entries = stat_value(r->data, r->len, "entries: "),
+			.overrun = stat_value(r->data, r->len, "overrun: "),
+			.commit_overrun = stat_value(r->data, r->len, "commit overrun: "),
+			.bytes = stat_value(r->data, r->len, "bytes: "),
+			.dropped = stat_value(r->data, r->len, "dropped events: "),
+			.read = stat_value(r->data, r->len, "read events: "),
+		};
+		rec->kernel_overrun += s->overrun;
+		rec->kernel_dropped += s->dropped;
+		rec->kernel_read += s->read;
+		rec->ncpu_stats++;
 	}
+	rec->cpu_stats = c->cpu_stats;
+	return 0;
 }
 
 /* A task snapshot (0: at start, 1: at stop) into a new table; none is an empty one. */
@@ -166,12 +208,16 @@ static void capture_close(struct f2t_input *in)
 	f2t_tasks_free(in->rec.tasks_end);
 	free(c->host);
 	free(c->kernel);
+	free(c->machine);
 	free(c->cmdline);
 	free(c->clock);
 	free(c->recorder);
 	free(c->sync_start_id);
 	free(c->sync_end_id);
 	free(c->kernel_build_id);
+	free(c->sample_event);
+	free(c->sample_scope);
+	free(c->cpu_stats);
 	free(c->jit_maps);
 	free(c->proc_maps);
 	f2t_capr_close(c->cap);
@@ -186,11 +232,13 @@ static int read_recording(struct capture_input *c)
 
 	rec->path = c->cap->path;
 	read_info(c);
-	read_cpu_stats(c);
+	read_sampling(c);
+	ret = read_cpu_stats(c);
 	rec->kallsyms = text_of(c->cap, F2T_CAP_KALLSYMS);
 	rec->printk_formats = text_of(c->cap, F2T_CAP_PRINTK_FORMATS);
 	rec->build_ids = text_of(c->cap, F2T_CAP_BUILD_IDS);
-	ret = load_tasks(c, 0, &rec->tasks);
+	if (!ret)
+		ret = load_tasks(c, 0, &rec->tasks);
 	if (!ret)
 		ret = load_tasks(c, 1, &rec->tasks_end);
 	if (!ret)

@@ -321,8 +321,7 @@ int f2t_rawdec_decode(struct f2t_rawdec *s, void *data, int size,
 		int32_t pid = (int32_t)num(f[0], d);
 
 		s->newtask[(uint32_t)pid % NEWTASK_SLOTS].pid = pid;
-		s->newtask[(uint32_t)pid % NEWTASK_SLOTS].clone_thread =
-			((unsigned long long)num(f[2], d) & CLONE_THREAD_FLAG) ? 1 : 0;
+		s->newtask[(uint32_t)pid % NEWTASK_SLOTS].clone_flags = (uint64_t)num(f[2], d);
 		return 0;
 	}
 
@@ -331,7 +330,8 @@ int f2t_rawdec_decode(struct f2t_rawdec *s, void *data, int size,
 		ev->sw.prev_comm = str(s, f[0], d, size, NULL);
 		ev->sw.prev_pid = (int32_t)num(f[1], d);
 		ev->sw.prev_prio = (int32_t)num(f[2], d);
-		state_letters(s, num(f[3], d), ev->sw.prev_state);
+		ev->sw.prev_state_raw = num(f[3], d);
+		state_letters(s, ev->sw.prev_state_raw, ev->sw.prev_state);
 		ev->sw.next_comm = str(s, f[4], d, size, NULL);
 		ev->sw.next_pid = (int32_t)num(f[5], d);
 		ev->sw.next_prio = (int32_t)num(f[6], d);
@@ -359,8 +359,10 @@ int f2t_rawdec_decode(struct f2t_rawdec *s, void *data, int size,
 			goto bad;
 		slot = (uint32_t)ev->fork.child_pid % NEWTASK_SLOTS;
 		ev->fork.clone_thread = -1;
+		ev->fork.clone_flags = 0;
 		if (s->newtask[slot].pid == ev->fork.child_pid) {
-			ev->fork.clone_thread = s->newtask[slot].clone_thread;
+			ev->fork.clone_flags = s->newtask[slot].clone_flags;
+			ev->fork.clone_thread = (ev->fork.clone_flags & CLONE_THREAD_FLAG) ? 1 : 0;
 			s->newtask[slot].pid = 0;
 		}
 		break;

@@ -63,7 +63,7 @@ struct f2t_rawdec {
 	struct state_memo states[STATE_MEMO_SLOTS];
 	struct {
 		int32_t pid;
-		int8_t clone_thread;
+		uint64_t clone_flags;
 	} newtask[NEWTASK_SLOTS];
 
 	char *line;		/* f2t_rawdec_text()'s result */

@@ -32,7 +32,7 @@ struct text_src {
 	size_t line_cap;
 	struct {
 		int32_t pid;
-		int8_t clone_thread;
+		uint64_t clone_flags;
 	} newtask[TEXT_NEWTASK_SLOTS];
 
 	uint32_t ncpus;			/* from the first pass */

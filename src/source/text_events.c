@@ -120,6 +120,27 @@ static bool plugin_task(struct text_src *s, struct f2t_span v, const char **comm
 	return *comm != NULL;
 }
 
+/*
+ * The prev_state value the kernel printed as these letters ("S", "R+",
+ * "D|W"): the text keeps only the letters, and the bits are those of
+ * TASK_REPORT since Linux 4.14 (docs/kernel.md), "+" being TASK_REPORT_MAX.
+ */
+static int64_t state_value(struct f2t_span letters)
+{
+	static const char bits[] = "SDTtXZPI";	/* 0x01, 0x02 ... 0x80; R is none */
+	int64_t v = 0;
+
+	for (size_t i = 0; i < letters.len; i++) {
+		const char *b = memchr(bits, letters.s[i], sizeof(bits) - 1);
+
+		if (b)
+			v |= (int64_t)1 << (b - bits);
+		else if (letters.s[i] == '+')
+			v |= 0x100;
+	}
+	return v;
+}
+
 static int decode_switch(struct text_src *s, struct f2t_span b, struct f2t_event *ev)
 {
 	struct f2t_fields f = f2t_fields_of(b);
@@ -152,6 +173,7 @@ static int decode_switch(struct text_src *s, struct f2t_span b, struct f2t_event
 	if (!state.len || state.len >= F2T_STATE_LEN)
 		return -EINVAL;
 	memcpy(ev->sw.prev_state, state.s, state.len);
+	ev->sw.prev_state_raw = state_value(state);
 	return 1;
 }
 
@@ -223,7 +245,7 @@ static int decode_newtask(struct text_src *s, struct f2t_span b, int32_t common_
 	flags = strtoll(strndupa(v.s, v.len), NULL, 16);
 	slot = (uint32_t)pid % TEXT_NEWTASK_SLOTS;
 	s->newtask[slot].pid = pid;
-	s->newtask[slot].clone_thread = ((unsigned long long)flags & CLONE_THREAD_FLAG) ? 1 : 0;
+	s->newtask[slot].clone_flags = (uint64_t)flags;
 	return 0;
 }
 
@@ -240,7 +262,8 @@ static int decode_fork(struct text_src *s, struct f2t_span b, struct f2t_event *
 	slot = (uint32_t)ev->fork.child_pid % TEXT_NEWTASK_SLOTS;
 	ev->fork.clone_thread = -1;
 	if (s->newtask[slot].pid == ev->fork.child_pid) {
-		ev->fork.clone_thread = s->newtask[slot].clone_thread;
+		ev->fork.clone_flags = s->newtask[slot].clone_flags;
+		ev->fork.clone_thread = (ev->fork.clone_flags & CLONE_THREAD_FLAG) ? 1 : 0;
 		s->newtask[slot].pid = 0;
 	}
 	return 1;

@@ -1,13 +1,23 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "util/out.h"
 
 #define OUT_BUF_SIZE (1u << 20)
+/* Fast compression: a trace is written once, at the end of a recording. */
+#define GZIP_LEVEL 1
+#define GZIP_WINDOW (15 + 16)	/* 32 KB window, gzip header and trailer */
+
+struct f2t_gzip {
+	z_stream z;
+	unsigned char out[1u << 16];
+};
 
 static struct f2t_out *out_new(int fd, const char *name)
 {
@@ -57,6 +67,24 @@ struct f2t_out *f2t_out_open(const char *path)
 	return o;
 }
 
+struct f2t_out *f2t_out_open_gzip(const char *path)
+{
+	struct f2t_out *o = f2t_out_open(path);
+
+	if (!o)
+		return NULL;
+	o->gz = calloc(1, sizeof(*o->gz));
+	if (!o->gz || deflateInit2(&o->gz->z, GZIP_LEVEL, Z_DEFLATED, GZIP_WINDOW, 8,
+				   Z_DEFAULT_STRATEGY) != Z_OK) {
+		free(o->gz);
+		o->gz = NULL;
+		f2t_out_abort(o);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return o;
+}
+
 struct f2t_out *f2t_out_fdopen(int fd, const char *name)
 {
 	struct f2t_out *o = out_new(fd, name);
@@ -71,7 +99,7 @@ static int out_fd(const struct f2t_out *o)
 	return o->fd < 0 ? -o->fd - 1 : o->fd;
 }
 
-static void out_raw(struct f2t_out *o, const void *p, size_t n)
+static void out_fd_write(struct f2t_out *o, const void *p, size_t n)
 {
 	const unsigned char *c = p;
 
@@ -86,8 +114,37 @@ static void out_raw(struct f2t_out *o, const void *p, size_t n)
 		}
 		c += w;
 		n -= (size_t)w;
-		o->total += (uint64_t)w;
 	}
+}
+
+/* N bytes through the compressor; FINISH ends the gzip stream. */
+static void out_deflate(struct f2t_out *o, const void *p, size_t n, bool finish)
+{
+	z_stream *z = &o->gz->z;
+
+	z->next_in = (unsigned char *)p;
+	z->avail_in = (uInt)n;
+	do {
+		z->next_out = o->gz->out;
+		z->avail_out = sizeof(o->gz->out);
+		if (deflate(z, finish ? Z_FINISH : Z_NO_FLUSH) == Z_STREAM_ERROR) {
+			o->err = o->err ? o->err : -EIO;
+			return;
+		}
+		out_fd_write(o, o->gz->out, sizeof(o->gz->out) - z->avail_out);
+	} while (!o->err && (z->avail_out == 0 || z->avail_in));
+}
+
+static void out_raw(struct f2t_out *o, const void *p, size_t n)
+{
+	if (o->err)
+		return;
+	if (o->gz)
+		out_deflate(o, p, n, false);
+	else
+		out_fd_write(o, p, n);
+	if (!o->err)
+		o->total += (uint64_t)n;
 }
 
 int f2t_out_flush(struct f2t_out *o)
@@ -140,6 +197,9 @@ void f2t_out_printf(struct f2t_out *o, const char *fmt, ...)
 
 static void out_free(struct f2t_out *o)
 {
+	if (o->gz)
+		deflateEnd(&o->gz->z);
+	free(o->gz);
 	free(o->file);
 	free(o->buf);
 	free(o->path);
@@ -153,6 +213,10 @@ int f2t_out_close(struct f2t_out *o)
 	if (!o)
 		return 0;
 	err = f2t_out_flush(o);
+	if (o->gz && !err) {
+		out_deflate(o, NULL, 0, true);
+		err = o->err;
+	}
 	if (o->file && err)
 		f2t_outfile_abort(o->file);
 	else if (o->file)

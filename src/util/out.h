@@ -3,7 +3,9 @@
  * Buffered, append-only output to a file descriptor.  Writers produce many
  * small pieces; this batches them into large write()s and remembers the first
  * error so callers check once, at f2t_out_close().  A named file appears
- * under its name only at f2t_out_close(), whole (util/outfile.h).
+ * under its name only at f2t_out_close(), whole (util/outfile.h).  An output
+ * opened with f2t_out_open_gzip() compresses what it is given (zlib, gzip
+ * format) on its way to the file; its writers do not know.
  */
 #ifndef F2T_OUT_H
 #define F2T_OUT_H
@@ -23,6 +25,7 @@ struct f2t_out {
 	unsigned char *buf;
 	char *path;		/* for messages */
 	struct f2t_outfile *file;	/* f2t_out_open()ed: where it goes at the end */
+	struct f2t_gzip *gz;	/* NULL: bytes go to fd as they are */
 };
 
 /*
@@ -30,6 +33,8 @@ struct f2t_out {
  * Returns NULL + errno (see f2t_outfile_open()).
  */
 struct f2t_out *f2t_out_open(const char *path);
+/* The same, writing what it is given gzip-compressed.  Returns NULL + errno. */
+struct f2t_out *f2t_out_open_gzip(const char *path);
 /* Wraps an existing fd, which f2t_out_close() will not close. */
 struct f2t_out *f2t_out_fdopen(int fd, const char *name);
 int f2t_out_flush(struct f2t_out *o);
@@ -74,7 +79,7 @@ static inline void f2t_out_putc(struct f2t_out *o, char c)
 void f2t_out_printf(struct f2t_out *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Bytes written so far, buffered ones included. */
+/* Bytes written so far, buffered ones included (before any compression). */
 static inline uint64_t f2t_out_offset(const struct f2t_out *o)
 {
 	return o->total + o->len;

@@ -70,8 +70,9 @@ static off_t copy_in_kernel(int in, struct f2t_out *dst, bool *fallback)
 	int out = dst->fd < 0 ? -dst->fd - 1 : dst->fd;	/* see f2t_out_fdopen() */
 	off_t off = 0;
 
-	*fallback = false;
-	if (f2t_out_flush(dst))
+	/* A compressing output takes its bytes through the compressor. */
+	*fallback = dst->gz != NULL;
+	if (*fallback || f2t_out_flush(dst))
 		return 0;
 	for (;;) {
 		ssize_t n = copy_file_range(in, &off, out, NULL, 1 << 30, 0);

@@ -20,7 +20,7 @@ complete -p ftrace2trace | grep -q -- '-F _ftrace2trace' || fail "not registered
 
 mkdir "$TMP/work" && cd "$TMP/work" || exit 1
 mkdir runs
-touch a.cap b.fxt c.json d.txt e.other runs/r.cap
+touch a.cap b.fxt c.json d.txt e.other f.pftrace g.json.gz runs/r.cap
 
 # comp WORD...: completes the last WORD; prints the candidates sorted, one line.
 comp() {
@@ -51,10 +51,10 @@ expect "--offset --output" ftrace2trace merge --o
 expect "--help --stats -h -s" ftrace2trace dump -
 expect "" ftrace2trace record -d ""
 # Option arguments.
-expect "fxt json systrace txt" ftrace2trace convert --format ""
-expect "--format=json" ftrace2trace record --format=j
-expect "json" ftrace2trace record --format = j
-expect "b.fxt c.json d.txt runs" ftrace2trace convert a.cap -o ""
+expect "fxt json json.gz perfetto systrace txt" ftrace2trace convert --format ""
+expect "--format=json --format=json.gz" ftrace2trace record --format=j
+expect "json json.gz" ftrace2trace record --format = j
+expect "b.fxt c.json d.txt f.pftrace g.json.gz runs" ftrace2trace convert a.cap -o ""
 expect "c.json runs" ftrace2trace merge --output ""
 expect "a.cap runs" ftrace2trace record -k ""
 expect "fp" ftrace2trace record --call-graph f
@@ -65,6 +65,9 @@ expect "a.cap d.txt runs" ftrace2trace convert ""
 expect "runs/r.cap" ftrace2trace convert runs/
 expect "b.fxt runs" ftrace2trace dump -s ""
 expect "c.json runs" ftrace2trace merge -o m.json ""
+expect "a.cap runs" ftrace2trace report --csv ""
+expect "--slow --sort" ftrace2trace report --s
+expect "a.cap b.fxt c.json d.txt e.other f.pftrace g.json.gz runs" ftrace2trace report -o ""
 # record's operand is a command; after it come that command's arguments.
 expect "ftrace2trace" ftrace2trace record -o t.fxt -- ftrace2tr
 expect "ftrace2trace" ftrace2trace record -d 1 ftrace2tr

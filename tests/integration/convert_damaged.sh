@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# A damaged capture never crashes convert: each of a few hundred seeded
-# corruptions of a real capture (bytes flipped in ring-buffer pages, the
-# file cut short) either converts, or fails with exit 1 and one error line
-# naming the file and the offset, leaving no output behind.  Needs no root.
+# A damaged capture never crashes convert or report: each of a few hundred
+# seeded corruptions of a real capture (bytes flipped in ring-buffer pages,
+# the file cut short) either converts (and reports), or fails with exit 1
+# and one error line naming the file and the offset, leaving no output
+# behind.  Needs no root.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 command -v python3 >/dev/null || { echo "SKIP: python3 is not installed"; exit 77; }
@@ -34,20 +35,27 @@ for i in range(300):
         for _ in range(rng.randint(1, 16)):
             d[start + rng.randrange(length)] = rng.randrange(256)
     open(cap, 'wb').write(d)
-    if os.path.exists(out):
-        os.unlink(out)
-    r = subprocess.run([f2t, 'convert', '-q', cap, '-o', out], capture_output=True, text=True,
-                       errors='replace')
-    if r.returncode == 0:
+    outcome = []
+    for cmd in (['convert', '-q', cap, '-o', out], ['report', '-q', '-o', out, cap]):
+        if os.path.exists(out):
+            os.unlink(out)
+        r = subprocess.run([f2t] + cmd, capture_output=True, text=True, errors='replace')
+        outcome.append(r.returncode)
+        if r.returncode == 0:
+            continue
+        err = r.stderr.strip().splitlines()
+        if r.returncode != 1 or not err or 'offset' not in err[-1] or cap not in err[-1]:
+            print(f'FAIL: case {i}: {cmd[0]}: exit {r.returncode}, stderr {r.stderr[-400:]!r}')
+            sys.exit(1)
+        if os.path.exists(out):
+            print(f'FAIL: case {i}: {cmd[0]} refused but left {out} behind')
+            sys.exit(1)
+    if outcome[0] != outcome[1]:
+        print(f'FAIL: case {i}: convert exit {outcome[0]}, report exit {outcome[1]}')
+        sys.exit(1)
+    if outcome[0]:
+        refused += 1
+    else:
         converted += 1
-        continue
-    err = r.stderr.strip().splitlines()
-    if r.returncode != 1 or not err or 'offset' not in err[-1] or cap not in err[-1]:
-        print(f'FAIL: case {i}: exit {r.returncode}, stderr {r.stderr[-400:]!r}')
-        sys.exit(1)
-    if os.path.exists(out):
-        print(f'FAIL: case {i}: refused but left {out} behind')
-        sys.exit(1)
-    refused += 1
-print(f'ok: 300 damaged captures: {converted} converted, {refused} refused with file and offset, no crash')
+print(f'ok: 300 damaged captures: {converted} converted and reported, {refused} refused with file and offset, no crash')
 PY

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ftrace2trace report [OPTIONS] CAPTURE: the scheduling report
+ * (report/report.h), or with --off-cpu the off-CPU one (report/offcpu.h).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "report/offcpu.h"
+#include "report/report.h"
+#include "util/log.h"
+
+#define MAX_IDS 256
+#define OFFCPU_TOP 10	/* stacks listed by --off-cpu unless --top says */
+
+enum { OPT_JSON = 256, OPT_CSV, OPT_FROM, OPT_TO, OPT_SLOW, OPT_OFF_CPU, OPT_FOLDED };
+
+static const char synopsis[] =
+	"usage: ftrace2trace report [OPTIONS] CAPTURE\n"
+	"       ftrace2trace report --off-cpu [--folded] [--top N] CAPTURE\n";
+
+static void usage(FILE *f)
+{
+	fprintf(f, "%s\n"
+		"Where each thread's time went (running, runnable after a wakeup or a\n"
+		"preemption, sleeping, blocked, unknown) and how long it waited for a CPU,\n"
+		"from a capture ('ftrace2trace record -k FILE'): per thread under its\n"
+		"process, per CPU, the wakeup latency distribution, the slow waits.\n\n"
+		"options:\n"
+		"      --json              one JSON document with every figure\n"
+		"      --csv               the per-thread table as CSV\n"
+		"  -o, --output FILE       write the report to FILE (default: standard output)\n"
+		"  -s, --sort COLUMN       order threads and processes by COLUMN, largest\n"
+		"                          first (default running; the CSV column names,\n"
+		"                          with or without _ns, or tid, pid, comm)\n"
+		"  -n, --top N             the first N processes, and N threads of each\n"
+		"  -p, --pid PID[,PID...]  only these processes\n"
+		"  -t, --tid TID[,TID...]  only these threads\n"
+		"  -c, --comm NAME         only threads named NAME, or in a process named\n"
+		"                          NAME (repeatable)\n"
+		"      --from SECONDS      start the window SECONDS after the first event\n"
+		"      --to SECONDS        end it SECONDS after the first event\n"
+		"      --slow USECS        list every wait for a CPU longer than USECS\n"
+		"      --off-cpu           instead, where the threads of a capture recorded\n"
+		"                          with --off-cpu blocked: blocked time by thread,\n"
+		"                          the --top N (default %d) stacks, their wakers\n"
+		"      --folded            with --off-cpu: THREAD;outermost;...;innermost US\n"
+		"                          lines for flamegraph.pl, inferno or speedscope\n"
+		"  -q, --quiet             no progress, no warnings\n"
+		"  -v, --verbose           say more\n"
+		"  -h, --help              this text\n\n"
+		"See ftrace2trace-report(1) for what each figure counts.\n", synopsis, OFFCPU_TOP);
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	char msg[512];
+
+	snprintf(msg, sizeof(msg), fmt, arg);
+	f2t_err("%s", msg);
+	fprintf(stderr, "%s'ftrace2trace report --help' lists the options.\n", synopsis);
+	return 2;
+}
+
+/* "1,2,3" appended to @ids. */
+static int parse_ids(const char *arg, int32_t *ids, size_t *n)
+{
+	const char *p = arg;
+
+	do {
+		char *end;
+		long v = strtol(p, &end, 10);
+
+		if (end == p || (*end && *end != ',') || v <= 0 || v > 0x3fffffff ||
+		    *n >= MAX_IDS)
+			return -EINVAL;
+		ids[(*n)++] = (int32_t)v;
+		p = *end ? end + 1 : end;
+	} while (*p);
+	return 0;
+}
+
+/* Non-negative seconds (or microseconds) as nanoseconds. */
+static int parse_ns(const char *arg, double unit, uint64_t *ns)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end || !isfinite(v) || v < 0 || v * unit > 1e18)
+		return -EINVAL;
+	*ns = (uint64_t)llround(v * unit);
+	return 0;
+}
+
+int f2t_cmd_report(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "output", required_argument, NULL, 'o' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "top", required_argument, NULL, 'n' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "comm", required_argument, NULL, 'c' },
+		{ "from", required_argument, NULL, OPT_FROM },
+		{ "to", required_argument, NULL, OPT_TO },
+		{ "slow", required_argument, NULL, OPT_SLOW },
+		{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
+		{ "folded", no_argument, NULL, OPT_FOLDED },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static int32_t pids[MAX_IDS], tids[MAX_IDS];
+	static const char *comms[MAX_IDS];
+	struct f2t_report_opts o = { .pids = pids, .tids = tids, .comms = comms };
+	struct f2t_convert_opts conv = { 0 };
+	struct f2t_offcpu_report_opts offcpu = { .top = OFFCPU_TOP };
+	bool off_cpu = false, others = false;
+	const char *output = NULL;
+	char cols[1024];
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:s:n:p:t:c:qvh", longopts, NULL)) != -1) {
+		char *end;
+
+		/* An option of the scheduling report only, which --off-cpu refuses. */
+		others |= c != 'n' && c != OPT_OFF_CPU && c != OPT_FOLDED && c != 'q' && c != 'v' &&
+			  c != 'h';
+		switch (c) {
+		case OPT_OFF_CPU:
+			off_cpu = true;
+			break;
+		case OPT_FOLDED:
+			offcpu.folded = true;
+			break;
+		case OPT_JSON:
+		case OPT_CSV:
+			if (o.format != F2T_REPORT_TEXT)
+				return usage_error("give one of --json and --csv%s", "");
+			o.format = c == OPT_JSON ? F2T_REPORT_JSON : F2T_REPORT_CSV;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 's':
+			if (!f2t_report_sort_ok(optarg)) {
+				f2t_report_columns(cols, sizeof(cols));
+				f2t_err("--sort: no column '%s'; the columns: %s", optarg, cols);
+				return 2;
+			}
+			o.sort = optarg;
+			break;
+		case 'n': {
+			unsigned long n = strtoul(optarg, &end, 10);
+
+			if (*end || !optarg[0] || optarg[0] == '-' || n == 0 || n > 1000000)
+				return usage_error("--top: '%s' is not a count from 1 to 1000000", optarg);
+			o.top = offcpu.top = (unsigned int)n;
+			break;
+		}
+		case 'p':
+			if (parse_ids(optarg, pids, &o.npids))
+				return usage_error("--pid: '%s' is not a list of process ids", optarg);
+			break;
+		case 't':
+			if (parse_ids(optarg, tids, &o.ntids))
+				return usage_error("--tid: '%s' is not a list of thread ids", optarg);
+			break;
+		case 'c':
+			if (o.ncomms == MAX_IDS)
+				return usage_error("too many --comm%s", "");
+			comms[o.ncomms++] = optarg;
+			break;
+		case OPT_FROM:
+			if (parse_ns(optarg, 1e9, &o.from_ns))
+				return usage_error("--from: '%s' is not a number of seconds", optarg);
+			break;
+		case OPT_TO:
+			if (parse_ns(optarg, 1e9, &o.to_ns) || !o.to_ns)
+				return usage_error("--to: '%s' is not a positive number of seconds",
+						   optarg);
+			break;
+		case OPT_SLOW:
+			if (parse_ns(optarg, 1e3, &o.slow_ns) || !o.slow_ns)
+				return usage_error("--slow: '%s' is not a positive number of microseconds",
+						   optarg);
+			break;
+		case 'q':
+			f2t_quiet = true;
+			break;
+		case 'v':
+			f2t_verbose = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case ':':
+			return usage_error("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind != argc - 1)
+		return usage_error(optind >= argc ? "no capture file given%s" :
+				   "more than one capture given%s", "");
+	if (o.to_ns && o.to_ns <= o.from_ns)
+		return usage_error("--to must come after --from%s", "");
+	if (off_cpu && others)
+		return usage_error("--off-cpu takes only --folded and --top%s", "");
+	if (offcpu.folded && !off_cpu)
+		return usage_error("--folded goes with --off-cpu%s", "");
+	if (off_cpu)
+		return f2t_offcpu_report_file(argv[optind], &offcpu, stdout) ? 1 : 0;
+	conv.progress = !f2t_quiet && isatty(STDERR_FILENO);
+	conv.summary = f2t_verbose;
+	return f2t_report_run(argv[optind], &o, &conv, output) ? 1 : 0;
+}

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A protobuf encoder of our own, for Perfetto's Trace format: the wire
+ * format's varints, tags, fixed64 and length-delimited fields
+ * (https://protobuf.dev/programming-guides/encoding/).
+ *
+ * Two levels:
+ *  - pb_enc_*(): pure functions that store one item at a caller's pointer
+ *    and say how many bytes they used; the caller guarantees the room
+ *    (PB_MAX_VARINT bytes for a varint).  Unit-tested byte for byte.
+ *  - struct pb_buf: a growable buffer and the field writers built on them.
+ *    A nested message is opened with pb_open(), which reserves one byte for
+ *    its length, and closed with pb_close(), which writes the length once
+ *    the body is known, moving the body when the length needs more than one
+ *    byte.  A buffer that fails to grow remembers -ENOMEM and ignores
+ *    further writes, so callers check once (pb_buf.err).
+ *
+ * Negative int32/int64 values take ten bytes, as the format says; no field
+ * we write is a sint (zigzag), so there is no zigzag encoder.
+ */
+#ifndef F2T_PB_H
+#define F2T_PB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define PB_MAX_VARINT 10
+
+enum pb_wire {
+	PB_VARINT = 0,
+	PB_FIXED64 = 1,
+	PB_LEN = 2,
+	PB_FIXED32 = 5,
+};
+
+/** pb_varint_len() - bytes the varint of @v takes (1 to 10) */
+static inline size_t pb_varint_len(uint64_t v)
+{
+	size_t n = 1;
+
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+/**
+ * pb_enc_varint() - store @v as a varint at @dst
+ *
+ * Return: bytes stored, pb_varint_len(@v).
+ */
+size_t pb_enc_varint(uint8_t *dst, uint64_t v);
+
+/**
+ * pb_enc_tag() - store the key of field @field with wire type @wire
+ *
+ * Return: bytes stored.
+ */
+size_t pb_enc_tag(uint8_t *dst, uint32_t field, enum pb_wire wire);
+
+/**
+ * pb_enc_fixed64() - store @v in 8 little-endian bytes
+ *
+ * Return: 8.
+ */
+size_t pb_enc_fixed64(uint8_t *dst, uint64_t v);
+
+struct pb_buf {
+	uint8_t *p;
+	size_t len, cap;
+	int err;		/* 0, or -ENOMEM once growing failed */
+};
+
+/* pb_buf_free() - free the bytes; the buffer is empty and usable again */
+void pb_buf_free(struct pb_buf *b);
+
+/* pb_buf_grow() - room for @n more bytes; false (and b->err set) if none */
+bool pb_buf_grow(struct pb_buf *b, size_t n);
+
+static inline bool pb_room(struct pb_buf *b, size_t n)
+{
+	return b->cap - b->len >= n || pb_buf_grow(b, n);
+}
+
+/* pb_raw() - append @n bytes as they are (an already encoded message, say) */
+static inline void pb_raw(struct pb_buf *b, const void *p, size_t n)
+{
+	if (!pb_room(b, n))
+		return;
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+}
+
+/* pb_varint() - append a bare varint (an element of a packed field) */
+static inline void pb_varint(struct pb_buf *b, uint64_t v)
+{
+	if (pb_room(b, PB_MAX_VARINT))
+		b->len += pb_enc_varint(b->p + b->len, v);
+}
+
+/* pb_uint() - a varint field: uint32, uint64, bool, enum, or int32/int64 >= 0 */
+static inline void pb_uint(struct pb_buf *b, uint32_t field, uint64_t v)
+{
+	if (!pb_room(b, 2 * PB_MAX_VARINT))
+		return;
+	b->len += pb_enc_tag(b->p + b->len, field, PB_VARINT);
+	b->len += pb_enc_varint(b->p + b->len, v);
+}
+
+/* pb_int() - an int32 or int64 field (negative: ten bytes, two's complement) */
+static inline void pb_int(struct pb_buf *b, uint32_t field, int64_t v)
+{
+	pb_uint(b, field, (uint64_t)v);
+}
+
+/* pb_double() - a double field (fixed64) */
+void pb_double(struct pb_buf *b, uint32_t field, double v);
+
+/* pb_bytes() - a string, bytes or already encoded message field */
+void pb_bytes(struct pb_buf *b, uint32_t field, const void *p, size_t len);
+
+static inline void pb_str(struct pb_buf *b, uint32_t field, const char *s)
+{
+	pb_bytes(b, field, s, strlen(s));
+}
+
+/**
+ * pb_open() - start a nested message (or packed field) in field @field
+ *
+ * Return: where its body starts, for pb_close().
+ */
+size_t pb_open(struct pb_buf *b, uint32_t field);
+
+/** pb_close() - end the message pb_open() started at @body: write its length */
+void pb_close(struct pb_buf *b, size_t body);
+
+#endif

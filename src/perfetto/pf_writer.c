@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The Perfetto writer: a Trace (a stream of TracePackets) that Perfetto UI
+ * shows as it shows its own recordings.  In file order:
+ *  - SystemInfo (the kernel release decides how prev_state bits read),
+ *    a ClockSnapshot relating BOOTTIME, MONOTONIC and REALTIME, the
+ *    sequence's defaults, FtraceStats of the start;
+ *  - then, as events come: ftrace bundles per CPU (pf_ftrace.h), CPU
+ *    samples (pf_samples.h), TrackEvents for what has no ftrace form
+ *    (pf_track.h); markers as print events where trace_processor reads
+ *    them as the model does (pf_print.h);
+ *  - at the end: the last bundles, lost perf records, FtraceStats, the
+ *    run's counts (an instant "ftrace2trace_stats", pf_track.h), and a
+ *    ProcessTree of the threads alive at the start, stamped with the
+ *    start: it names them as they were last known (trace_processor keeps
+ *    a ProcessTree's names over ftrace's, so names from the start would
+ *    hide what a thread became: a command's process named after the
+ *    recorder that forked it, a kernel worker after the workqueue /proc
+ *    showed), as the other formats do.
+ *
+ * Clocks: we record on CLOCK_MONOTONIC; trace_processor reads ftrace
+ * timestamps as CLOCK_BOOTTIME.  Ftrace events are shifted by the
+ * boottime - monotonic offset the recorder measured; every other packet
+ * keeps its MONOTONIC timestamp and says so.  What trace_processor makes
+ * of it all: docs/viewers.md.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/writer.h"
+#include "perfetto/pf_fields.h"
+#include "perfetto/pf_ftrace.h"
+#include "perfetto/pf_packets.h"
+#include "perfetto/pf_print.h"
+#include "perfetto/pf_samples.h"
+#include "perfetto/pf_track.h"
+#include "util/log.h"
+
+/* The output buffer is handed to the output when this full. */
+#define OUT_BYTES	(1u << 20)
+/* A suspend between the recorder's two clock reads moves boottime this much at least. */
+#define SUSPEND_NS	1000000ll
+
+struct pf_cpu {
+	struct pf_bundle bundle;
+	/* The task this CPU's last switch put there, as written; -1: none yet. */
+	int32_t running;
+};
+
+struct pf_priv {
+	struct pb_buf buf;		/* packets not yet handed to the output */
+	struct pf_cpu *cpus[F2T_MAX_CPUS];
+	struct pf_samples *samples;
+	struct pf_tracks *tracks;
+	struct pb_buf start_tids;	/* the threads alive at the start (int32_t) */
+	int64_t boot_offset;		/* CLOCK_BOOTTIME - CLOCK_MONOTONIC */
+	uint64_t last_ts;
+	/* The print event whose items are coming: what it becomes. */
+	bool print_decided;
+	enum pf_print_path print_path;
+	unsigned int print_items;
+	size_t print_len;
+	char *print_text;
+	size_t print_cap;
+};
+
+static int write_out(struct f2t_writer *w)
+{
+	struct pf_priv *p = w->priv;
+
+	if (p->buf.err)
+		return p->buf.err;
+	f2t_out_write(w->out, p->buf.p, p->buf.len);
+	p->buf.len = 0;
+	return w->out->err;
+}
+
+static int maybe_write_out(struct f2t_writer *w)
+{
+	struct pf_priv *p = w->priv;
+
+	return p->buf.len >= OUT_BYTES || p->buf.err ? write_out(w) : 0;
+}
+
+/* The clocks at the recorder's start sync point, or at its start in older captures. */
+static struct pf_clocks start_clocks(const struct f2t_trace_info *info)
+{
+	const struct f2t_sync_point *s = &info->sync_start;
+
+	if (s->mono_ns && s->boottime_ns)
+		return (struct pf_clocks){ s->boottime_ns, s->mono_ns, s->realtime_ns };
+	if (info->start_ns && info->boottime_ns)
+		return (struct pf_clocks){ info->boottime_ns, info->start_ns, info->realtime_ns };
+	/* Nothing measured: BOOTTIME is taken as MONOTONIC (no suspend, no offset). */
+	return (struct pf_clocks){ info->start_ns, info->start_ns, info->realtime_ns };
+}
+
+/*
+ * One offset for the whole file, so that ftrace events, samples and
+ * markers stay where they were against each other.  A machine suspended
+ * while recording has two; where the suspend fell is unknown, so the
+ * second half is placed by the first half's offset, and the user told.
+ */
+static void check_suspend(const struct f2t_writer *w, int64_t offset)
+{
+	const struct f2t_sync_point *e = &w->info->sync_end;
+	int64_t end_offset, d;
+
+	if (!e->mono_ns || !e->boottime_ns)
+		return;
+	end_offset = (int64_t)(e->boottime_ns - e->mono_ns);
+	d = end_offset - offset;
+	if (d > SUSPEND_NS || d < -SUSPEND_NS)
+		f2t_warn("%s: CLOCK_BOOTTIME ran %.3f s ahead of CLOCK_MONOTONIC during the recording (a suspend?); every event is placed by the offset at its start",
+			 w->out->path, (double)d / 1e9);
+}
+
+static int keep_tid(struct f2t_task *t, void *ctx)
+{
+	struct pb_buf *tids = ctx;
+
+	pb_raw(tids, &t->tid, sizeof(t->tid));
+	return tids->err;
+}
+
+static int pf_begin(struct f2t_writer *w)
+{
+	struct pf_priv *p = w->priv;
+	const struct f2t_trace_info *info = w->info;
+	const struct f2t_recording *rec = w->rec;
+	struct pf_clocks c = start_clocks(info);
+
+	p->boot_offset = (int64_t)(c.boottime - c.monotonic);
+	check_suspend(w, p->boot_offset);
+	pf_system_info(&p->buf, info);
+	pf_clock_snapshot(&p->buf, &c);
+	pf_seq_defaults(&p->buf, PF_SEQ_TRACKS, PF_CLOCK_MONOTONIC, NULL);
+	if (f2t_tasks_each(w->tasks, keep_tid, &p->start_tids))
+		return -ENOMEM;
+	if (rec->ncpu_stats)
+		pf_ftrace_stats(&p->buf, info->start_ns, true, rec->cpu_stats, rec->ncpu_stats);
+	return write_out(w);
+}
+
+static struct pf_cpu *cpu(struct pf_priv *p, uint32_t n)
+{
+	struct pf_cpu *c;
+
+	if (n >= F2T_MAX_CPUS) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (p->cpus[n])
+		return p->cpus[n];
+	c = calloc(1, sizeof(*c));
+	if (!c || pf_bundle_init(&c->bundle, n)) {
+		free(c);
+		errno = ENOMEM;
+		return NULL;
+	}
+	c->running = -1;
+	p->cpus[n] = c;
+	return c;
+}
+
+static uint64_t boot(const struct pf_priv *p, uint64_t mono)
+{
+	return mono + (uint64_t)p->boot_offset;
+}
+
+/*
+ * A switch in the compact form only when trace_processor would infer its
+ * previous task right: the one the CPU's last switch put there.  The
+ * first switch on a CPU, and one after a switch the kernel did not record
+ * (a scheduling gap), go whole.
+ */
+static int write_switch(struct pf_priv *p, struct pf_cpu *c, const struct f2t_event *ev)
+{
+	bool compact = c->running >= 0 && c->running == ev->sw.prev_pid;
+	int ret;
+
+	c->running = ev->sw.next_pid;
+	if (compact)
+		return pf_bundle_switch(&c->bundle, boot(p, ev->ts), ev->sw.prev_state_raw, ev);
+	ret = pf_bundle_event(&c->bundle, boot(p, ev->ts), ev);
+	return ret < 0 ? ret : 0;
+}
+
+/* A compact waking's waker is the CPU's running task: only when that is the event's pid. */
+static int write_waking(struct pf_priv *p, struct pf_cpu *c, const struct f2t_event *ev)
+{
+	int ret;
+
+	if (c->running >= 0 && c->running == ev->pid)
+		return pf_bundle_waking(&c->bundle, boot(p, ev->ts), ev);
+	ret = pf_bundle_event(&c->bundle, boot(p, ev->ts), ev);
+	return ret < 0 ? ret : 0;
+}
+
+/* What the print event now passing becomes; the text to write is kept. */
+static int decide_print(struct f2t_writer *w, const struct f2t_event *ev)
+{
+	struct pf_priv *p = w->priv;
+	const struct f2t_task *t = ev->pid > 0 ? f2t_tasks_find(w->tasks, ev->pid) : NULL;
+	int32_t tgid = t && t->tgid > 0 ? t->tgid : ev->pid;
+	size_t need = ev->print.len + PF_PRINT_EXTRA;
+
+	if (p->print_decided)
+		return 0;
+	if (need > p->print_cap) {
+		char *text = realloc(p->print_text, need);
+
+		if (!text)
+			return -ENOMEM;
+		p->print_text = text;
+		p->print_cap = need;
+	}
+	p->print_path = pf_print_path(ev->print.buf, ev->print.len, tgid, p->print_text,
+				      &p->print_len);
+	p->print_decided = true;
+	p->print_items = 0;
+	return 0;
+}
+
+static int write_print(struct f2t_writer *w, struct pf_cpu *c, const struct f2t_event *ev)
+{
+	struct pf_priv *p = w->priv;
+	int ret = decide_print(w, ev);
+
+	if (ret || p->print_path == PF_PRINT_ITEMS ||
+	    (p->print_path == PF_PRINT_RAW_IF_MATCHED && !p->print_items))
+		return ret;
+	return pf_bundle_print(&c->bundle, boot(p, ev->ts), ev->pid, p->print_text, p->print_len);
+}
+
+static int pf_event(struct f2t_writer *w, const struct f2t_event *ev)
+{
+	struct pf_priv *p = w->priv;
+	struct pf_cpu *c;
+	int ret;
+
+	p->last_ts = ev->ts;
+	switch (ev->kind) {
+	case F2T_EV_SAMPLE:		/* from its item */
+	case F2T_EV_FUNCTION:		/* its items are TrackEvents */
+	case F2T_EV_FUNCGRAPH_ENTRY:
+	case F2T_EV_FUNCGRAPH_EXIT:
+	/*
+	 * sched_wakeup repeats what sched_waking said, and trace_processor
+	 * draws nothing from it (the FXT writer leaves it out too); it would
+	 * be a third of a ping-pong's file.
+	 */
+	case F2T_EV_WAKEUP:
+		return 0;
+	default:
+		break;
+	}
+	c = cpu(p, ev->cpu);
+	if (!c)
+		return -errno;
+	switch (ev->kind) {
+	case F2T_EV_SWITCH:
+		ret = write_switch(p, c, ev);
+		break;
+	case F2T_EV_WAKING:
+		ret = write_waking(p, c, ev);
+		break;
+	case F2T_EV_PRINT:
+		ret = write_print(w, c, ev);
+		p->print_decided = false;
+		break;
+	case F2T_EV_LOST:
+		c->bundle.lost = true;
+		ret = 0;
+		break;
+	default:
+		ret = pf_bundle_event(&c->bundle, boot(p, ev->ts), ev);
+		ret = ret < 0 ? ret : 0;
+		break;
+	}
+	if (!ret && pf_bundle_full(&c->bundle))
+		ret = pf_bundle_flush(&c->bundle, &p->buf, PF_SEQ_FTRACE);
+	return ret ? ret : maybe_write_out(w);
+}
+
+/* Items of events that go to Perfetto whole: trace_processor builds its own. */
+static bool raw_kind(enum f2t_event_kind k)
+{
+	switch (k) {
+	case F2T_EV_IRQ_ENTRY:
+	case F2T_EV_IRQ_EXIT:
+	case F2T_EV_SOFTIRQ_ENTRY:
+	case F2T_EV_SOFTIRQ_EXIT:
+	case F2T_EV_CPU_IDLE:
+	case F2T_EV_CPU_FREQ:
+	case F2T_EV_OTHER:
+	case F2T_EV_LOST:	/* ends irq slices: trace_processor's own */
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int pf_item(struct f2t_writer *w, const struct f2t_item *it)
+{
+	struct pf_priv *p = w->priv;
+	int ret;
+
+	if (it->ev && raw_kind(it->ev->kind))
+		return 0;
+	if (it->ev && it->ev->kind == F2T_EV_PRINT) {
+		ret = decide_print(w, it->ev);
+		if (ret)
+			return ret;
+		p->print_items++;
+		if (p->print_path != PF_PRINT_ITEMS)
+			return 0;
+	}
+	if (it->kind == F2T_ITEM_SAMPLE)
+		ret = pf_samples_add(p->samples, &p->buf, it->ev, it->track.pid);
+	else
+		ret = pf_tracks_item(p->tracks, &p->buf, it);
+	return ret ? ret : maybe_write_out(w);
+}
+
+static int pf_end(struct f2t_writer *w, const struct f2t_stats *st)
+{
+	struct pf_priv *p = w->priv;
+	const struct f2t_recording *rec = w->rec;
+	uint64_t end_ts = w->info->stop_ns > p->last_ts ? w->info->stop_ns : p->last_ts;
+	int ret = 0;
+
+	for (uint32_t i = 0; !ret && i < F2T_MAX_CPUS; i++)
+		if (p->cpus[i])
+			ret = pf_bundle_flush(&p->cpus[i]->bundle, &p->buf, PF_SEQ_FTRACE);
+	if (!ret && st->samples_lost)
+		ret = pf_samples_lost(p->samples, &p->buf, end_ts, st->samples_lost);
+	if (!ret && rec->ncpu_stats)
+		pf_ftrace_stats(&p->buf, end_ts, false, rec->cpu_stats, rec->ncpu_stats);
+	if (!ret)
+		pf_process_tree(&p->buf, w->info->start_ns, w->tasks,
+				(const int32_t *)p->start_tids.p, p->start_tids.len / sizeof(int32_t));
+	if (!ret)
+		ret = pf_tracks_stats(p->tracks, &p->buf, end_ts, st);
+	return ret ? ret : write_out(w);
+}
+
+static void pf_destroy(struct f2t_writer *w)
+{
+	struct pf_priv *p = w->priv;
+
+	if (!p)
+		return;
+	for (uint32_t i = 0; i < F2T_MAX_CPUS; i++) {
+		if (p->cpus[i])
+			pf_bundle_fini(&p->cpus[i]->bundle);
+		free(p->cpus[i]);
+	}
+	pf_samples_free(p->samples);
+	pf_tracks_free(p->tracks);
+	pb_buf_free(&p->buf);
+	pb_buf_free(&p->start_tids);
+	free(p->print_text);
+	free(p);
+	w->priv = NULL;
+}
+
+static const struct f2t_writer_ops pf_ops = {
+	.name = "perfetto",
+	.begin = pf_begin,
+	.item = pf_item,
+	.event = pf_event,
+	.end = pf_end,
+	.destroy = pf_destroy,
+};
+
+/**
+ * f2t_perfetto_writer_init() - make @w write a Perfetto trace
+ * @w: the writer; out, info, tasks, model and slot already set
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int f2t_perfetto_writer_init(struct f2t_writer *w)
+{
+	struct pf_priv *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	w->priv = p;
+	p->samples = pf_samples_new(&w->rec->sampling, true);
+	p->tracks = pf_tracks_new();
+	if (!p->samples || !p->tracks) {
+		pf_destroy(w);
+		return -ENOMEM;
+	}
+	w->ops = &pf_ops;
+	return 0;
+}
