@@ -20,7 +20,7 @@ trap 'rm -rf "$out"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 sched() { "$F2T" dump "$1" | python3 "$here/sched_records.py" --us; }
 
-"$F2T" convert -q "$fx.trace" -o "$out/k.txt" -o "$out/k.fxt" || fail "kernel text: convert failed"
+"$F2T" convert -q "$fx.trace" -o "$out/k.txt" -o "$out/k.fxt" -o "$out/k.pftrace" || fail "kernel text: convert failed"
 grep -v '^#' "$fx.trace" | grep -v ' task_newtask: ' > "$out/want"
 grep -v '^#' "$out/k.txt" | grep -v 'trace_event_clock_sync: parent_ts=' > "$out/got"
 diff -u "$out/want" "$out/got" | head -8
@@ -31,6 +31,15 @@ n=$(grep -c ' sched_switch: ' "$fx.trace")
 sched "$out/k.fxt" > "$out/k.sched"
 [ "$(grep -c '^context_switch' "$out/k.sched")" = "$n" ] || fail "FXT holds other than $n switches"
 echo "ok: $n sched_switch lines, $n context switches in the FXT"
+tp=${TRACE_PROCESSOR:-$(command -v trace_processor_shell || true)}
+if [ -n "$tp" ] && [ -x "$tp" ]; then
+	echo "select count(*) as n from sched_slice;" > "$out/q.sql"
+	slices=$("$tp" -q "$out/q.sql" "$out/k.pftrace" 2>/dev/null | tail -1)
+	[ "$slices" = "$n" ] || fail "Perfetto finds $slices scheduling slices in the .pftrace, the text has $n switches"
+	echo "ok: Perfetto reads $n scheduling slices in the .pftrace"
+else
+	echo "no trace processor (set TRACE_PROCESSOR): the .pftrace is not checked"
+fi
 
 # The same text in the other forms ftrace text comes in.
 sed -E 's/^(.*-[0-9]+) +\( *[-0-9]+\) (\[[0-9]+\])/\1 \2/' "$fx.trace" > "$out/notgid.txt"

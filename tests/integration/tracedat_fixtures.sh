@@ -6,7 +6,9 @@
 # is in our text, with the same CPU, pid, time, event and fields; the JSON
 # meets the viewers' needs; Perfetto's trace processor (TRACE_PROCESSOR,
 # when set or on PATH) finds as many scheduling slices in the FXT as there
-# are sched_switch records to a task other than the idle one.  Then trace-cmd report's own output, read as
+# are sched_switch records to a task other than the idle one, and in the
+# Perfetto protobuf output (.pftrace) as many as there are sched_switch
+# records.  Then trace-cmd report's own output, read as
 # ftrace text, gives the scheduling records of the trace.dat itself (to the
 # microsecond, which is all the text keeps).  Needs no root.
 set -u
@@ -20,7 +22,7 @@ tp=${TRACE_PROCESSOR:-$(command -v trace_processor_shell || true)}
 
 for v in v6 v7; do
 	dat=$fx/tracedat-$v.dat
-	"$F2T" convert -q "$dat" -o "$out/$v.txt" -o "$out/$v.fxt" -o "$out/$v.json" ||
+	"$F2T" convert -q "$dat" -o "$out/$v.txt" -o "$out/$v.fxt" -o "$out/$v.json" -o "$out/$v.pftrace" ||
 		fail "$v: convert failed"
 	zcat "$fx/tracedat-$v.report.gz" > "$out/$v.report"
 	echo "$v: against the committed trace-cmd report -N"
@@ -41,6 +43,10 @@ for v in v6 v7; do
 		[ "$slices" = "$switches" ] ||
 			fail "$v: Perfetto finds $slices scheduling slices, trace-cmd $switches switches to a task"
 		echo "ok: $v: Perfetto reads $slices scheduling slices, one per sched_switch to a task"
+		all=$(grep -c ' sched_switch: ' "$out/$v.report")
+		slices=$("$tp" -q "$out/q.sql" "$out/$v.pftrace" 2>/dev/null | tail -1)
+		[ "$slices" = "$all" ] || fail "$v: Perfetto finds $slices scheduling slices in the .pftrace, trace-cmd $all switches"
+		echo "ok: $v: Perfetto reads $slices scheduling slices in the .pftrace, one per sched_switch"
 	else
 		echo "$v: no trace processor (set TRACE_PROCESSOR): Perfetto's reading not checked"
 	fi
