@@ -159,8 +159,7 @@ _ftrace2trace()
 	fi
 
 	case $sub in
-	convert) _ftrace2trace_files "$cur" cap dat txt trace html ;;
-	report) _ftrace2trace_files "$cur" cap ;;
+	convert | report) _ftrace2trace_files "$cur" cap dat txt trace html ;;
 	dump) _ftrace2trace_files "$cur" fxt ;;
 	merge) _ftrace2trace_files "$cur" json ;;
 	record)

@@ -42,7 +42,7 @@ expect() {
 }
 
 expect "record report" ftrace2trace re
-expect "a.cap runs" ftrace2trace report --off-cpu ""
+expect "a.cap d.txt runs" ftrace2trace report --off-cpu ""
 expect "convert dump merge record report" ftrace2trace ""
 expect "--help --version" ftrace2trace --
 expect "--no-sample" ftrace2trace record --no-
@@ -65,7 +65,7 @@ expect "a.cap d.txt runs" ftrace2trace convert ""
 expect "runs/r.cap" ftrace2trace convert runs/
 expect "b.fxt runs" ftrace2trace dump -s ""
 expect "c.json runs" ftrace2trace merge -o m.json ""
-expect "a.cap runs" ftrace2trace report --csv ""
+expect "a.cap d.txt runs" ftrace2trace report --csv ""
 expect "--slow --sort" ftrace2trace report --s
 expect "a.cap b.fxt c.json d.txt e.other f.pftrace g.json.gz runs" ftrace2trace report -o ""
 # record's operand is a command; after it come that command's arguments.

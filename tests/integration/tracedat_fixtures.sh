@@ -10,7 +10,8 @@
 # Perfetto protobuf output (.pftrace) as many as there are sched_switch
 # records.  Then trace-cmd report's own output, read as
 # ftrace text, gives the scheduling records of the trace.dat itself (to the
-# microsecond, which is all the text keeps).  Needs no root.
+# microsecond, which is all the text keeps).  `report` reads both.  Needs
+# no root.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 fx=$here/../fixtures
@@ -67,3 +68,11 @@ zcat "$fx/tracedat-v7.report-plugins.gz" > "$out/plugins.txt"
 "$F2T" dump "$out/plugins.fxt" | python3 "$here/sched_records.py" --us --no-state > "$out/plugins.sched"
 cmp -s "$out/dat.nostate" "$out/plugins.sched" || fail "trace-cmd report as text: other scheduling records"
 echo "ok: trace-cmd report's text (with and without plugins) gives the trace.dat's $(wc -l < "$out/dat.sched") scheduling records"
+
+# report: the thread-state analysis reads a trace.dat and text as it reads captures.
+for f in "$fx/tracedat-v7.dat" "$out/v7.report"; do
+	"$F2T" report "$f" > "$out/report.out" 2>"$out/report.err" || fail "report $f: $(cat "$out/report.err")"
+	grep -Eq ' ping +[0-9]' "$out/report.out" && grep -Eq ' pong +[0-9]' "$out/report.out" ||
+		fail "report $f: no line for the ping and pong threads"
+done
+echo "ok: report reads the trace.dat and trace-cmd report's text"
