@@ -76,3 +76,14 @@ for f in "$fx/tracedat-v7.dat" "$out/v7.report"; do
 		fail "report $f: no line for the ping and pong threads"
 done
 echo "ok: report reads the trace.dat and trace-cmd report's text"
+
+# The clock: trace-cmd records on "local" unless told -C mono; said, and kept.
+"$F2T" convert "$fx/tracedat-local.dat" -o "$out/local.json" -o "$out/local.txt" 2>"$out/local.err" ||
+	fail "local clock: convert failed"
+grep -q "trace clock 'local', not CLOCK_MONOTONIC" "$out/local.err" || fail "no warning for the local clock"
+grep -q '^# trace_clock: local ' "$out/local.txt" || fail "the text does not say its clock is local"
+python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["otherData"]["clock"] != "local")' \
+	"$out/local.json" || fail "the JSON does not say its clock is local"
+"$F2T" convert "$fx/tracedat-v7.dat" -o "$out/mono.fxt" 2>"$out/mono.err" || fail "convert failed"
+grep -q 'trace clock' "$out/mono.err" && fail "a warning for the mono clock: $(cat "$out/mono.err")"
+echo "ok: a trace.dat on the local clock is said to be, in the warning, the text and the JSON; mono is not"
