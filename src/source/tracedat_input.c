@@ -6,14 +6,14 @@
  * ring-buffer records with the kernel's format files, so they are decoded
  * exactly as our own capture's are (rawdec.h).  What the file says besides
  * its events: task names from its saved cmdlines (for the tasks it holds
- * records of), kallsyms and printk
- * formats (handed to libtraceevent by libtracecmd), the uname, the trace
- * clock, the CPU stats at the end.  A trace.dat holds no tgids: a thread's
- * process is learned from fork events (with task_newtask), or is its own.
+ * records of), kallsyms and printk formats (handed to libtraceevent by
+ * libtracecmd), the uname, the trace clock, the CPU stats at the end.  A
+ * trace.dat holds no tgids: a thread's process is learned from fork events
+ * (with task_newtask), or is its own.
  */
 #include <errno.h>
-#include <signal.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
