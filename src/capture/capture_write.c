@@ -59,7 +59,8 @@ struct f2t_capw *f2t_capw_open(const char *path, bool unnamed)
 	pthread_mutex_init(&w->lock, NULL);
 	/* Private: it holds kernel addresses and every process's mappings. */
 	err = f2t_outfile_open(&w->file, path,
-			       F2T_OUTFILE_PRIVATE | (unnamed ? F2T_OUTFILE_UNNAMED : 0));
+			       F2T_OUTFILE_PRIVATE |
+				       (unnamed ? F2T_OUTFILE_UNNAMED : F2T_OUTFILE_DURABLE));
 	if (!err) {
 		err = write_all(w->file.fd, &iov, 1);
 		if (err)

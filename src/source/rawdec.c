@@ -90,6 +90,27 @@ static int bind_known(struct handler *h, const struct known *k)
 	return 0;
 }
 
+/*
+ * Whether libtraceevent needs kallsyms or printk formats to print EVENT:
+ * a %ps-like conversion, a pointer field (a kernel string), or ftrace's own
+ * trace_printk records.  Parsing kallsyms costs tens of milliseconds and
+ * megabytes, so a recording of scheduling events alone never pays it.
+ */
+static bool needs_symbols(const struct tep_event *event)
+{
+	const char *fmt = event->print_fmt.format;
+
+	if (!strcmp(event->system, "ftrace"))
+		return true;
+	for (const char *p = fmt; p && (p = strstr(p, "%p")); p += 2)
+		if (p[2] && strchr("sSfFB", p[2]))
+			return true;
+	for (const struct tep_format_field *f = event->format.fields; f; f = f->next)
+		if (f->flags & TEP_FIELD_IS_POINTER)
+			return true;
+	return false;
+}
+
 static int bind_events(struct f2t_rawdec *s, uint32_t subbuf_size)
 {
 	struct tep_event **events = tep_list_events(s->tep, TEP_EVENT_SORT_ID);
@@ -122,6 +143,7 @@ static int bind_events(struct f2t_rawdec *s, uint32_t subbuf_size)
 
 		h->event = events[i];
 		h->kind = F2T_EV_OTHER;
+		h->needs_symbols = needs_symbols(events[i]);
 		h->min_size = s->common_pid->offset + s->common_pid->size;
 		for (size_t k = 0; k < sizeof(known_events) / sizeof(known_events[0]); k++) {
 			const struct known *kn = &known_events[k];
@@ -518,7 +540,8 @@ const char *f2t_rawdec_text(struct f2t_rawdec *s, const struct f2t_event *ev, si
 		else
 			f2t_ktext_wake(&l, ev);
 	} else {
-		f2t_rawdec_tep_symbols(s);
+		if (h->needs_symbols)
+			f2t_rawdec_tep_symbols(s);
 		trace_seq_reset(&s->seq);
 		tep_print_event(s->tep, &s->seq, &s->rec, "%s: %s", TEP_PRINT_NAME, TEP_PRINT_INFO);
 		trace_seq_terminate(&s->seq);

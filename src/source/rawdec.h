@@ -34,6 +34,8 @@ struct handler {
 	 * (slow) print-format interpreter.
 	 */
 	bool known_text;
+	/* Its text prints kernel addresses or strings through the symbol tables. */
+	bool needs_symbols;
 };
 
 struct state_memo {

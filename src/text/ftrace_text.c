@@ -117,6 +117,24 @@ static const char *find_break(const char *p, const char *end)
 	return r ? r : n;
 }
 
+/* The characters a latency-flags column holds: flag letters, '.', and the
+ * preempt-count and migrate-disable hex digits. */
+static const bool flag_char[256] = {
+	['.'] = true, ['D'] = true, ['X'] = true, ['N'] = true, ['n'] = true, ['p'] = true,
+	['L'] = true, ['l'] = true, ['B'] = true, ['h'] = true, ['H'] = true, ['s'] = true,
+	['Z'] = true, ['z'] = true, ['0'] = true, ['1'] = true, ['2'] = true, ['3'] = true,
+	['4'] = true, ['5'] = true, ['6'] = true, ['7'] = true, ['8'] = true, ['9'] = true,
+	['a'] = true, ['b'] = true, ['c'] = true, ['d'] = true, ['e'] = true, ['f'] = true,
+};
+
+static bool is_flags(const char *p)
+{
+	for (int i = 0; i < 5; i++)
+		if (!flag_char[(unsigned char)p[i]])
+			return false;
+	return true;
+}
+
 /*
  * Where the five latency flags of a line start: after "(TGID) [CPU] ", the
  * first place that reads so past the task name, which fills 16 columns
@@ -135,7 +153,7 @@ static long flags_at(const char *text, size_t len)
 		while (q < text + len && *q >= '0' && *q <= '9')
 			q++;
 		if (q - p >= 4 && text + len - q > 7 && q[0] == ']' && q[1] == ' ' && q[7] == ' ' &&
-		    strspn(q + 2, ".dDbXNnpLlBhHsZz0123456789abcdef") >= 5)
+		    is_flags(q + 2))
 			return (long)(q + 2 - text);
 	}
 	return -1;
