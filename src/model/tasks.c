@@ -20,8 +20,12 @@ struct slab {
 	struct f2t_task tasks[SLAB_TASKS];
 };
 
+/* Most events name one of the few tasks seen last: a lookup there skips the hash. */
+enum { RECENT = 8 };
+
 struct f2t_tasks {
 	struct f2t_hash index;		/* tid -> struct f2t_task * */
+	struct f2t_task *recent[RECENT];	/* by tid % RECENT; tasks are never freed */
 	struct slab *first, *last;
 };
 
@@ -64,7 +68,16 @@ static inline struct f2t_hslot *slot_of(const struct f2t_tasks *t, int32_t tid)
 
 struct f2t_task *f2t_tasks_find(struct f2t_tasks *t, int32_t tid)
 {
-	return (struct f2t_task *)slot_of(t, tid)->val;
+	struct f2t_task **recent = &t->recent[(uint32_t)tid % RECENT];
+
+	if (!*recent || (*recent)->tid != tid) {
+		struct f2t_task *task = (struct f2t_task *)slot_of(t, tid)->val;
+
+		if (!task)
+			return NULL;
+		*recent = task;
+	}
+	return *recent;
 }
 
 static struct f2t_task *alloc_task(struct f2t_tasks *t)

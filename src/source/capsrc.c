@@ -106,13 +106,6 @@ static int parse_formats(struct f2t_capsrc *s)
 
 /* ---- the merge of cursors, ordered by the timestamp of their next event ---- */
 
-static bool before(const void *pa, const void *pb)
-{
-	const struct cursor *a = pa, *b = pb;
-
-	return a->ts < b->ts || (a->ts == b->ts && a->cpu < b->cpu);
-}
-
 static int setup_cursors(struct f2t_capsrc *s)
 {
 	const struct f2t_capr *cap = s->cap;
@@ -136,7 +129,7 @@ static int setup_cursors(struct f2t_capsrc *s)
 	}
 	s->ncursors = s->split.ncpus;
 	s->cursors = calloc(s->ncursors ? s->ncursors : 1, sizeof(*s->cursors));
-	if (!s->cursors || f2t_kmerge_init(&s->merge, s->ncursors, before, cursor_next, s))
+	if (!s->cursors || f2t_kmerge_init(&s->merge, s->ncursors, offsetof(struct cursor, ts), cursor_next, s))
 		return -ENOMEM;
 	for (uint32_t c = 0; c < s->ncursors; c++) {
 		s->cursors[c].cpu = c;

@@ -13,7 +13,6 @@
 
 struct input {
 	struct f2t_source *src;
-	unsigned int rank;		/* position in the caller's list: breaks ties */
 	struct f2t_event ev;		/* pending */
 };
 
@@ -23,13 +22,6 @@ struct merge {
 	unsigned int n;
 	struct f2t_kmerge merge;
 };
-
-static bool before(const void *pa, const void *pb)
-{
-	const struct input *a = pa, *b = pb;
-
-	return a->ev.ts < b->ev.ts || (a->ev.ts == b->ev.ts && a->rank < b->rank);
-}
 
 static int refill(void *input, void *ctx)
 {
@@ -94,7 +86,7 @@ struct f2t_source *f2t_source_merge(struct f2t_source **srcs, unsigned int n)
 	int ret = 0;
 
 	if (!m || !(m->in = calloc(n ? n : 1, sizeof(*m->in))) ||
-	    f2t_kmerge_init(&m->merge, n, before, refill, NULL)) {
+	    f2t_kmerge_init(&m->merge, n, offsetof(struct input, ev.ts), refill, NULL)) {
 		if (m)
 			free(m->in);
 		free(m);
@@ -106,7 +98,7 @@ struct f2t_source *f2t_source_merge(struct f2t_source **srcs, unsigned int n)
 	m->base.ops = &merge_ops;
 	m->n = n;
 	for (unsigned int i = 0; i < n; i++)
-		m->in[i] = (struct input){ .src = srcs[i], .rank = i };
+		m->in[i] = (struct input){ .src = srcs[i] };
 	/* Every source's first event: a source that cannot give one fails here. */
 	for (unsigned int i = 0; !ret && i < n; i++)
 		ret = f2t_kmerge_add(&m->merge, &m->in[i]);

@@ -89,13 +89,6 @@ static int cursor_load(void *input, void *ctx)
 	}
 }
 
-static bool before(const void *pa, const void *pb)
-{
-	const struct cursor *a = pa, *b = pb;
-
-	return a->r.ts < b->r.ts || (a->r.ts == b->r.ts && a->r.cpu < b->r.cpu);
-}
-
 static int setup_cursors(struct f2t_perfwalk *w)
 {
 	int ret;
@@ -105,7 +98,7 @@ static int setup_cursors(struct f2t_perfwalk *w)
 		return ret;
 	w->ncursors = w->split.ncpus;
 	w->cursors = calloc(w->ncursors ? w->ncursors : 1, sizeof(*w->cursors));
-	if (!w->cursors || f2t_kmerge_init(&w->merge, w->ncursors, before, cursor_load, w))
+	if (!w->cursors || f2t_kmerge_init(&w->merge, w->ncursors, offsetof(struct cursor, r.ts), cursor_load, w))
 		return -ENOMEM;
 	for (uint32_t i = 0; !ret && i < w->ncursors; i++) {
 		w->cursors[i].r.cpu = i;

@@ -33,6 +33,7 @@ static const unsigned char magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', '
 struct cursor {
 	uint32_t cpu;
 	struct tep_record *rec;	/* pending; NULL when the CPU is done */
+	uint64_t ts;		/* rec's, where the merge reads it */
 	bool lost_note;		/* an F2T_EV_LOST goes out before rec */
 };
 
@@ -65,13 +66,6 @@ static bool tracedat_probe(const unsigned char *head, size_t len)
 
 /* ---- one buffer's records, its CPUs merged by time ---- */
 
-static bool before(const void *pa, const void *pb)
-{
-	const struct cursor *a = pa, *b = pb;
-
-	return a->rec->ts < b->rec->ts || (a->rec->ts == b->rec->ts && a->cpu < b->cpu);
-}
-
 static int cursor_next(void *input, void *ctx)
 {
 	struct cursor *c = input;
@@ -84,6 +78,7 @@ static int cursor_next(void *input, void *ctx)
 	c->rec = tracecmd_read_data(b->handle, (int)c->cpu);
 	if (!c->rec)
 		return 0;
+	c->ts = c->rec->ts;
 	if (c->rec->missed_events) {
 		c->lost_note = true;
 		b->lost_pages++;
@@ -236,7 +231,7 @@ static struct f2t_source *buffer_open(struct tracecmd_input *handle, bool own,
 	ret = f2t_rawdec_init(&b->dec, tep, subbuf, rec, rec->path);
 	if (!ret) {
 		b->cursors = calloc(b->ncpus ? b->ncpus : 1, sizeof(*b->cursors));
-		if (!b->cursors || f2t_kmerge_init(&b->merge, b->ncpus, before, cursor_next, b))
+		if (!b->cursors || f2t_kmerge_init(&b->merge, b->ncpus, offsetof(struct cursor, ts), cursor_next, b))
 			ret = -ENOMEM;
 	}
 	for (uint32_t i = 0; !ret && i < b->ncpus; i++) {

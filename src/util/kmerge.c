@@ -1,20 +1,34 @@
 // SPDX-License-Identifier: MIT
-/* The k-way merge (kmerge.h): a binary min-heap of inputs. */
+/* The k-way merge (kmerge.h): a binary min-heap of inputs and their keys. */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/kmerge.h"
+
+static inline bool before(const struct f2t_kmerge_entry *a, const struct f2t_kmerge_entry *b)
+{
+	return a->key < b->key || (a->key == b->key && a->rank < b->rank);
+}
+
+static inline uint64_t key_of(const struct f2t_kmerge *m, const void *input)
+{
+	uint64_t key;
+
+	memcpy(&key, (const char *)input + m->key_offset, sizeof(key));
+	return key;
+}
 
 /* Restores the heap order below index I. */
 static void sift_down(struct f2t_kmerge *m, size_t i)
 {
 	for (;;) {
 		size_t l = 2 * i + 1, r = l + 1, least = i;
-		void *t;
+		struct f2t_kmerge_entry t;
 
-		if (l < m->n && m->before(m->v[l], m->v[least]))
+		if (l < m->n && before(&m->v[l], &m->v[least]))
 			least = l;
-		if (r < m->n && m->before(m->v[r], m->v[least]))
+		if (r < m->n && before(&m->v[r], &m->v[least]))
 			least = r;
 		if (least == i)
 			return;
@@ -25,10 +39,12 @@ static void sift_down(struct f2t_kmerge *m, size_t i)
 	}
 }
 
-int f2t_kmerge_init(struct f2t_kmerge *m, size_t cap, f2t_before_fn before,
-		    f2t_refill_fn refill, void *ctx)
+int f2t_kmerge_init(struct f2t_kmerge *m, size_t cap, size_t key_offset, f2t_refill_fn refill,
+		    void *ctx)
 {
-	*m = (struct f2t_kmerge){ .cap = cap, .before = before, .refill = refill, .ctx = ctx };
+	*m = (struct f2t_kmerge){
+		.cap = cap, .key_offset = key_offset, .refill = refill, .ctx = ctx,
+	};
 	m->v = calloc(cap ? cap : 1, sizeof(*m->v));
 	return m->v ? 0 : -ENOMEM;
 }
@@ -41,7 +57,9 @@ int f2t_kmerge_add(struct f2t_kmerge *m, void *input)
 		return ret;
 	if (m->n == m->cap)
 		return -ENOSPC;
-	m->v[m->n++] = input;
+	m->v[m->n++] = (struct f2t_kmerge_entry){
+		.key = key_of(m, input), .rank = m->added++, .input = input,
+	};
 	m->ordered = false;
 	return 0;
 }
@@ -53,20 +71,23 @@ int f2t_kmerge_next(struct f2t_kmerge *m, void **input)
 			sift_down(m, i);
 		m->ordered = true;
 	}
-	if (m->last) {
-		int ret = m->refill(m->last, m->ctx);
+	if (m->pending) {
+		int ret = m->refill(m->v[0].input, m->ctx);
 
-		m->last = NULL;
+		m->pending = false;
 		if (ret < 0)
 			return ret;
 		/* The top moved on, or ran dry: put it back in its place. */
-		if (!ret)
+		if (ret)
+			m->v[0].key = key_of(m, m->v[0].input);
+		else
 			m->v[0] = m->v[--m->n];
 		sift_down(m, 0);
 	}
 	if (!m->n)
 		return 0;
-	*input = m->last = m->v[0];
+	*input = m->v[0].input;
+	m->pending = true;
 	return 1;
 }
 

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A k-way merge: inputs that each hold one pending item, handed out in the
- * order BEFORE gives their items.  The input handed out last is moved on
- * (REFILL) only when the next one is asked for, so whatever its item points
- * to stays valid meanwhile.  The one merge by time of the program: a ring
- * buffer's CPUs, the perf rings' CPUs, a conversion's sources.
+ * A k-way merge: inputs that each hold one pending item, handed out by the
+ * item's 64-bit key (a timestamp), ties in the order the inputs were added.
+ * The key lives in the input, KEY_OFFSET bytes in: reading it there, not
+ * through a callback, keeps the merge off the profile.  The input handed
+ * out last is moved on (REFILL) only when the next one is asked for, so
+ * whatever its item points to stays valid meanwhile.  The one merge by time
+ * of the program: a ring buffer's CPUs, the perf rings' CPUs, a conversion's
+ * sources.
  *
- *   f2t_kmerge_init(&m, n, before, refill, ctx);
+ *   f2t_kmerge_init(&m, n, offsetof(struct input, ts), refill, ctx);
  *   for each input: f2t_kmerge_add(&m, input);   (refills it once; an empty one is left out)
  *   while ((ret = f2t_kmerge_next(&m, &input)) > 0) use input's item;
  */
@@ -15,29 +18,35 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
-/* Does A's pending item come before B's? */
-typedef bool (*f2t_before_fn)(const void *a, const void *b);
-/* Moves INPUT to its next item: 1, 0 when it has none left, or a negative errno. */
+/* Moves INPUT to its next item, key included: 1, 0 when it has none left, or a negative errno. */
 typedef int (*f2t_refill_fn)(void *input, void *ctx);
 
+struct f2t_kmerge_entry {
+	uint64_t key;		/* the input's, read after each refill */
+	size_t rank;		/* the order it was added in: breaks ties */
+	void *input;
+};
+
 struct f2t_kmerge {
-	void **v;		/* a binary min-heap of the inputs with an item */
-	size_t n, cap;
+	struct f2t_kmerge_entry *v;	/* a binary min-heap of the inputs with an item */
+	size_t n, cap, added;
+	size_t key_offset;
 	bool ordered;		/* the heap property holds */
-	f2t_before_fn before;
 	f2t_refill_fn refill;
 	void *ctx;
-	void *last;		/* handed out last: refilled before the next */
+	bool pending;		/* v[0] was handed out: refilled before the next */
 };
 
 /**
  * f2t_kmerge_init() - an empty merge of at most @cap inputs
+ * @key_offset: where an input holds its item's uint64_t key
  *
  * Return: 0 or -ENOMEM.
  */
-int f2t_kmerge_init(struct f2t_kmerge *m, size_t cap, f2t_before_fn before,
-		    f2t_refill_fn refill, void *ctx);
+int f2t_kmerge_init(struct f2t_kmerge *m, size_t cap, size_t key_offset, f2t_refill_fn refill,
+		    void *ctx);
 
 /**
  * f2t_kmerge_add() - add @input, after moving it to its first item
