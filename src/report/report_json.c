@@ -41,7 +41,7 @@ static void holders(const struct f2t_report *r, struct f2t_out *o,
 	f2t_out_putc(o, ']');
 }
 
-static void waker(const struct f2t_report *r, struct f2t_out *o, const struct f2t_wait *w)
+static void write_waker(const struct f2t_report *r, struct f2t_out *o, const struct f2t_wait *w)
 {
 	key(o, "waker", false);
 	if (w->preempted || w->waker < 0) {
@@ -53,7 +53,7 @@ static void waker(const struct f2t_report *r, struct f2t_out *o, const struct f2
 	f2t_out_putc(o, '}');
 }
 
-static void held(const struct f2t_report *r, struct f2t_out *o, const struct f2t_wait *w)
+static void write_held(const struct f2t_report *r, struct f2t_out *o, const struct f2t_wait *w)
 {
 	key(o, "held_by", false);
 	holders(r, o, w->held, w->nheld, "ns");
@@ -81,8 +81,8 @@ static void row(const struct f2t_report *r, struct f2t_out *o, const struct f2t_
 		f2t_out_putc(o, '{');
 		key(o, "wait_ns", true);
 		f2t_json_put_u64(o, row->wmax->ns);
-		waker(r, o, row->wmax);
-		held(r, o, row->wmax);
+		write_waker(r, o, row->wmax);
+		write_held(r, o, row->wmax);
 		f2t_out_putc(o, '}');
 	}
 }
@@ -111,7 +111,7 @@ static void processes(const struct f2t_report *r, const struct f2t_table *t, str
 	f2t_out_puts(o, "]\n");
 }
 
-static void cpus(const struct f2t_report *r, struct f2t_out *o)
+static void write_cpus(const struct f2t_report *r, struct f2t_out *o)
 {
 	uint32_t n = r->ncpus > r->rec->info.ncpus ? r->ncpus : r->rec->info.ncpus;
 	uint64_t from, to, len;
@@ -165,7 +165,7 @@ static void latency(const struct f2t_table *t, struct f2t_out *o)
 	f2t_out_puts(o, "]}\n");
 }
 
-static void slow(const struct f2t_report *r, struct f2t_out *o)
+static void write_slow(const struct f2t_report *r, struct f2t_out *o)
 {
 	uint64_t first = f2t_tstates_first(r->ts);
 	bool any = false;
@@ -185,8 +185,8 @@ static void slow(const struct f2t_report *r, struct f2t_out *o)
 		str(o, f2t_report_comm(r, w->tid));
 		f2t_out_printf(o, ",\"cpu\":%u,\"wait_ns\":%" PRIu64 ",\"kind\":\"%s\"", w->cpu, w->ns,
 			       w->preempted ? "preempted" : "wakeup");
-		waker(r, o, w);
-		held(r, o, w);
+		write_waker(r, o, w);
+		write_held(r, o, w);
 		f2t_out_putc(o, '}');
 	}
 	f2t_out_puts(o, "]\n");
@@ -238,9 +238,9 @@ void f2t_report_write_json(const struct f2t_report *r, const struct f2t_table *t
 		num(o, f2t_tstate_why_name(w), r->unknown_why[w]);
 	f2t_out_puts(o, "}\n");
 	processes(r, t, o);
-	cpus(r, o);
+	write_cpus(r, o);
 	latency(t, o);
 	if (r->o.slow_ns)
-		slow(r, o);
+		write_slow(r, o);
 	f2t_out_puts(o, "}\n");
 }

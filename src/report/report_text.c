@@ -138,7 +138,7 @@ static void holders(const struct f2t_report *r, struct f2t_out *o,
 		f2t_out_puts(o, n ? ", ..." : "not known");
 }
 
-static void waker(const struct f2t_report *r, struct f2t_out *o, const struct f2t_wait *w)
+static void write_waker(const struct f2t_report *r, struct f2t_out *o, const struct f2t_wait *w)
 {
 	if (w->preempted)
 		f2t_out_puts(o, "preempted");
@@ -165,7 +165,7 @@ static void wait_row(const struct f2t_report *r, struct f2t_out *o, const struct
 		       dur(b[2], v[C_P99]), dur(b[3], v[C_MAX]));
 	f2t_out_printf(o, "  at %.6f cpu %" PRIu64 " ", v[C_MAX_AT] / 1e9, v[C_MAX_CPU]);
 	if (row->wmax) {
-		waker(r, o, row->wmax);
+		write_waker(r, o, row->wmax);
 		f2t_out_puts(o, "; cpu held by ");
 		holders(r, o, row->wmax->held, row->wmax->nheld, row->wmax->complete);
 	}
@@ -214,7 +214,7 @@ static void tables(const struct f2t_report *r, const struct f2t_table *t, struct
 	f2t_out_putc(o, '\n');
 }
 
-static void cpus(const struct f2t_report *r, struct f2t_out *o)
+static void write_cpus(const struct f2t_report *r, struct f2t_out *o)
 {
 	uint64_t from, to, len;
 	uint32_t n = r->ncpus > r->rec->info.ncpus ? r->ncpus : r->rec->info.ncpus;
@@ -278,7 +278,7 @@ static void distribution(const struct f2t_report *r, const struct f2t_table *t,
 	f2t_out_putc(o, '\n');
 }
 
-static void slow(const struct f2t_report *r, struct f2t_out *o)
+static void write_slow(const struct f2t_report *r, struct f2t_out *o)
 {
 	uint64_t first = f2t_tstates_first(r->ts);
 	char b[DUR_LEN];
@@ -297,7 +297,7 @@ static void slow(const struct f2t_report *r, struct f2t_out *o)
 		f2t_out_printf(o, "%12.6f %7d %7d  %-16s %4u %9s  ", (w->start - first) / 1e9,
 			       f2t_report_pid_of(r, w->tid), w->tid, f2t_report_comm(r, w->tid),
 			       w->cpu, dur(b, w->ns));
-		waker(r, o, w);
+		write_waker(r, o, w);
 		f2t_out_puts(o, "; ");
 		holders(r, o, w->held, w->nheld, w->complete);
 		f2t_out_putc(o, '\n');
@@ -310,8 +310,8 @@ void f2t_report_write_text(const struct f2t_report *r, const struct f2t_table *t
 {
 	header(r, o);
 	tables(r, t, o);
-	cpus(r, o);
+	write_cpus(r, o);
 	distribution(r, t, o);
 	if (r->o.slow_ns)
-		slow(r, o);
+		write_slow(r, o);
 }
