@@ -59,8 +59,10 @@ $(B)/tests/helpers/%_nofp: tests/helpers/%_nofp.c tests/helpers/%.c
 
 tests: $(UNIT_BINS) $(TEST_HELPERS)
 
-check: ftrace2trace tests
+check: ftrace2trace tests fuzz-build
 	@F2T=$(CURDIR)/ftrace2trace B=$(CURDIR)/$(B) tests/run-all.sh $(UNIT_BINS)
+
+include tests/fuzz/fuzz.mk
 
 install: ftrace2trace
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(INCDIR)/ftrace2trace
