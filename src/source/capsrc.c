@@ -21,12 +21,15 @@
 #include "source/source.h"
 #include "util/minheap.h"
 
+#define PAGE_SLACK 16	/* zeroed bytes after each sub-buffer copy (see cursor_load_page) */
+
 struct cursor {
 	uint32_t cpu;
 	const size_t *recs;	/* indices of this CPU's CPU_DATA records */
 	size_t nrecs, ri;
 	uint64_t pos;		/* offset of the next sub-buffer in recs[ri] */
 	const unsigned char *page, *page_end;
+	unsigned char *copy;	/* the current sub-buffer, with zeroed room after it */
 	uint64_t page_off;	/* file offset of the current sub-buffer */
 	struct kbuffer *kbuf;
 	void *data;		/* current event, NULL when exhausted */
@@ -125,7 +128,8 @@ static int setup_cursors(struct f2t_capsrc *s, char *err, size_t errlen)
 		s->cursors[c].recs = s->split.cpu[c].recs;
 		s->cursors[c].nrecs = s->split.cpu[c].n;
 		s->cursors[c].kbuf = kbuffer_alloc(KBUFFER_LSIZE_8, KBUFFER_ENDIAN_LITTLE);
-		if (!s->cursors[c].kbuf)
+		s->cursors[c].copy = calloc(1, (size_t)s->subbuf_size + PAGE_SLACK);
+		if (!s->cursors[c].kbuf || !s->cursors[c].copy)
 			return -ENOMEM;
 	}
 	return 0;
@@ -162,6 +166,23 @@ static void release_consumed(struct f2t_capsrc *s)
 	}
 }
 
+/*
+ * kbuffer trusts a sub-buffer's header: it reads the lost-event count
+ * after the commit size's end, and the header of an event near the end of
+ * the data up to 8 bytes past it.  So the commit size is checked first,
+ * and kbuffer reads a copy of the sub-buffer followed by zeroed slack.
+ */
+static bool page_header_fits(const unsigned char *page, uint32_t subbuf_size)
+{
+	enum { COMMIT_MASK = (1 << 27) - 1 };
+	const uint64_t missing = 1ull << 31, stored = 1ull << 30;
+	uint64_t commit;
+
+	memcpy(&commit, page + 8, 8);
+	return 16 + (commit & COMMIT_MASK) + ((commit & missing) && (commit & stored) ? 8 : 0) <=
+	       subbuf_size;
+}
+
 static int cursor_load_page(struct f2t_capsrc *s, struct cursor *c, char *err,
 			    size_t errlen)
 {
@@ -180,15 +201,14 @@ static int cursor_load_page(struct f2t_capsrc *s, struct cursor *c, char *err,
 			release_consumed(s);
 			continue;
 		}
-		c->page = (const unsigned char *)r->data + c->pos;
-		c->page_end = c->page + s->subbuf_size;
 		c->page_off = r->offset + c->pos;
+		memcpy(c->copy, (const unsigned char *)r->data + c->pos, s->subbuf_size);
+		c->page = c->copy;
+		c->page_end = c->page + s->subbuf_size;
 		c->pos += s->subbuf_size;
 		s->done_bytes += s->subbuf_size;
-		/* kbuffer trusts the page's commit size; check it first. */
-		if (kbuffer_load_subbuffer(c->kbuf, (void *)c->page) < 0 ||
-		    kbuffer_start_of_data(c->kbuf) + kbuffer_subbuffer_size(c->kbuf) >
-			    (int)s->subbuf_size) {
+		if (!page_header_fits(c->page, s->subbuf_size) ||
+		    kbuffer_load_subbuffer(c->kbuf, c->copy) < 0) {
 			snprintf(err, errlen, "%s: offset %llu: cpu %u: corrupt ring-buffer page (bad commit size)",
 				 s->cap->path, (unsigned long long)c->page_off, c->cpu);
 			return -EINVAL;
@@ -350,6 +370,7 @@ void f2t_capsrc_close(struct f2t_capsrc *s)
 	for (uint32_t c = 0; c < s->ncursors; c++) {
 		if (s->cursors[c].kbuf)
 			kbuffer_free(s->cursors[c].kbuf);
+		free(s->cursors[c].copy);
 	}
 	free(s->cursors);
 	f2t_cap_cpus_free(&s->split);
