@@ -18,6 +18,7 @@
 
 #include "source/capsrc.h"
 #include "source/capsrc-local.h"
+#include "source/fmtcheck.h"
 #include "source/source.h"
 #include "util/minheap.h"
 
@@ -80,6 +81,9 @@ static int parse_formats(struct f2t_capsrc *s, char *err, size_t errlen)
 				 cap->path, (unsigned long long)r->offset);
 			return -EINVAL;
 		}
+		/* libtraceevent's parser trusts the text: check it first (fmtcheck.h). */
+		if (f2t_format_check_record(cap->path, r, s->subbuf_size, err, errlen))
+			return -EINVAL;
 		if (tep_parse_event(s->tep, nul + 1, r->len - (size_t)(nul + 1 - sys), sys)) {
 			snprintf(err, errlen, "%s: offset %llu: cannot parse the format of an event in system %s",
 				 cap->path, (unsigned long long)r->offset, sys);
