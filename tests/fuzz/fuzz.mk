@@ -54,7 +54,7 @@ fuzz-build:
 fuzz: fuzz-build
 	@test ! -e $(FB)/unavailable
 	@mkdir -p $(FB)/crashes
-	@set -e; $(foreach t,$(FUZZ_TARGETS),mkdir -p $(FB)/corpus/$(t); \
+	@set -e; export LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp; $(foreach t,$(FUZZ_TARGETS),mkdir -p $(FB)/corpus/$(t); \
 		echo "== fuzz $(t) for $(FUZZ_SECONDS) s"; \
 		$(FB)/$(t) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
 			-max_len=$(or $(FUZZ_MAX_LEN_$(t)),4096) -print_final_stats=1 \

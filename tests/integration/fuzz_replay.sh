@@ -11,6 +11,7 @@ if [ -e "$fb/unavailable" ]; then
 	echo "skip: $(cat "$fb/unavailable")"
 	exit 77
 fi
+export LSAN_OPTIONS=suppressions=$root/tests/fuzz/lsan.supp
 fail=0 total=0
 for dir in "$root"/tests/fuzz/corpus/* "$root"/tests/fuzz/crashes/*; do
 	[ -d "$dir" ] || continue
