@@ -43,7 +43,7 @@ fuzz-bins: $(FUZZ_ALL:%=$(FB)/%)
 fuzz-build:
 	@mkdir -p $(FB)
 	@why='$(fuzz_missing)'; if [ -n "$$why" ]; then \
-		echo "fuzz: $$why" | tee $(FB)/unavailable; \
+		echo "fuzz: $$why"; echo "$$why" > $(FB)/unavailable; \
 	else \
 		rm -f $(FB)/unavailable; \
 		$(MAKE) --no-print-directory fuzz-bins; \
