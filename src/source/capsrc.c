@@ -132,8 +132,10 @@ static int setup_cursors(struct f2t_capsrc *s, char *err, size_t errlen)
 		s->cursors[c].recs = s->split.cpu[c].recs;
 		s->cursors[c].nrecs = s->split.cpu[c].n;
 		s->cursors[c].kbuf = kbuffer_alloc(KBUFFER_LSIZE_8, KBUFFER_ENDIAN_LITTLE);
-		s->cursors[c].copy = calloc(1, (size_t)s->subbuf_size + PAGE_SLACK);
-		if (!s->cursors[c].kbuf || !s->cursors[c].copy)
+		/* Only CPUs with data: the capture chooses the sub-buffer size and the CPUs. */
+		if (s->cursors[c].nrecs)
+			s->cursors[c].copy = calloc(1, (size_t)s->subbuf_size + PAGE_SLACK);
+		if (!s->cursors[c].kbuf || (s->cursors[c].nrecs && !s->cursors[c].copy))
 			return -ENOMEM;
 	}
 	return 0;
