@@ -8,8 +8,8 @@ FUZZ_SECONDS ?= 60
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS  := -std=c11 -D_GNU_SOURCE $(WARN) -Isrc -Iinclude -Itests/fuzz $(PKG_CFLAGS) \
 		-g -O1 -fno-omit-frame-pointer $(FUZZ_SAN) -DF2T_FUZZ_TESTS='"$(CURDIR)/tests"'
-# The capture's mapping becomes an exact-size heap copy (fuzz_common.c).
-FUZZ_WRAP    := -Wl,--wrap=mmap,--wrap=munmap,--wrap=madvise
+# The capture's mapping becomes an exact-size heap copy; strtoul(l) get checked (fuzz_common.c).
+FUZZ_WRAP    := -Wl,--wrap=mmap,--wrap=munmap,--wrap=madvise,--wrap=strtoul,--wrap=strtoull
 FB           := $(B)/fuzz
 FUZZ_ALL     := $(sort $(patsubst tests/fuzz/%.c,%,$(filter-out tests/fuzz/fuzz_common.c,$(wildcard tests/fuzz/*.c))))
 FUZZ_TARGETS ?= $(FUZZ_ALL)

@@ -6,6 +6,7 @@
  * harnesses link with --wrap=mmap,--wrap=munmap,--wrap=madvise: the mapping
  * of the fuzzed capture becomes a heap copy of exactly its size, and a read
  * past the end of the last record (harnesses may leave END out) is caught.
+ * They also wrap strtoul() and strtoull(), which ASan does not check.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -210,4 +211,58 @@ int __wrap_madvise(void *addr, size_t len, int advice)
 	if (copy_of(addr) >= 0)
 		return 0;
 	return __real_madvise(addr, len, advice);
+}
+
+/*
+ * ---- strtoul() and strtoull() that AddressSanitizer can see ----
+ *
+ * ASan intercepts strtol() and strtoll() but not their unsigned twins, so
+ * one run past the end of an unterminated buffer goes unseen.  These read,
+ * with instrumented loads, every byte the real one will read (white space,
+ * sign, base prefix, digits and the byte that stops them), then call it.
+ */
+unsigned long long __real_strtoull(const char *nptr, char **endptr, int base);
+unsigned long __real_strtoul(const char *nptr, char **endptr, int base);
+
+static int digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A' + 10;
+	return 99;
+}
+
+static void touch_number(const char *p, int base)
+{
+	volatile char c;
+
+	while ((c = *p) == ' ' || (c >= '\t' && c <= '\r'))
+		p++;
+	if (*p == '+' || *p == '-')
+		p++;
+	if ((base == 0 || base == 16) && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	else if (base == 0 && p[0] == '0')
+		base = 8;
+	if (base == 0)
+		base = 10;
+	while (digit_value(*p) < base)
+		p++;
+}
+
+unsigned long long __wrap_strtoull(const char *nptr, char **endptr, int base);
+unsigned long long __wrap_strtoull(const char *nptr, char **endptr, int base)
+{
+	touch_number(nptr, base);
+	return __real_strtoull(nptr, endptr, base);
+}
+
+unsigned long __wrap_strtoul(const char *nptr, char **endptr, int base);
+unsigned long __wrap_strtoul(const char *nptr, char **endptr, int base)
+{
+	touch_number(nptr, base);
+	return __real_strtoul(nptr, endptr, base);
 }
