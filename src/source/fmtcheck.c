@@ -20,7 +20,9 @@
  *    expressions (constants, strings, casts, unary and binary operators,
  *    ?:, calls, braces, [] and member access), nested at most MAX_DEPTH
  *    deep, in which every REC->NAME and every __get_*(NAME) names a field
- *    of the event.
+ *    of the event, and '/' and '%' divide by a constant other than 0
+ *    (libtraceevent divides without checking, when it folds constants and
+ *    when it prints a record).
  *
  * Every format the kernel writes has that shape (a unit test checks the
  * running kernel's); anything else is refused with the offset of the first
@@ -514,15 +516,46 @@ static int unary(struct chk *c)
 	return ret;
 }
 
+/*
+ * What may follow '/' or '%': a literal that is not 0 (hex, or decimal
+ * without a leading 0, which libtraceevent would read as octal), or
+ * sizeof(TYPE).  libtraceevent divides without looking, when it folds
+ * constants and when it prints a record; the kernel only divides by such.
+ */
+static bool nonzero_constant(const struct chk *c)
+{
+	const char *q = c->t.s, *e = c->t.s + c->t.len;
+	bool hex = c->t.len > 2 && q[0] == '0' && (q[1] == 'x' || q[1] == 'X');
+	bool nonzero = false;
+
+	if (c->tok != T_ITEM)
+		return false;
+	if (span_is(c->t, "sizeof"))
+		return true;
+	if (hex)
+		q += 2;
+	else if (*q == '0')
+		return false;
+	for (; q < e && (hex ? isxdigit((unsigned char)*q) : isdigit((unsigned char)*q)); q++)
+		nonzero |= *q != '0';
+	while (q < e && strchr("uUlL", *q))
+		q++;
+	return nonzero && q == e;
+}
+
 static int expr(struct chk *c)
 {
 	int ret, chain = 0;
 
 	ret = unary(c);
 	while (!ret && is_binop(c)) {
+		bool divide = is_op(c, "/") || is_op(c, "%");
+
 		if (++chain > MAX_CHAIN)
 			return fail(c, c->t.s, "too many operators in one print format argument");
 		next(c);
+		if (divide && !nonzero_constant(c))
+			return fail(c, c->t.s, "a division by something other than a constant in the print format");
 		ret = unary(c);
 	}
 	if (!ret && is_op(c, "?")) {

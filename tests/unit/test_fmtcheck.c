@@ -81,6 +81,12 @@ static void test_refuses_what_crashed_libtraceevent(void **state)
 	refused_at("__print_symbolic(REC->vec", "__print_symbolic(REC->nope", 22);
 	/* __get_str() of no field. */
 	refused_at("__get_str(name)", "__get_str(nope)", 10);
+	/* Division by zero, or by a record's field that may be zero. */
+	refused_at("REC->vec, __print_symbolic", "REC->vec / 0, __print_symbolic", 11);
+	refused_at("REC->vec, __print_symbolic", "REC->vec % REC->vec, __print_symbolic", 11);
+	refused_at("REC->vec, __print_symbolic", "REC->vec / 08, __print_symbolic", 11);
+	assert_int_equal(check_edit("REC->vec, __print", "REC->vec / 0x10UL % sizeof(u64), __print",
+				    &(const char *){ NULL }, &(size_t){ 0 }), 0);
 	/* The text ends inside an expression. */
 	refused_at(" : \"b\"\n", " :\n", 2);
 }
