@@ -22,6 +22,13 @@ void fz_init(void);
  */
 const char *fz_fixture(const char *rel, size_t *len);
 
+/*
+ * The hex number at the start of each of the first @max lines of @data
+ * into @out (0 where there is none): addresses to look up.  Returns how
+ * many lines.
+ */
+size_t fz_line_addrs(const uint8_t *data, size_t size, uint64_t *out, size_t max);
+
 /* A capture file being built in memory (capture/capture.h's layout). */
 struct fz_cap {
 	unsigned char *b;

@@ -80,6 +80,25 @@ const char *fz_fixture(const char *rel, size_t *len)
 	return cache[i].data;
 }
 
+size_t fz_line_addrs(const uint8_t *data, size_t size, uint64_t *out, size_t max)
+{
+	char *text = malloc(size + 1);
+	const char *p;
+	size_t n = 0;
+
+	if (!text)
+		abort();
+	memcpy(text, data, size);
+	text[size] = '\0';
+	for (p = text; p && n < max; n++) {
+		out[n] = strtoull(p, NULL, 16);
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	free(text);
+	return n;
+}
+
 static void cap_grow(struct fz_cap *c, size_t more)
 {
 	if (c->len + more <= c->cap)
