@@ -13,7 +13,10 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Once per process: warnings off, stdout (where outputs go) to /dev/null. */
+/*
+ * Once per process: warnings off, stdout (where outputs go) to /dev/null,
+ * and error messages too unless F2T_FUZZ_VERBOSE is set.
+ */
 void fz_init(void);
 
 /*

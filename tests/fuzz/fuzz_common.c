@@ -39,6 +39,14 @@ void fz_init(void)
 	if (null < 0 || dup2(null, STDOUT_FILENO) < 0)
 		abort();
 	close(null);
+	/*
+	 * Our error messages (one per bad input) slow fuzzing down and bury
+	 * libFuzzer's lines; they go through the stdio stream stderr, which is
+	 * pointed at /dev/null.  Sanitizer reports and libFuzzer's own output
+	 * still reach file descriptor 2.
+	 */
+	if (!getenv("F2T_FUZZ_VERBOSE") && !(stderr = fopen("/dev/null", "w")))
+		abort();
 	cap_fd = memfd_create("fuzz-capture", MFD_CLOEXEC);
 	if (cap_fd < 0)
 		abort();
