@@ -11,14 +11,17 @@
  *    type, and the decoder keeps a table indexed by it);
  *  - then field lines "\tfield:DECLARATION;\toffset:N;\tsize:N;[\tsigned:N;]\n",
  *    blank lines between them; a declaration is C words, spaces, '*' and
- *    balanced brackets, a type then the field's name; offset + size within
+ *    balanced brackets, a type then the field's name, which only an
+ *    array's brackets may follow; offset + size within
  *    the largest record a sub-buffer holds, so no read of a field can leave
  *    the record's page;
  *  - common_type and common_pid among them, within the 8 bytes every record
  *    has (they are read from every record before its type is known);
  *  - "print fmt: " and one line: a string, then comma-separated C
  *    expressions (constants, strings, casts, unary and binary operators,
- *    ?:, calls, braces, [] and member access), nested at most MAX_DEPTH
+ *    ?:, calls, [] and member access, GNU statement expressions; braces
+ *    only as the { VALUE, "NAME" } entries of __print_symbolic and
+ *    __print_flags), nested at most MAX_DEPTH
  *    deep, in which every REC->NAME and every __get_*(NAME) names a field
  *    of the event, and '/' and '%' divide by a constant other than 0
  *    (libtraceevent divides without checking, when it folds constants and
@@ -131,11 +134,16 @@ static int header(struct chk *c)
 	return 0;
 }
 
-/* "TYPE... NAME[LEN]" from S to E: the field's name is its last word outside brackets. */
+/*
+ * "TYPE... NAME[LEN]" from S to E: the field's name is its last word
+ * outside brackets, and only an array's brackets may follow it (libtraceevent
+ * takes the last token for the name: "int x*" would name a field "*").
+ */
 static int declaration(struct chk *c, const char *s, const char *e, struct span *name)
 {
 	char open[MAX_DEPTH];
 	int depth = 0, words = 0;
+	const char *after = s;	/* just past the name */
 
 	for (const char *q = s; q < e; q++) {
 		if (is_word(*q)) {
@@ -145,6 +153,7 @@ static int declaration(struct chk *c, const char *s, const char *e, struct span 
 				q++;
 			if (!depth) {
 				*name = (struct span){ w, (size_t)(q + 1 - w) };
+				after = q + 1;
 				words++;
 			}
 		} else if (*q == '(' || *q == '[') {
@@ -162,6 +171,20 @@ static int declaration(struct chk *c, const char *s, const char *e, struct span 
 		return fail(c, e, "unbalanced brackets in a field declaration");
 	if (words < 2)
 		return fail(c, s, "a field declaration needs a type and a name");
+	while (after < e && *after == ' ')
+		after++;
+	if (after < e && *after == '[') {
+		for (depth = 0; after < e; after++) {
+			depth += *after == '[' || *after == '(';
+			depth -= *after == ']' || *after == ')';
+			if (!depth)
+				break;
+		}
+		for (after++; after < e && *after == ' ';)
+			after++;
+	}
+	if (after < e)
+		return fail(c, after, "text after the name in a field declaration");
 	return 0;
 }
 
@@ -316,6 +339,35 @@ static int list(struct chk *c, const char *close)
 	}
 }
 
+/*
+ * The arguments of __print_symbolic(VALUE, { V, "NAME" }, ...) and
+ * __print_flags(VALUE, "DELIM", { V, "NAME" }, ...): braces only there,
+ * each empty or holding two values, as libtraceevent reads them.
+ */
+static int value_names(struct chk *c)
+{
+	if (expr(c))
+		return -EINVAL;
+	while (is_op(c, ",")) {
+		next(c);
+		if (c->tok == T_STR) {
+			while (c->tok == T_STR)
+				next(c);
+			continue;
+		}
+		if (expect(c, "{"))
+			return -EINVAL;
+		if (is_op(c, "}")) {	/* "{ }": an empty table, as kvm writes */
+			next(c);
+			continue;
+		}
+		/* The name: a string, or ((void *)0) where the table ends. */
+		if (expr(c) || expect(c, ",") || expr(c) || expect(c, "}"))
+			return -EINVAL;
+	}
+	return expect(c, ")");
+}
+
 /* NAME(...), after NAME and its '(' were consumed. */
 static int call(struct chk *c, struct span name)
 {
@@ -326,6 +378,9 @@ static int call(struct chk *c, struct span name)
 		next(c);
 		return expect(c, ")");
 	}
+	if (span_is(name, "__print_symbolic") || span_is(name, "__print_flags") ||
+	    span_is(name, "__print_symbolic_u64") || span_is(name, "__print_flags_u64"))
+		return value_names(c);
 	if (span_is(name, "sizeof")) {
 		while (c->tok == T_ITEM || is_op(c, "*"))
 			next(c);
@@ -414,15 +469,12 @@ static int primary(struct chk *c)
 		c->depth--;
 		return ret;
 	case T_OP:
-		if (!is_op(c, "(") && !is_op(c, "{"))
+		if (!is_op(c, "("))
 			break;
 		if (enter(c))
 			return -EINVAL;
-		ret = 0;
+		next(c);
 		if (is_op(c, "{")) {
-			next(c);
-			ret = list(c, "}");
-		} else if (next(c), is_op(c, "{")) {
 			next(c);
 			ret = statements(c);
 		} else if (c->tok == T_ITEM && span_is(c->t, "REC") && next_char_is(c, ')')) {
