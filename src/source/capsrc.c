@@ -82,7 +82,7 @@ static int parse_formats(struct f2t_capsrc *s, char *err, size_t errlen)
 			return -EINVAL;
 		}
 		/* libtraceevent's parser trusts the text: check it first (fmtcheck.h). */
-		if (f2t_format_check_record(cap->path, r, s->subbuf_size, err, errlen))
+		if (f2t_format_check_record(cap->path, r, s->subbuf_size, s->tep, err, errlen))
 			return -EINVAL;
 		if (tep_parse_event(s->tep, nul + 1, r->len - (size_t)(nul + 1 - sys), sys)) {
 			snprintf(err, errlen, "%s: offset %llu: cannot parse the format of an event in system %s",

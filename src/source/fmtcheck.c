@@ -37,6 +37,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <traceevent/event-parse.h>
+
 #include "source/fmtcheck.h"
 
 #define MAX_DEPTH 32		/* nesting of brackets and unary operators */
@@ -59,6 +61,7 @@ struct chk {
 		uint64_t offset, size;
 	} fields[MAX_FIELDS];
 	size_t nfields;
+	uint64_t id;
 	int depth;
 	enum tok tok;		/* the print format's current token */
 	struct span t;
@@ -129,6 +132,7 @@ static int header(struct chk *c)
 	s = c->p;
 	if (!number(c, &id) || id > 0xffff || !eat(c, "\n"))
 		return fail(c, s, "the event ID is not a number below 65536");
+	c->id = id;
 	if (!eat(c, "format:\n"))
 		return fail(c, c->p, "no \"format:\" line");
 	return 0;
@@ -644,8 +648,8 @@ static int print_fmt(struct chk *c)
 	return 0;
 }
 
-int f2t_format_check(const char *text, size_t len, uint32_t max_size, const char **why,
-		     size_t *at)
+int f2t_format_check(const char *text, size_t len, uint32_t max_size, uint32_t *id,
+		     const char **why, size_t *at)
 {
 	struct chk c = { .p = text, .end = text + len, .max_size = max_size };
 	int ret = 0;
@@ -681,15 +685,18 @@ out:
 	if (ret) {
 		*why = c.why;
 		*at = (size_t)(c.at - text);
+	} else if (id) {
+		*id = (uint32_t)c.id;
 	}
 	return ret;
 }
 
 int f2t_format_check_record(const char *path, const struct f2t_cap_rec *r, uint32_t subbuf_size,
-			    char *err, size_t errlen)
+			    struct tep_handle *tep, char *err, size_t errlen)
 {
 	const char *sys = r->data, *nul = memchr(sys, '\0', r->len), *why = NULL;
 	size_t at = 0, slen = nul ? (size_t)(nul - sys) : 0;
+	uint32_t id;
 
 	for (size_t i = 0; nul && i < slen; i++)
 		if (!is_word(sys[i]))
@@ -700,9 +707,15 @@ int f2t_format_check_record(const char *path, const struct f2t_cap_rec *r, uint3
 		return -EINVAL;
 	}
 	/* A record's data starts after the sub-buffer's 16-byte header. */
-	if (f2t_format_check(nul + 1, r->len - slen - 1, subbuf_size - 16, &why, &at)) {
+	if (f2t_format_check(nul + 1, r->len - slen - 1, subbuf_size - 16, &id, &why, &at)) {
 		snprintf(err, errlen, "%s: offset %llu: malformed format of an event of system %s: %s",
 			 path, (unsigned long long)(r->offset + slen + 1 + at), sys, why);
+		return -EINVAL;
+	}
+	/* One format per ID: the decoder keeps one handler per ID. */
+	if (tep_find_event(tep, (int)id)) {
+		snprintf(err, errlen, "%s: offset %llu: a second event format with ID %u",
+			 path, (unsigned long long)r->offset, id);
 		return -EINVAL;
 	}
 	return 0;

@@ -14,6 +14,8 @@
 
 #include "capture/capture.h"
 
+struct tep_handle;
+
 /* Longest format file accepted; the kernel's longest are a few KB. */
 #define F2T_FORMAT_MAX (64 * 1024)
 
@@ -23,19 +25,22 @@
  * @len: its length
  * @max_size: the largest record a sub-buffer can hold; every field must
  *	      end within it
+ * @id: set to the event's ID when it is well-formed (may be NULL)
  * @why: set to the reason when it is not (a static string)
  * @at: set to the byte offset in @text where the problem is
  *
  * Return: 0, or -EINVAL with @why and @at set.
  */
-int f2t_format_check(const char *text, size_t len, uint32_t max_size, const char **why,
-		     size_t *at);
+int f2t_format_check(const char *text, size_t len, uint32_t max_size, uint32_t *id,
+		     const char **why, size_t *at);
 
 /**
  * f2t_format_check_record() - check a capture's EVENT_FORMAT record
  * @path: the capture, for the message
  * @r: the record: "SYSTEM\0" then the format file
  * @subbuf_size: the capture's ring-buffer sub-buffer size
+ * @tep: the formats parsed so far: a second format with the same ID is
+ *	 refused (the decoder keeps one handler per ID)
  * @err: the message when the record is refused ("PATH: offset N: ...",
  *	 the offset of the first byte that does not fit, in the file)
  * @errlen: its size
@@ -43,6 +48,6 @@ int f2t_format_check(const char *text, size_t len, uint32_t max_size, const char
  * Return: 0, or -EINVAL with @err set.
  */
 int f2t_format_check_record(const char *path, const struct f2t_cap_rec *r, uint32_t subbuf_size,
-			    char *err, size_t errlen);
+			    struct tep_handle *tep, char *err, size_t errlen);
 
 #endif

@@ -49,15 +49,17 @@ static int check_edit(const char *from, const char *to, const char **why, size_t
 	assert_non_null(hit);
 	n = (size_t)snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(hit - good), good, to,
 			     hit + strlen(from));
-	return f2t_format_check(buf, n, MAX_RECORD, why, at);
+	return f2t_format_check(buf, n, MAX_RECORD, NULL, why, at);
 }
 
 static void test_accepts_the_kernels_shape(void **state)
 {
 	const char *why = NULL;
+	uint32_t id = 0;
 	size_t at = 0;
 
-	assert_int_equal(f2t_format_check(good, strlen(good), MAX_RECORD, &why, &at), 0);
+	assert_int_equal(f2t_format_check(good, strlen(good), MAX_RECORD, &id, &why, &at), 0);
+	assert_int_equal(id, 223);
 }
 
 /* GOOD with FROM replaced by TO is refused, at DELTA bytes into TO (negative: before it). */
@@ -125,7 +127,7 @@ static void test_refuses_deep_nesting_and_huge_ids(void **state)
 	n += snprintf(buf + n, sizeof(buf) - (size_t)n, "REC->vec");
 	for (int i = 0; i < 100; i++)
 		buf[n++] = ')';
-	assert_int_equal(f2t_format_check(buf, (size_t)n, MAX_RECORD, &why, &at), -EINVAL);
+	assert_int_equal(f2t_format_check(buf, (size_t)n, MAX_RECORD, NULL, &why, &at), -EINVAL);
 	refused_at("ID: 223", "ID: 65536", 4);
 }
 
@@ -167,7 +169,7 @@ static void test_accepts_every_format_of_this_kernel(void **state)
 				unparsed++;
 				continue;
 			}
-			if (f2t_format_check(text, len, MAX_RECORD, &why, &at))
+			if (f2t_format_check(text, len, MAX_RECORD, NULL, &why, &at))
 				fail_msg("%s: offset %zu: %s", fpath, at, why);
 			checked++;
 		}
