@@ -98,27 +98,9 @@ $(B)/tests/helpers/%_nofp: tests/helpers/%_nofp.c tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O2 -fomit-frame-pointer -Iinclude $(WARN) -o $@ $< -lpthread -lm
 
-# Fuzzing harnesses (tests/fuzz/fuzz_*.c): `make fuzz` builds them with
-# libFuzzer, AddressSanitizer and UBSan (clang) under $(B)/fuzz; `make check`
-# replays their corpora (tests/fuzz/corpus/NAME/) with plain builds.
-FUZZ_NAMES := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
-FUZZ_REPLAY := $(FUZZ_NAMES:%=$(B)/tests/%-replay)
-FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined
+tests: $(UNIT_BINS) $(TEST_HELPERS)
 
-$(B)/tests/fuzz_%-replay: tests/fuzz/fuzz_%.c $(B)/libf2t.a
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -DF2T_FUZZ_REPLAY $(LDFLAGS) -o $@ $^ $(LDLIBS)
-
-fuzz:
-	$(MAKE) B=$(B)/fuzz CC=clang CFLAGS='$(FUZZ_FLAGS) -fsanitize=fuzzer-no-link' $(B)/fuzz/libf2t.a
-	for n in $(FUZZ_NAMES); do \
-		clang $(ALL_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $(B)/fuzz/$$n tests/fuzz/$$n.c \
-			$(B)/fuzz/libf2t.a $(LDLIBS) || exit 1; \
-	done
-
-tests: $(UNIT_BINS) $(TEST_HELPERS) $(FUZZ_REPLAY)
-
-check: ftrace2trace tests
+check: ftrace2trace tests fuzz-build
 	@F2T=$(CURDIR)/ftrace2trace B=$(CURDIR)/$(B) tests/run-all.sh $(UNIT_BINS)
 
 # The unit tests alone: no root, no tracefs, no tool outside the build
@@ -126,9 +108,11 @@ check: ftrace2trace tests
 check-unit: $(UNIT_BINS)
 	@for t in $^; do echo "== unit: $$t"; $$t || exit 1; done
 
+include tests/fuzz/fuzz.mk
+
 clean:
 	rm -rf $(B) ftrace2trace tests/out
 
-.PHONY: all tests check check-unit clean fuzz FORCE
+.PHONY: all tests check check-unit clean FORCE
 include mk/install.mk
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -348,8 +348,10 @@ int fxt_flush_perfetto(struct f2t_writer *w, bool all)
 		ret = fxt_emit_encoded(w, fxt_blob(p->rec, name, BLOB_PERFETTO, p->pfbuf.p + done, n));
 		done += n;
 	}
-	memmove(p->pfbuf.p, p->pfbuf.p + done, p->pfbuf.len - done);
-	p->pfbuf.len -= done;
+	if (done) {	/* an empty buffer has no array yet */
+		memmove(p->pfbuf.p, p->pfbuf.p + done, p->pfbuf.len - done);
+		p->pfbuf.len -= done;
+	}
 	return ret;
 }
 

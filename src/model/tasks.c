@@ -161,32 +161,29 @@ int f2t_tasks_load_snapshot(struct f2t_tasks *t, const char *text, size_t len,
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		char comm[F2T_COMM_LEN];
+		/* strtol() needs a terminated string: the text is not one. */
+		char buf[128], *q, *r;
 		struct f2t_task *task;
 		long tid, tgid;
-		char *q;
-		size_t clen;
+		size_t blen;
 
 		if (!nl)
 			nl = end;
 		line++;
-		tid = strtol(p, &q, 10);
-		if (q == p || *q != ' ' || tid < 0)
+		blen = (size_t)(nl - p) < sizeof(buf) - 1 ? (size_t)(nl - p) : sizeof(buf) - 1;
+		memcpy(buf, p, blen);
+		buf[blen] = '\0';
+		tid = strtol(buf, &q, 10);
+		if (q == buf || *q != ' ' || tid < 0 || tid > INT32_MAX)
 			goto bad;
-		p = q + 1;
-		tgid = strtol(p, &q, 10);
-		if (q == p || q >= nl || *q != ' ' || tgid < 0)
+		tgid = strtol(q + 1, &r, 10);
+		if (r == q + 1 || *r != ' ' || tgid < 0 || tgid > INT32_MAX)
 			goto bad;
-		p = q + 1;
-		clen = (size_t)(nl - p);
-		if (clen >= sizeof(comm))
-			clen = sizeof(comm) - 1;
-		memcpy(comm, p, clen);
-		comm[clen] = '\0';
+		/* The name runs to the end of the line; the task keeps what fits. */
 		task = f2t_tasks_get(t, (int32_t)tid);
 		if (!task)
 			return -ENOMEM;
-		f2t_task_set(task, comm, (int32_t)tgid);
+		f2t_task_set(task, r + 1, (int32_t)tgid);
 		n++;
 		p = nl + 1;
 	}

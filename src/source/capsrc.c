@@ -17,10 +17,13 @@
 #include <traceevent/trace-seq.h>
 
 #include "source/capsrc.h"
+#include "source/fmtcheck.h"
 #include "source/rawdec.h"
 #include "source/source.h"
 #include "util/kmerge.h"
 #include "util/log.h"
+
+#define PAGE_SLACK 16	/* zeroed bytes after a sub-buffer copy (see cursor_load_page) */
 
 struct cursor {
 	uint32_t cpu;
@@ -28,6 +31,7 @@ struct cursor {
 	size_t nrecs, ri;
 	uint64_t pos;		/* offset of the next sub-buffer in recs[ri] */
 	const unsigned char *page, *page_end;
+	unsigned char *copy;	/* a record's last sub-buffer, with zeroed room after it */
 	uint64_t page_off;	/* file offset of the current sub-buffer */
 	struct kbuffer *kbuf;
 	void *data;		/* current event, NULL when exhausted */
@@ -95,6 +99,9 @@ static int parse_formats(struct f2t_capsrc *s)
 				 cap->path, (unsigned long long)r->offset);
 			return -EINVAL;
 		}
+		/* libtraceevent's parser trusts the text: check it first (fmtcheck.h). */
+		if (f2t_format_check_record(cap->path, r, s->subbuf_size, s->tep))
+			return -EINVAL;
 		if (tep_parse_event(s->tep, nul + 1, r->len - (size_t)(nul + 1 - sys), sys)) {
 			f2t_err("%s: offset %llu: cannot parse the format of an event in system %s",
 				 cap->path, (unsigned long long)r->offset, sys);
@@ -136,7 +143,10 @@ static int setup_cursors(struct f2t_capsrc *s)
 		s->cursors[c].recs = s->split.cpu[c].recs;
 		s->cursors[c].nrecs = s->split.cpu[c].n;
 		s->cursors[c].kbuf = kbuffer_alloc(KBUFFER_LSIZE_8, KBUFFER_ENDIAN_LITTLE);
-		if (!s->cursors[c].kbuf)
+		/* Only CPUs with data: the capture chooses the sub-buffer size and the CPUs. */
+		if (s->cursors[c].nrecs)
+			s->cursors[c].copy = calloc(1, (size_t)s->subbuf_size + PAGE_SLACK);
+		if (!s->cursors[c].kbuf || (s->cursors[c].nrecs && !s->cursors[c].copy))
 			return -ENOMEM;
 	}
 	return 0;
@@ -173,6 +183,24 @@ static void release_consumed(struct f2t_capsrc *s)
 	}
 }
 
+/*
+ * kbuffer trusts a sub-buffer's header: it reads the lost-event count
+ * after the commit size's end, and the header of an event near the end of
+ * the data up to 8 bytes past it.  So the commit size is checked first,
+ * and the last sub-buffer of a record, after which the mapping may end, is
+ * read from a copy followed by zeroed slack.
+ */
+static bool page_header_fits(const unsigned char *page, uint32_t subbuf_size)
+{
+	enum { COMMIT_MASK = (1 << 27) - 1 };
+	const uint64_t missing = 1ull << 31, stored = 1ull << 30;
+	uint64_t commit;
+
+	memcpy(&commit, page + 8, 8);
+	return 16 + (commit & COMMIT_MASK) + ((commit & missing) && (commit & stored) ? 8 : 0) <=
+	       subbuf_size;
+}
+
 static int cursor_load_page(struct f2t_capsrc *s, struct cursor *c)
 {
 	for (;;) {
@@ -191,14 +219,16 @@ static int cursor_load_page(struct f2t_capsrc *s, struct cursor *c)
 			continue;
 		}
 		c->page = (const unsigned char *)r->data + c->pos;
+		if (c->pos + s->subbuf_size + PAGE_SLACK > r->len) {
+			memcpy(c->copy, c->page, s->subbuf_size);
+			c->page = c->copy;
+		}
 		c->page_end = c->page + s->subbuf_size;
 		c->page_off = r->offset + c->pos;
 		c->pos += s->subbuf_size;
 		s->done_bytes += s->subbuf_size;
-		/* kbuffer trusts the page's commit size; check it first. */
-		if (kbuffer_load_subbuffer(c->kbuf, (void *)c->page) < 0 ||
-		    kbuffer_start_of_data(c->kbuf) + kbuffer_subbuffer_size(c->kbuf) >
-			    (int)s->subbuf_size) {
+		if (!page_header_fits(c->page, s->subbuf_size) ||
+		    kbuffer_load_subbuffer(c->kbuf, (void *)c->page) < 0) {
 			f2t_err("%s: offset %llu: cpu %u: corrupt ring-buffer page (bad commit size)",
 				 s->cap->path, (unsigned long long)c->page_off, c->cpu);
 			return -EINVAL;
@@ -307,6 +337,7 @@ static void capsrc_close(struct f2t_source *src)
 	for (uint32_t c = 0; c < s->ncursors; c++) {
 		if (s->cursors[c].kbuf)
 			kbuffer_free(s->cursors[c].kbuf);
+		free(s->cursors[c].copy);
 	}
 	free(s->cursors);
 	f2t_cap_cpus_free(&s->split);

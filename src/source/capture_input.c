@@ -107,8 +107,14 @@ static uint64_t stat_value(const char *text, size_t len, const char *key)
 	for (const char *p = text; p && p < text + len;) {
 		const char *nl = memchr(p, '\n', (size_t)(text + len - p));
 
-		if ((size_t)(text + len - p) > klen && !memcmp(p, key, klen))
-			return strtoull(p + klen, NULL, 10);
+		if ((size_t)(text + len - p) > klen && !memcmp(p, key, klen)) {
+			/* The record is not NUL-terminated: parse a bounded copy. */
+			char num[24] = "";
+			size_t n = (size_t)(text + len - p) - klen;
+
+			memcpy(num, p + klen, n < sizeof(num) - 1 ? n : sizeof(num) - 1);
+			return strtoull(num, NULL, 10);
+		}
 		p = nl ? nl + 1 : NULL;
 	}
 	return 0;

@@ -158,7 +158,9 @@ static int decode_sample(struct f2t_perfsrc *s, const struct f2t_perf_rec *c,
 		stack_size = f2t_perf_u64(p);
 		p += 8;
 		if (stack_size) {
-			NEED(stack_size + 8);
+			/* stack_size + 8 could wrap around */
+			if (stack_size > (uint64_t)(end - p) || (uint64_t)(end - p) - stack_size < 8)
+				return 0;
 			stack = p;
 			dyn_size = f2t_perf_u64(p + stack_size);
 			if (dyn_size > stack_size)

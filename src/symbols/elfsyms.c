@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "symbols/demangle.h"
@@ -223,15 +224,32 @@ int f2t_elfsyms_open(const char *path, const struct f2t_build_id *expect,
 {
 	struct f2t_elfsyms *e = calloc(1, sizeof(*e));
 	Elf *elf = NULL;
+	struct stat st;
 	int fd = -1, err;
 
 	*out = NULL;
 	if (!e)
 		return -ENOMEM;
 	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/*
+	 * The path comes from the capture: a FIFO there would block open()
+	 * for ever, a device could act on being opened.  Regular files only.
+	 */
+	if (stat(path, &st)) {
+		err = -errno;
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err = -ENOEXEC;
+		goto out;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		err = -errno;
+		goto out;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {	/* replaced since stat() */
+		err = -ENOEXEC;
 		goto out;
 	}
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);

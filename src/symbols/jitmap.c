@@ -59,7 +59,8 @@ struct f2t_jitmap *f2t_jitmap_parse(const char *text, size_t len)
 		}
 		p = nl + 1;
 	}
-	qsort(j->v, j->n, sizeof(*j->v), by_start);
+	if (j->n)	/* an empty map has no array to sort (qsort of NULL) */
+		qsort(j->v, j->n, sizeof(*j->v), by_start);
 	return j;
 nomem:
 	f2t_jitmap_free(j);

@@ -120,7 +120,8 @@ next:
 		p = nl + 1;
 	}
 	if (!err) {
-		qsort(k->v, k->n, sizeof(*k->v), by_addr);
+		if (k->n)	/* none when kptr_restrict hid them all: k->v is NULL */
+			qsort(k->v, k->n, sizeof(*k->v), by_addr);
 		for (size_t i = 0; i < k->nmods; i++)
 			k->mods[i].end += TAIL_SLACK;
 	}

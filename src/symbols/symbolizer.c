@@ -86,7 +86,8 @@ static int load_build_ids(struct f2t_symbolizer *s, const struct f2t_text *t)
 		}
 		p = nl + 1;
 	}
-	qsort(s->bids, s->nbids, sizeof(*s->bids), by_path);
+	if (s->nbids)	/* no usable line: no array to sort (qsort of NULL) */
+		qsort(s->bids, s->nbids, sizeof(*s->bids), by_path);
 	return 0;
 }
 
@@ -94,8 +95,11 @@ static const struct f2t_build_id *recorded_build_id(const struct f2t_symbolizer 
 						    const char *path)
 {
 	struct bid_ent key = { .path = path, .len = strlen(path) };
-	const struct bid_ent *hit = bsearch(&key, s->bids, s->nbids, sizeof(*s->bids), by_path);
+	const struct bid_ent *hit;
 
+	if (!s->nbids)
+		return NULL;
+	hit = bsearch(&key, s->bids, s->nbids, sizeof(*s->bids), by_path);
 	return hit ? &hit->id : NULL;
 }
 

@@ -38,6 +38,20 @@ static void test_snapshot_rejects_junk_with_line(void **state)
 	f2t_tasks_free(t);
 }
 
+/* A tid beyond 32 bits is not another task's tid cut short. */
+static void test_snapshot_rejects_ids_out_of_range(void **state)
+{
+	struct f2t_tasks *t = f2t_tasks_new();
+	const char tid[] = "4294967297 1 init\n", tgid[] = "1 4294967297 init\n";
+	int bad = 0;
+
+	assert_int_equal(f2t_tasks_load_snapshot(t, tid, strlen(tid), &bad), -EINVAL);
+	assert_int_equal(bad, 1);
+	assert_int_equal(f2t_tasks_load_snapshot(t, tgid, strlen(tgid), &bad), -EINVAL);
+	assert_null(f2t_tasks_find(t, 1));
+	f2t_tasks_free(t);
+}
+
 static void test_growth_keeps_pointers(void **state)
 {
 	struct f2t_tasks *t = f2t_tasks_new();
@@ -57,6 +71,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_snapshot_lines),
 		cmocka_unit_test(test_snapshot_rejects_junk_with_line),
+		cmocka_unit_test(test_snapshot_rejects_ids_out_of_range),
 		cmocka_unit_test(test_growth_keeps_pointers),
 	};
 

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the libFuzzer harnesses share: quiet logging and stdout to
+ * /dev/null, the fixture files, captures built in memory and converted
+ * through the public entry point f2t_convert(), and a capture mapping that
+ * AddressSanitizer can see the end of (fuzz_common.c).
+ */
+#ifndef F2T_FUZZ_H
+#define F2T_FUZZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/*
+ * Once per process: warnings off, stdout (where outputs go) to /dev/null,
+ * and error messages too unless F2T_FUZZ_VERBOSE is set.
+ */
+void fz_init(void);
+
+/*
+ * The file tests/REL (or $F2T_TESTS/REL), read once and kept;
+ * aborts when it is missing, since every input would then test nothing.
+ */
+const char *fz_fixture(const char *rel, size_t *len);
+
+/*
+ * The hex number at the start of each of the first @max lines of @data
+ * into @out (0 where there is none): addresses to look up.  Returns how
+ * many lines.
+ */
+size_t fz_line_addrs(const uint8_t *data, size_t size, uint64_t *out, size_t max);
+
+/* A capture file being built in memory (capture/capture.h's layout). */
+struct fz_cap {
+	unsigned char *b;
+	size_t len, cap;
+};
+
+/* Starts @c with the file header. */
+void fz_cap_begin(struct fz_cap *c);
+/* Appends one record, padded to 8 bytes. */
+void fz_cap_add(struct fz_cap *c, uint32_t type, uint32_t arg, const void *data, size_t len);
+/*
+ * Appends the records of TYPE (all of them, or those of ARG when ARG >= 0)
+ * from tests/fuzz/base.cap, a small real capture (tests/fuzz/make-seeds.py),
+ * with their arg changed to NEWARG when NEWARG >= 0.
+ */
+void fz_cap_add_base(struct fz_cap *c, uint32_t type, long arg, long newarg);
+/* Appends the END record. */
+void fz_cap_end(struct fz_cap *c);
+
+/*
+ * Converts the capture bytes @data/@len into FXT, JSON and systrace text
+ * (all to stdout, i.e. /dev/null) through f2t_convert().  The capture is
+ * read from a heap copy of exactly @len bytes, so reading past its end is
+ * an AddressSanitizer error rather than a read of whatever follows a
+ * file mapping.
+ */
+int fz_convert(const void *data, size_t len);
+
+#endif

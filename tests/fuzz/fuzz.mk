@@ -1,0 +1,69 @@
+# libFuzzer harnesses (tests/fuzz/README.md), included by the Makefile.
+#   make fuzz-build                  build every harness (needs clang's fuzzer runtime)
+#   make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS="marker fxt"]   fuzz each target in turn
+# `make check` replays every seed and past crash (tests/integration/fuzz_replay.sh).
+
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS  := -std=c11 -D_GNU_SOURCE -DF2T_VERSION='"$(VERSION)"' $(WARN) -Isrc -Iinclude -Itests/fuzz $(PKG_CFLAGS) \
+		-g -O1 -fno-omit-frame-pointer $(FUZZ_SAN) -DF2T_FUZZ_TESTS='"$(CURDIR)/tests"'
+# The capture's mapping becomes an exact-size heap copy; strtoul(l) get checked (fuzz_common.c).
+FUZZ_WRAP    := -Wl,--wrap=mmap,--wrap=munmap,--wrap=madvise,--wrap=strtoul,--wrap=strtoull
+FB           := $(B)/fuzz
+FUZZ_ALL     := $(sort $(patsubst tests/fuzz/%.c,%,$(filter-out tests/fuzz/fuzz_common.c,$(wildcard tests/fuzz/*.c))))
+FUZZ_TARGETS ?= $(FUZZ_ALL)
+# Longest input per target, where 4096 bytes is not enough (whole captures).
+FUZZ_MAX_LEN_capfile := 65536
+FUZZ_MAX_LEN_capture := 65536
+FUZZ_MAX_LEN_ringbuf := 16384
+FUZZ_MAX_LEN_perf    := 32768
+# The off-CPU recorder goes in as its stub: the fuzzers never record, and the
+# BPF skeleton is no business of theirs.
+FUZZ_LIB_SRCS := $(sort $(filter-out src/record/offcpu_bpf.c,$(LIB_SRCS)) src/record/offcpu_none.c)
+FUZZ_OBJS    := $(FUZZ_LIB_SRCS:%.c=$(FB)/obj/%.o) $(FB)/obj/tests/fuzz/fuzz_common.o
+
+# Empty when $(FUZZ_CC) can build a fuzzer with both sanitizers; else why not.
+fuzz_missing = $(shell printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' | \
+	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -x c - -o /dev/null >/dev/null 2>&1 || \
+	echo "$(FUZZ_CC) cannot build a libFuzzer harness with ASan and UBSan (install clang and libclang-rt-dev: scripts/install-deps)")
+
+$(FB)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+$(FB)/libf2t.a: $(filter $(FB)/obj/src/%,$(FUZZ_OBJS))
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(FB)/%: tests/fuzz/%.c $(FB)/obj/tests/fuzz/fuzz_common.o $(FB)/libf2t.a
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(FUZZ_WRAP) -o $@ $^ $(LDLIBS)
+
+.SECONDARY: $(FUZZ_OBJS)
+
+fuzz-bins: $(FUZZ_ALL:%=$(FB)/%)
+
+fuzz-build:
+	@mkdir -p $(FB)
+	@why='$(fuzz_missing)'; if [ -n "$$why" ]; then \
+		echo "fuzz: $$why"; echo "$$why" > $(FB)/unavailable; \
+	else \
+		rm -f $(FB)/unavailable; \
+		$(MAKE) --no-print-directory fuzz-bins; \
+	fi
+
+# Each target in turn (one core): new inputs go to $(FB)/corpus/TARGET, the
+# seeds are read from tests/fuzz/corpus/TARGET, crashes land in $(FB)/crashes.
+fuzz: fuzz-build
+	@test ! -e $(FB)/unavailable
+	@mkdir -p $(FB)/crashes
+	@set -e; export LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp; $(foreach t,$(FUZZ_TARGETS),mkdir -p $(FB)/corpus/$(t); \
+		echo "== fuzz $(t) for $(FUZZ_SECONDS) s"; \
+		$(FB)/$(t) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+			-max_len=$(or $(FUZZ_MAX_LEN_$(t)),4096) -print_final_stats=1 \
+			-artifact_prefix=$(FB)/crashes/$(t)- $(FB)/corpus/$(t) tests/fuzz/corpus/$(t);)
+
+fuzz-%: fuzz-build
+	@$(MAKE) --no-print-directory fuzz FUZZ_TARGETS=$*
+
+.PHONY: fuzz fuzz-build fuzz-bins
