@@ -19,7 +19,7 @@
  *    has (they are read from every record before its type is known);
  *  - "print fmt: " and one line: a string, then comma-separated C
  *    expressions (constants, strings, casts, unary and binary operators,
- *    ?:, calls, [] and member access, GNU statement expressions; braces
+ *    ?:, calls, [], GNU statement expressions; -> only after REC; braces
  *    only as the { VALUE, "NAME" } entries of __print_symbolic and
  *    __print_flags), nested at most MAX_DEPTH
  *    deep, in which every REC->NAME and every __get_*(NAME) names a field
@@ -509,11 +509,6 @@ static int postfix(struct chk *c)
 			if (expr(c) || expect(c, "]"))
 				return -EINVAL;
 			c->depth--;
-		} else if (is_op(c, "->") || is_op(c, ".")) {
-			next(c);
-			if (c->tok != T_ITEM)
-				return fail(c, c->t.s, "expected a member name in the print format");
-			next(c);
 		} else {
 			return 0;
 		}

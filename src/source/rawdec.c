@@ -508,6 +508,16 @@ static void lat_flags(struct f2t_rawdec *s, struct textline *l)
 	tl_putc(l, (pc & 0xf0) ? hex[(pc >> 4) & 0xf] : '.');
 }
 
+/* A field as " NAME=VALUE", for an event whose print format did not parse. */
+static int seq_field(void *ctx, const char *name, int is_str, long long num, const char *str)
+{
+	if (is_str)
+		trace_seq_printf(ctx, " %s=%s", name, str);
+	else
+		trace_seq_printf(ctx, " %s=%lld", name, num);
+	return 0;
+}
+
 const char *f2t_rawdec_text(struct f2t_rawdec *s, const struct f2t_event *ev, size_t *len)
 {
 	struct textline l;
@@ -543,7 +553,14 @@ const char *f2t_rawdec_text(struct f2t_rawdec *s, const struct f2t_event *ev, si
 		if (h->needs_symbols)
 			f2t_rawdec_tep_symbols(s);
 		trace_seq_reset(&s->seq);
-		tep_print_event(s->tep, &s->seq, &s->rec, "%s: %s", TEP_PRINT_NAME, TEP_PRINT_INFO);
+		if (h->event->flags & TEP_EVENT_FL_FAILED) {
+			/* libtraceevent's own fallback reads a string field up to a NUL, wherever. */
+			trace_seq_printf(&s->seq, "%s: [FAILED TO PARSE]", h->event->name);
+			f2t_rawdec_fields(s, ev, seq_field, &s->seq);
+		} else {
+			tep_print_event(s->tep, &s->seq, &s->rec, "%s: %s", TEP_PRINT_NAME,
+					TEP_PRINT_INFO);
+		}
 		trace_seq_terminate(&s->seq);
 		/* Room was made for a whole page's worth of text after the header. */
 		tl_mem(&l, s->seq.buffer, s->seq.len < s->line_cap - l.len - 1 ?

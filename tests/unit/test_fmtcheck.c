@@ -85,6 +85,8 @@ static void test_refuses_what_crashed_libtraceevent(void **state)
 	refused_at("__get_str(name)", "__get_str(nope)", 10);
 	/* A name libtraceevent reads otherwise ("*"), so REC->vec would find no field. */
 	refused_at("unsigned int vec;", "unsigned int vec*;", 16);
+	/* -> after anything but REC: libtraceevent then compares a NULL token. */
+	refused_at("REC->vec, __print_symbolic", "X->vec, __print_symbolic", 1);
 	/* Braces anywhere but as __print_symbolic's { VALUE, NAME } entries. */
 	refused_at("{ 1, \"TIMER\" }", "! { 1, \"TIMER\" }", 0);
 	/* Division by zero, or by a record's field that may be zero. */
