@@ -27,6 +27,7 @@
 
 #include "json/json_fmt.h"
 #include "json/json_writer-local.h"
+#include "util/sort.h"
 
 /* The unknown-name placeholder of the task table: no name, not a name. */
 static bool named(const struct f2t_task *t)
@@ -189,10 +190,10 @@ static int write_names(struct f2t_writer *w)
 	ret = f2t_tasks_each(w->tasks, collect_leader, &l);
 	if (ret)
 		goto out;
-	if (l.n) {	/* qsort() must not be handed the NULL of an empty list */
-		qsort(l.v, l.n, sizeof(*l.v), by_pid);
+	if (l.n) {	/* sum_thread()'s bsearch() must not be handed the NULL of an empty list */
+		f2t_sort(l.v, l.n, sizeof(*l.v), by_pid);
 		f2t_tasks_each(w->tasks, sum_thread, &l);
-		qsort(l.v, l.n, sizeof(*l.v), by_cpu_then_pid);
+		f2t_sort(l.v, l.n, sizeof(*l.v), by_cpu_then_pid);
 	}
 	for (size_t i = 0; i < l.n; i++) {
 		const struct f2t_task *t = l.v[i].leader;

@@ -9,6 +9,7 @@
 #include "merge/align.h"
 #include "util/strset.h"
 #include "util/log.h"
+#include "util/sort.h"
 
 /* An input's sync points: the first event of each id, sorted by id. */
 struct points {
@@ -37,7 +38,7 @@ static int collect(const struct f2t_minput *in, struct points *p)
 		return -ENOMEM;
 	for (size_t i = 0; i < in->nsyncs; i++)
 		p->v[i] = &in->syncs[i];
-	qsort(p->v, in->nsyncs, sizeof(*p->v), by_id);
+	f2t_sort(p->v, in->nsyncs, sizeof(*p->v), by_id);
 	for (size_t i = 0; i < in->nsyncs; i++)
 		if (!n || strcmp(p->v[n - 1]->id, p->v[i]->id))
 			p->v[n++] = p->v[i];

@@ -11,6 +11,7 @@
 
 #include "record/events.h"
 #include "util/log.h"
+#include "util/sort.h"
 
 static const struct {
 	const char *system, *event;
@@ -176,7 +177,7 @@ static void report_unknown(const char *spec, const char *sys, const char *ev)
 		}
 	}
 	free(avail);
-	qsort(best, nbest, sizeof(best[0]), by_dist);
+	f2t_sort(best, nbest, sizeof(best[0]), by_dist);
 	for (size_t i = 0; i < nbest; i++) {
 		strcat(list, i ? ", " : "");
 		strcat(list, best[i].name);

@@ -19,6 +19,7 @@
 #include "util/hash.h"
 #include "util/idmap.h"
 #include "util/log.h"
+#include "util/sort.h"
 
 #define KEY_MAX 16384
 
@@ -262,7 +263,7 @@ static size_t *sorted(const void *base, size_t size, size_t n)
 		idx[i] = i;
 	sort_base = base;
 	sort_size = size;
-	qsort(idx, n, sizeof(*idx), by_ns);
+	f2t_sort(idx, n, sizeof(*idx), by_ns);
 	return idx;
 }
 
@@ -409,7 +410,7 @@ int f2t_offcpu_report_folded(const struct f2t_offcpu_report *r, struct f2t_tasks
 			l->ns += e->ns;
 	}
 	if (!ret) {
-		qsort(lines->stacks.v, lines->stacks.n, sizeof(struct sum), by_key);
+		f2t_sort(lines->stacks.v, lines->stacks.n, sizeof(struct sum), by_key);
 		for (size_t i = 0; i < lines->stacks.n; i++)
 			fprintf(f, "%s %llu\n", lines->stacks.v[i].key,
 				(unsigned long long)((lines->stacks.v[i].ns + 500) / 1000));

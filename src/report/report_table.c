@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report/report-local.h"
+#include "util/sort.h"
 
 static const struct {
 	const char *name;
@@ -264,7 +265,7 @@ static int group(const struct f2t_report *r, struct f2t_table *t, int key)
 {
 	struct f2t_row **rows = t->order;
 
-	qsort_r(rows, t->nrows, sizeof(*rows), by_pid, NULL);
+	f2t_sort_r(rows, t->nrows, sizeof(*rows), by_pid, NULL);
 	t->groups = calloc(t->nrows ? t->nrows : 1, sizeof(*t->groups));
 	if (!t->groups)
 		return -ENOMEM;
@@ -282,10 +283,10 @@ static int group(const struct f2t_report *r, struct f2t_table *t, int key)
 		g->proc.comm = f2t_tasks_find(r->rec->tasks, g->proc.pid) ?
 			f2t_report_comm(r, g->proc.pid) : rows[i]->comm;
 		latencies(&g->proc);
-		qsort_r(g->threads, g->n, sizeof(*g->threads), cmp_rows, &key);
+		f2t_sort_r(g->threads, g->n, sizeof(*g->threads), cmp_rows, &key);
 		i = j;
 	}
-	qsort_r(t->groups, t->ngroups, sizeof(*t->groups), cmp_groups, &key);
+	f2t_sort_r(t->groups, t->ngroups, sizeof(*t->groups), cmp_groups, &key);
 	return 0;
 }
 

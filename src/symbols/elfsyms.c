@@ -15,6 +15,7 @@
 
 #include "symbols/demangle.h"
 #include "symbols/elfsyms.h"
+#include "util/sort.h"
 
 struct esym {
 	uint64_t start, size;	/* size 0: runs to the next symbol */
@@ -163,7 +164,7 @@ static void sort_symbols(struct f2t_elfsyms *e)
 {
 	size_t out = 0;
 
-	qsort(e->v, e->n, sizeof(*e->v), by_start);
+	f2t_sort(e->v, e->n, sizeof(*e->v), by_start);
 	for (size_t i = 0; i < e->n; i++)
 		if (!out || e->v[out - 1].start != e->v[i].start)
 			e->v[out++] = e->v[i];

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "symbols/jitmap.h"
+#include "util/sort.h"
 
 struct jsym {
 	uint64_t start, size;
@@ -59,8 +60,7 @@ struct f2t_jitmap *f2t_jitmap_parse(const char *text, size_t len)
 		}
 		p = nl + 1;
 	}
-	if (j->n)	/* an empty map has no array to sort (qsort of NULL) */
-		qsort(j->v, j->n, sizeof(*j->v), by_start);
+	f2t_sort(j->v, j->n, sizeof(*j->v), by_start);
 	return j;
 nomem:
 	f2t_jitmap_free(j);

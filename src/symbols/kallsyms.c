@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "symbols/kallsyms.h"
+#include "util/sort.h"
 
 /* How far past the last symbol of a module an address may still be its code. */
 #define TAIL_SLACK 0x10000
@@ -120,8 +121,7 @@ next:
 		p = nl + 1;
 	}
 	if (!err) {
-		if (k->n)	/* none when kptr_restrict hid them all: k->v is NULL */
-			qsort(k->v, k->n, sizeof(*k->v), by_addr);
+		f2t_sort(k->v, k->n, sizeof(*k->v), by_addr);
 		for (size_t i = 0; i < k->nmods; i++)
 			k->mods[i].end += TAIL_SLACK;
 	}

@@ -18,6 +18,7 @@
 #include "symbols/kallsyms.h"
 #include "symbols/symbolizer.h"
 #include "util/log.h"
+#include "util/sort.h"
 
 struct bid_ent {
 	const char *path;	/* into the recording's text */
@@ -86,8 +87,7 @@ static int load_build_ids(struct f2t_symbolizer *s, const struct f2t_text *t)
 		}
 		p = nl + 1;
 	}
-	if (s->nbids)	/* no usable line: no array to sort (qsort of NULL) */
-		qsort(s->bids, s->nbids, sizeof(*s->bids), by_path);
+	f2t_sort(s->bids, s->nbids, sizeof(*s->bids), by_path);
 	return 0;
 }
 
