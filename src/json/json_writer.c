@@ -106,7 +106,6 @@ struct proc {
 struct proc_list {
 	struct proc *v;
 	size_t n, cap;
-	const struct f2t_model *model;
 };
 
 static int collect_leader(struct f2t_task *t, void *ctx)
@@ -153,7 +152,7 @@ static int sum_thread(struct f2t_task *t, void *ctx)
 	struct proc_list *l = ctx;
 	struct f2t_task key = { .tgid = t->tgid };
 	struct proc k = { .leader = &key }, *hit;
-	uint64_t ns = f2t_model_cputime(l->model, t->tid);
+	uint64_t ns = t->cpu_ns;
 
 	if (!ns)
 		return 0;
@@ -184,7 +183,7 @@ static int name_thread(struct f2t_task *t, void *ctx)
  */
 static int write_names(struct f2t_writer *w)
 {
-	struct proc_list l = { .model = w->model };
+	struct proc_list l = { 0 };
 	int ret;
 
 	ret = f2t_tasks_each(w->tasks, collect_leader, &l);

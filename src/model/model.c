@@ -21,7 +21,7 @@ struct f2t_model *f2t_model_new(const struct f2t_recording *rec, const char *own
 	m->cpus = f2t_cpu_tracks_new();
 	m->fg = f2t_fgraph_new();
 	m->stacks = f2t_stacks_new();
-	m->cputime = f2t_cputime_new();
+	m->cputime = f2t_cputime_new(rec->tasks);
 	if (!m->markers || !m->cpus || !m->fg || !m->stacks || !m->cputime)
 		goto nomem;
 	if (own_sync_id && *own_sync_id && f2t_mtrack_reserve_sync_id(m->markers, own_sync_id))
@@ -134,8 +134,7 @@ int f2t_model_event(struct f2t_model *m, const struct f2t_event *ev, f2t_item_fn
 {
 	m->emit = emit;
 	m->ctx = ctx;
-	if (f2t_cputime_event(m->cputime, ev))
-		return -ENOMEM;
+	f2t_cputime_event(m->cputime, ev);
 	switch (ev->kind) {
 	case F2T_EV_PRINT:
 		return f2t_model_marker_event(m, ev);
@@ -169,11 +168,6 @@ void f2t_model_counts(const struct f2t_model *m, struct f2t_stats *st)
 const struct f2t_stacks *f2t_model_stacks(const struct f2t_model *m)
 {
 	return m->stacks;
-}
-
-uint64_t f2t_model_cputime(const struct f2t_model *m, int32_t tid)
-{
-	return f2t_cputime_get(m->cputime, tid);
 }
 
 void f2t_model_report(const struct f2t_model *m)

@@ -71,9 +71,6 @@ void f2t_model_counts(const struct f2t_model *m, struct f2t_stats *st);
 /** f2t_model_stacks() - the tree every sample's stack was interned in */
 const struct f2t_stacks *f2t_model_stacks(const struct f2t_model *m);
 
-/** f2t_model_cputime() - CPU time of @tid so far, in ns, from its switches */
-uint64_t f2t_model_cputime(const struct f2t_model *m, int32_t tid);
-
 /**
  * f2t_model_report() - tell the user on stderr what went wrong with markers
  *

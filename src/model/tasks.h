@@ -26,6 +26,8 @@ struct f2t_task {
 	 */
 	uint32_t gen;
 	uint32_t announced[F2T_MAX_WRITERS];
+	/* Time on a CPU, from the switches to it seen (model/cputime.h). */
+	uint64_t cpu_ns;
 };
 
 struct f2t_tasks;

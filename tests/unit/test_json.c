@@ -241,35 +241,46 @@ static struct f2t_event sw(uint64_t ts, uint32_t cpu, int32_t prev, int32_t next
 	return ev;
 }
 
+/* The tracker makes the tasks of a switch before the tally sees it. */
+static void account(struct f2t_cputime *c, struct f2t_tasks *t, struct f2t_event ev)
+{
+	if (ev.kind == F2T_EV_SWITCH) {
+		assert_non_null(f2t_tasks_get(t, ev.sw.prev_pid));
+		assert_non_null(f2t_tasks_get(t, ev.sw.next_pid));
+	}
+	f2t_cputime_event(c, &ev);
+}
+
+static uint64_t cpu_ns(struct f2t_tasks *t, int32_t tid)
+{
+	const struct f2t_task *task = f2t_tasks_find(t, tid);
+
+	return task ? task->cpu_ns : 0;
+}
+
 static void test_cputime(void **state)
 {
-	struct f2t_cputime *c = f2t_cputime_new();
-	struct f2t_event ev;
+	struct f2t_tasks *t = f2t_tasks_new();
+	struct f2t_cputime *c = f2t_cputime_new(t);
 
-	ev = sw(100, 0, 0, 10);
-	assert_int_equal(f2t_cputime_event(c, &ev), 0);
-	ev = sw(150, 0, 10, 20);		/* 10 ran 50 */
-	f2t_cputime_event(c, &ev);
-	ev = sw(400, 0, 20, 0);			/* 20 ran 250 */
-	f2t_cputime_event(c, &ev);
-	ev = sw(1000, 1, 30, 10);		/* cpu 1: before its first switch, unknown */
-	f2t_cputime_event(c, &ev);
-	ev = (struct f2t_event){ .ts = 1100, .cpu = 1, .kind = F2T_EV_LOST };
-	f2t_cputime_event(c, &ev);
-	ev = sw(1200, 1, 10, 0);		/* after a loss: unknown too */
-	f2t_cputime_event(c, &ev);
-	assert_int_equal(f2t_cputime_get(c, 10), 50);
-	assert_int_equal(f2t_cputime_get(c, 20), 250);
-	assert_int_equal(f2t_cputime_get(c, 30), 0);
-	assert_int_equal(f2t_cputime_get(c, 0), 0);
-	/* Growth keeps every count. */
-	for (int32_t tid = 1; tid < 5000; tid++) {
-		ev = sw(2000 + (uint64_t)tid * 10, 0, tid - 1, tid);
-		assert_int_equal(f2t_cputime_event(c, &ev), 0);
-	}
-	assert_int_equal(f2t_cputime_get(c, 20), 250 + 10);
-	assert_int_equal(f2t_cputime_get(c, 4998), 10);
+	assert_non_null(c);
+	account(c, t, sw(100, 0, 0, 10));
+	account(c, t, sw(150, 0, 10, 20));		/* 10 ran 50 */
+	account(c, t, sw(400, 0, 20, 0));		/* 20 ran 250 */
+	account(c, t, sw(1000, 1, 30, 10));		/* cpu 1: before its first switch, unknown */
+	account(c, t, (struct f2t_event){ .ts = 1100, .cpu = 1, .kind = F2T_EV_LOST });
+	account(c, t, sw(1200, 1, 10, 0));		/* after a loss: unknown too */
+	assert_int_equal(cpu_ns(t, 10), 50);
+	assert_int_equal(cpu_ns(t, 20), 250);
+	assert_int_equal(cpu_ns(t, 30), 0);
+	assert_int_equal(cpu_ns(t, 0), 0);		/* idle is not counted */
+	/* Thousands of threads: every count kept. */
+	for (int32_t tid = 1; tid < 5000; tid++)
+		account(c, t, sw(2000 + (uint64_t)tid * 10, 0, tid - 1, tid));
+	assert_int_equal(cpu_ns(t, 20), 250 + 10);
+	assert_int_equal(cpu_ns(t, 4998), 10);
 	f2t_cputime_free(c);
+	f2t_tasks_free(t);
 }
 
 /* A whole JSON file from synthetic events (a test source: no kernel text). */
