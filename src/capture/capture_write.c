@@ -59,8 +59,7 @@ struct f2t_capw *f2t_capw_open(const char *path, bool unnamed)
 	pthread_mutex_init(&w->lock, NULL);
 	/* Private: it holds kernel addresses and every process's mappings. */
 	err = f2t_outfile_open(&w->file, path,
-			       F2T_OUTFILE_PRIVATE |
-				       (unnamed ? F2T_OUTFILE_UNNAMED : F2T_OUTFILE_DURABLE));
+			       F2T_OUTFILE_PRIVATE | (unnamed ? F2T_OUTFILE_UNNAMED : 0));
 	if (!err) {
 		err = write_all(w->file.fd, &iov, 1);
 		if (err)

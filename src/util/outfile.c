@@ -263,7 +263,7 @@ int f2t_outfile_commit(struct f2t_outfile *f)
 
 	if (rename_it) {
 		/* The rename must not land before the data does (a power cut). */
-		if (f->flags & F2T_OUTFILE_DURABLE && fsync(f->fd) < 0)
+		if (fsync(f->fd) < 0)
 			err = -errno;
 		if (!err && owner_set && fchown(f->fd, owner_uid, owner_gid) < 0)
 			f2t_warn("%s: cannot give it to uid %u: %s", f->path, (unsigned int)owner_uid,
@@ -278,14 +278,6 @@ int f2t_outfile_commit(struct f2t_outfile *f)
 	}
 	if (rename_it) {
 		block_stop_signals(&old);
-		/*
-		 * ext4 writes a file out before a rename over another one
-		 * lands (auto_da_alloc): 22 ms for 25 MB.  A file not synced
-		 * has no use for that; the old one goes first, so for a few
-		 * microseconds NAME is missing, never partial.
-		 */
-		if (!(f->flags & F2T_OUTFILE_DURABLE))
-			unlink(f->path);
 		if (rename(f->tmp, f->path) < 0)
 			err = -errno;
 		else

@@ -2,11 +2,9 @@
 /*
  * Files that appear whole or not at all.  f2t_outfile_open() creates a
  * hidden temporary file, ".NAME.f2t-XXXXXX", in NAME's directory (O_EXCL,
- * O_NOFOLLOW); f2t_outfile_commit() gives it to the user who ran sudo and
- * renames it over NAME; f2t_outfile_abort() removes it.  A process killed
- * in between leaves at most the hidden file.  Only a capture, which nothing
- * can make again, is synced to disk before the rename: a trace converted
- * from it is not worth the wait (tens of milliseconds per 25 MB).
+ * O_NOFOLLOW); f2t_outfile_commit() syncs it to disk, gives it to the user
+ * who ran sudo, and renames it over NAME; f2t_outfile_abort() removes it.
+ * A process killed in between leaves at most the hidden file.
  *
  * NAME may be a symlink, followed unless it lies in a sticky world-writable
  * directory (/tmp) and belongs to neither us nor the directory's owner:
@@ -23,7 +21,6 @@
 enum {
 	F2T_OUTFILE_PRIVATE = 1,	/* mode 0600 (captures), not 0644 minus umask */
 	F2T_OUTFILE_UNNAMED = 2,	/* removed at once, read back through its fd */
-	F2T_OUTFILE_DURABLE = 4,	/* fsync()ed before it takes its name */
 };
 
 struct f2t_outfile {
@@ -46,7 +43,7 @@ struct f2t_outfile {
 int f2t_outfile_open(struct f2t_outfile *f, const char *path, unsigned int flags);
 
 /**
- * f2t_outfile_commit() - close the file and give it its name (synced first if DURABLE)
+ * f2t_outfile_commit() - sync, close, and give the file its name
  *
  * An F2T_OUTFILE_UNNAMED file is only closed.  On error the temporary file
  * is removed.
