@@ -64,25 +64,21 @@ int f2t_kmerge_add(struct f2t_kmerge *m, void *input)
 	return 0;
 }
 
-int f2t_kmerge_next(struct f2t_kmerge *m, void **input)
+int f2t_kmerge_settle(struct f2t_kmerge *m, int refilled, void **input)
 {
+	if (m->pending) {
+		m->pending = false;
+		if (refilled < 0)
+			return refilled;
+		/* The top moved on behind another input, or ran dry: put it in its place. */
+		if (!refilled)
+			m->v[0] = m->v[--m->n];
+		sift_down(m, 0);
+	}
 	if (!m->ordered) {
 		for (size_t i = m->n; i-- > 0;)
 			sift_down(m, i);
 		m->ordered = true;
-	}
-	if (m->pending) {
-		int ret = m->refill(m->v[0].input, m->ctx);
-
-		m->pending = false;
-		if (ret < 0)
-			return ret;
-		/* The top moved on, or ran dry: put it back in its place. */
-		if (ret)
-			m->v[0].key = key_of(m, m->v[0].input);
-		else
-			m->v[0] = m->v[--m->n];
-		sift_down(m, 0);
 	}
 	if (!m->n)
 		return 0;

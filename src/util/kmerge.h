@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Moves INPUT to its next item, key included: 1, 0 when it has none left, or a negative errno. */
 typedef int (*f2t_refill_fn)(void *input, void *ctx);
@@ -56,14 +57,38 @@ int f2t_kmerge_init(struct f2t_kmerge *m, size_t cap, size_t key_offset, f2t_ref
  */
 int f2t_kmerge_add(struct f2t_kmerge *m, void *input);
 
+/* f2t_kmerge_next() past its common case: @refilled is what refilling the top returned. */
+int f2t_kmerge_settle(struct f2t_kmerge *m, int refilled, void **input);
+
 /**
  * f2t_kmerge_next() - the input whose item comes next
  * @input: set to it
  *
+ * Inline for the common case, a run: the input handed out last moves on
+ * and still comes first, before the others (a tie goes the slow way).
+ *
  * Return: 1, 0 when every input is used up, or what a refill returned when
  * it failed.
  */
-int f2t_kmerge_next(struct f2t_kmerge *m, void **input);
+static inline int f2t_kmerge_next(struct f2t_kmerge *m, void **input)
+{
+	struct f2t_kmerge_entry *v = m->v;
+	int ret = 0;
+
+	if (m->pending) {
+		ret = m->refill(v[0].input, m->ctx);
+		if (ret > 0) {
+			memcpy(&v[0].key, (const char *)v[0].input + m->key_offset,
+			       sizeof(v[0].key));
+			if (m->ordered && (m->n < 2 || v[0].key < v[1].key) &&
+			    (m->n < 3 || v[0].key < v[2].key)) {
+				*input = v[0].input;
+				return 1;
+			}
+		}
+	}
+	return f2t_kmerge_settle(m, ret, input);
+}
 
 /* f2t_kmerge_free() - frees the merge (not the inputs) */
 void f2t_kmerge_free(struct f2t_kmerge *m);
