@@ -25,8 +25,12 @@ capture() { # name roundtrips
 	"$F2T" convert "$W/$1.cap" -o "$W/$1.fxt" 2>&1 | sed -n 's/^ftrace2trace: \([0-9]*\) events.*/\1/p'
 }
 
-# Seconds (user+sys is not wall time; use wall on one pinned core) and peak RSS in KB.
-timed() { /usr/bin/time -f '%e %M' taskset -c 1 "$@" 2>&1 >/dev/null | tail -1; }
+# Wall seconds on one pinned core, peak RSS in KB, user seconds.  Dirty pages
+# are written out first: a run that follows one which left a gigabyte unwritten
+# is otherwise slowed by the kernel's throttling, not by its own work.  Ours
+# syncs its output before renaming it (the earlier binary did not): wall time
+# includes that, user time does not.
+timed() { sync; /usr/bin/time -f '%e %M %U' taskset -c 1 "$@" 2>&1 >/dev/null | tail -1; }
 
 for size in 1M:170000 10M:1700000; do
 	name=${size%%:*}; rt=${size##*:}
@@ -34,27 +38,29 @@ for size in 1M:170000 10M:1700000; do
 	switches=$("$F2T" dump --stats "$W/$name.fxt" | awk '$1 == "context_switch" {print $2}')
 	fxt_bytes=$(stat -c %s "$W/$name.fxt")
 	for fmt in fxt json; do
-		secs=() rss=() osecs=() orss=()
+		secs=() rss=() user=() osecs=() orss=() ouser=()
 		for _ in $(seq "$ROUNDS"); do
-			read -r s m < <(timed "$F2T" convert -q "$W/$name.cap" -o "$W/out.$fmt")
-			secs+=("$s"); rss+=("$m")
+			read -r s m u < <(timed "$F2T" convert -q "$W/$name.cap" -o "$W/out.$fmt")
+			secs+=("$s"); rss+=("$m"); user+=("$u")
 			if [ -n "${OLD:-}" ]; then
-				read -r s m < <(timed "$OLD" convert -q "$W/$name.cap" -o "$W/old.$fmt")
-				osecs+=("$s"); orss+=("$m")
+				read -r s m u < <(timed "$OLD" convert -q "$W/$name.cap" -o "$W/old.$fmt")
+				osecs+=("$s"); orss+=("$m"); ouser+=("$u")
 			fi
 		done
 		s=$(printf '%s\n' "${secs[@]}" | median)
 		m=$(printf '%s\n' "${rss[@]}" | median)
+		u=$(printf '%s\n' "${user[@]}" | median)
 		out_bytes=$(stat -c %s "$W/out.$fmt")
-		printf '%-4s %-4s events=%-9s median %.3f s  %.2f M events/s  peak RSS %s KB  %s bytes  %.1f bytes/switch (file)\n' \
-			"$name" "$fmt" "$events" "$s" "$(echo "$events / $s / 1000000" | bc -l)" "$m" \
+		printf '%-4s %-4s events=%-9s median %.3f s  %.2f M events/s  user %.2f s  peak RSS %s KB  %s bytes  %.1f bytes/switch (file)\n' \
+			"$name" "$fmt" "$events" "$s" "$(echo "$events / $s / 1000000" | bc -l)" "$u" "$m" \
 			"$out_bytes" "$(echo "$out_bytes / $switches" | bc -l)"
 		if [ -n "${OLD:-}" ]; then
 			os=$(printf '%s\n' "${osecs[@]}" | median)
 			om=$(printf '%s\n' "${orss[@]}" | median)
-			printf '%-4s %-4s OLD     median %.3f s  %.2f M events/s  peak RSS %s KB  (new/old time %.3f)\n' \
-				"$name" "$fmt" "$os" "$(echo "$events / $os / 1000000" | bc -l)" "$om" \
-				"$(echo "$s / $os" | bc -l)"
+			ou=$(printf '%s\n' "${ouser[@]}" | median)
+			printf '%-4s %-4s OLD     median %.3f s  %.2f M events/s  user %.2f s  peak RSS %s KB  (new/old time %.3f, user %.3f)\n' \
+				"$name" "$fmt" "$os" "$(echo "$events / $os / 1000000" | bc -l)" "$ou" "$om" \
+				"$(echo "$s / $os" | bc -l)" "$(echo "$u / $ou" | bc -l)"
 		fi
 		rm -f "$W/out.$fmt" "$W/old.$fmt"
 	done
@@ -70,7 +76,7 @@ if command -v perf >/dev/null; then
 		n=$(perf script -i "$W/perf.data" 2>/dev/null | wc -l)
 		secs=()
 		for _ in $(seq "$ROUNDS"); do
-			read -r s m < <(timed perf script -i "$W/perf.data")
+			read -r s m _ < <(timed perf script -i "$W/perf.data")
 			secs+=("$s")
 		done
 		s=$(printf '%s\n' "${secs[@]}" | median)
@@ -97,7 +103,7 @@ if command -v trace-cmd >/dev/null; then
 		n=$(trace-cmd report "$W/tc.dat" 2>/dev/null | grep -c ': sched_' || true)
 		secs=()
 		for _ in $(seq "$ROUNDS"); do
-			read -r s m < <(timed trace-cmd report "$W/tc.dat")
+			read -r s m _ < <(timed trace-cmd report "$W/tc.dat")
 			secs+=("$s")
 		done
 		s=$(printf '%s\n' "${secs[@]}" | median)
