@@ -24,6 +24,11 @@ CFLAGS   ?= -O2 -g
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -DF2T_VERSION='"$(VERSION)"' $(WARN) -Isrc -Iinclude \
 	$(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 LDLIBS   := $(PKG_LIBS) -lstdc++ -lpthread -lm
+# libtracecmd before 1.5.1 reads compressed trace.dat files in quadratic
+# time: big ones are read through an uncompressed copy (tracedat_inflate.c).
+ifneq ($(shell $(PKG_CONFIG) --atleast-version=1.5.1 libtracecmd && echo y),y)
+ALL_CFLAGS += -DF2T_TRACECMD_CHUNKS_LEAK
+endif
 
 B        := build
 SRCS     := $(shell find src -name '*.c' | sort)

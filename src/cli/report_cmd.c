@@ -15,6 +15,7 @@
 #include "report/offcpu.h"
 #include "report/report.h"
 #include "util/log.h"
+#include "util/outfile.h"
 
 #define MAX_IDS 256
 #define OFFCPU_TOP 10	/* stacks listed by --off-cpu unless --top says */
@@ -220,6 +221,11 @@ int f2t_cmd_report(int argc, char **argv)
 		return usage_error("--off-cpu takes only --folded and --top%s", "");
 	if (offcpu.folded && !off_cpu)
 		return usage_error("--folded goes with --off-cpu%s", "");
+	/* A big compressed trace.dat is read through a temporary copy. */
+	if (f2t_outfile_catch_signals()) {
+		f2t_err("cannot install signal handlers");
+		return 1;
+	}
 	if (off_cpu)
 		return f2t_offcpu_report_file(argv[optind], &offcpu, stdout) ? 1 : 0;
 	conv.progress = !f2t_quiet && isatty(STDERR_FILENO);

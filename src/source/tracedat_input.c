@@ -410,10 +410,11 @@ static int open_buffers(struct tracedat_input *t)
 static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 static char crash_msg[512];
 static size_t crash_len;
+static int crash_fd = STDERR_FILENO;	/* a copy: stderr is muted at times (tracedat_inflate.c) */
 
 static void on_crash(int sig)
 {
-	ssize_t n = write(STDERR_FILENO, crash_msg, crash_len);
+	ssize_t n = write(crash_fd, crash_msg, crash_len);
 
 	(void)n;
 	(void)sig;
@@ -428,6 +429,9 @@ static void guard_open(const char *path, struct sigaction *old)
 			 path);
 
 	crash_len = n > 0 && (size_t)n < sizeof(crash_msg) ? (size_t)n : 0;
+	crash_fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (crash_fd < 0)
+		crash_fd = STDERR_FILENO;
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
 		sigaction(crash_signals[i], &sa, &old[i]);
@@ -437,9 +441,12 @@ static void unguard_open(const struct sigaction *old)
 {
 	for (size_t i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
 		sigaction(crash_signals[i], &old[i], NULL);
+	if (crash_fd != STDERR_FILENO)
+		close(crash_fd);
+	crash_fd = STDERR_FILENO;
 }
 
-static int check_layout(const char *path)
+static int check_layout(const char *path, uint64_t *size)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
@@ -449,7 +456,8 @@ static int check_layout(const char *path)
 		ret = -errno;
 		f2t_err("%s: %s", path, strerror(errno));
 	} else {
-		ret = f2t_tracedat_check(path, fd, (uint64_t)st.st_size);
+		*size = (uint64_t)st.st_size;
+		ret = f2t_tracedat_check(path, fd, *size);
 	}
 	if (fd >= 0)
 		close(fd);
@@ -460,6 +468,8 @@ static int tracedat_open(const char *path, struct f2t_input **out)
 {
 	struct tracedat_input *t = calloc(1, sizeof(*t));
 	struct sigaction old[sizeof(crash_signals) / sizeof(crash_signals[0])];
+	struct tracecmd_input *copy;
+	uint64_t size = 0;
 	int ret;
 
 	if (!t) {
@@ -476,7 +486,7 @@ static int tracedat_open(const char *path, struct f2t_input **out)
 		ret = -ENOMEM;
 		goto out;
 	}
-	ret = check_layout(path);
+	ret = check_layout(path, &size);
 	if (ret)
 		goto out;
 	/* Our own messages say what is wrong; libtracecmd's would be noise. */
@@ -494,8 +504,15 @@ static int tracedat_open(const char *path, struct f2t_input **out)
 		goto out;
 	}
 	ret = read_info(t);
-	if (!ret)
-		ret = open_buffers(t);
+	if (ret)
+		goto out;
+	/* Read through a copy, but named, described and checked as the file itself. */
+	if (f2t_tracedat_should_inflate(t->handle, size) &&
+	    (copy = f2t_tracedat_inflate(path, TRACECMD_FL_LOAD_NO_PLUGINS))) {
+		tracecmd_close(t->handle);
+		t->handle = copy;
+	}
+	ret = open_buffers(t);
 out:
 	unguard_open(old);
 	if (ret == -ENOMEM)
