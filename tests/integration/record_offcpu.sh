@@ -6,7 +6,8 @@
 # path and its own function, names the writer as the reader's waker, and
 # agrees within 5% with the kernel's own sched_switch text of the same
 # capture.  The JSON carries the episodes as slices whose "sf" is in
-# stackFrames; Trace Viewer and Perfetto import them where installed.
+# stackFrames; Trace Viewer and Perfetto (FXT, JSON, .pftrace) import them
+# where installed.
 set -u
 . "$F2T_TESTS/helpers/record-common.bash"
 need_root
@@ -18,7 +19,7 @@ cd "$TMP" || exit 1
 # Pinned to CPU 0: on CPU 1 this kernel records no switch from the idle task
 # (docs/kernel.md), so the sched_switch text would miss every switch in of a
 # thread woken there, and the comparison below would have nothing to compare.
-"$F2T" record --off-cpu -k oc.cap -o oc.json -o oc.fxt -o oc.txt -- taskset -c 0 "$BLOCKER" 20 "$TMP/blocker.dat" \
+"$F2T" record --off-cpu -k oc.cap -o oc.json -o oc.fxt -o oc.pftrace -o oc.txt -- taskset -c 0 "$BLOCKER" 20 "$TMP/blocker.dat" \
 	>out 2>err
 rc=$?
 grep -q "built without BPF" err && skip "this build has no BPF: $(grep -- --off-cpu err)"
@@ -54,11 +55,11 @@ fi
 TP=${TRACE_PROCESSOR:-$(command -v trace_processor_shell || true)}
 if [ -n "$TP" ]; then
 	echo "select count(*) from slice where category = 'off-cpu' and name like 'S %pipe_read';" >q.sql
-	for f in oc.fxt oc.json; do
+	for f in oc.fxt oc.json oc.pftrace; do
 		n=$("$TP" -q q.sql "$f" 2>/dev/null | tail -1)
 		[ "${n:-0}" -ge 19 ] || fail "Perfetto: $f has ${n:-no} pipe_read off-CPU slices, expected 20"
 	done
-	ok "Perfetto shows the pipe reader's off-CPU slices in FXT and JSON"
+	ok "Perfetto shows the pipe reader's off-CPU slices in FXT, JSON and its own protobuf"
 else
 	echo "note: TRACE_PROCESSOR not set: Perfetto import not checked"
 fi
