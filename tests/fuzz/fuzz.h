@@ -60,4 +60,11 @@ void fz_cap_end(struct fz_cap *c);
  */
 int fz_convert(const void *data, size_t len);
 
+struct f2t_input_kind;
+/*
+ * Opens @data/@size (in a memfd) as an input of @kind and reads every event
+ * with its text and fields, as a conversion does.
+ */
+void fz_read_input(const struct f2t_input_kind *kind, const uint8_t *data, size_t size);
+
 #endif

@@ -7,7 +7,8 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS  := -std=c11 -D_GNU_SOURCE -DF2T_VERSION='"$(VERSION)"' $(WARN) -Isrc -Iinclude -Itests/fuzz $(PKG_CFLAGS) \
-		-g -O1 -fno-omit-frame-pointer $(FUZZ_SAN) -DF2T_FUZZ_TESTS='"$(CURDIR)/tests"'
+		-g -O1 -fno-omit-frame-pointer $(FUZZ_SAN) -DF2T_FUZZ_TESTS='"$(CURDIR)/tests"' \
+		-DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 # The capture's mapping becomes an exact-size heap copy; strtoul(l) get checked (fuzz_common.c).
 FUZZ_WRAP    := -Wl,--wrap=mmap,--wrap=munmap,--wrap=madvise,--wrap=strtoul,--wrap=strtoull
 FB           := $(B)/fuzz
@@ -18,6 +19,7 @@ FUZZ_MAX_LEN_capfile := 65536
 FUZZ_MAX_LEN_capture := 65536
 FUZZ_MAX_LEN_ringbuf := 16384
 FUZZ_MAX_LEN_perf    := 32768
+FUZZ_MAX_LEN_tracedat := 160000
 # The off-CPU recorder goes in as its stub: the fuzzers never record, and the
 # BPF skeleton is no business of theirs.
 FUZZ_LIB_SRCS := $(sort $(filter-out src/record/offcpu_bpf.c,$(LIB_SRCS)) src/record/offcpu_none.c)

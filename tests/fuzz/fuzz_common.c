@@ -19,6 +19,8 @@
 
 #include "capture/capture.h"
 #include "pipeline/convert.h"
+#include "source/input.h"
+#include "source/source.h"
 #include "util/log.h"
 
 #include "fuzz.h"
@@ -296,4 +298,35 @@ unsigned long __wrap_strtoul(const char *nptr, char **endptr, int base)
 {
 	touch_number(nptr, base);
 	return __real_strtoul(nptr, endptr, base);
+}
+
+static int add_field(void *ctx, const char *name, int is_str, long long num, const char *str)
+{
+	*(size_t *)ctx += strlen(name) + (is_str ? strlen(str) : (size_t)(num & 1));
+	return 0;
+}
+
+void fz_read_input(const struct f2t_input_kind *kind, const uint8_t *data, size_t size)
+{
+	struct f2t_input *in = NULL;
+	char path[64];
+	int fd = memfd_create("f2t-fuzz", 0);
+
+	if (fd < 0 || write(fd, data, size) != (ssize_t)size)
+		abort();
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	if (kind->open(path, &in) == 0) {
+		struct f2t_event ev;
+		size_t sum = 0, len;
+
+		while (f2t_source_next(in->events, &ev) > 0) {
+			const char *text = f2t_event_text(&ev, &len);
+
+			if (text && text[len] != '\0')
+				abort();	/* the text op ends its text */
+			f2t_event_fields(&ev, add_field, &sum);
+		}
+		f2t_input_close(in);
+	}
+	close(fd);
 }
