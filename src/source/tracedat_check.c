@@ -7,7 +7,9 @@
  * is checked to lie inside it, and the first that does not is reported
  * with its offset.  Likewise in version 7 files for the options sections
  * (never compressed by trace-cmd) and the CPU data of every buffer they
- * describe.  Layout facts: trace-cmd's trace-cmd.dat.v6(5) and .v7(5).
+ * describe.  A version 6 file's printk formats are read line by line, as
+ * libtraceevent would read past a line without its format.  Layout facts:
+ * trace-cmd's trace-cmd.dat.v6(5) and .v7(5).
  */
 #include <endian.h>
 #include <stdbool.h>
@@ -97,6 +99,61 @@ static int skip_name(struct walk *w)
 			return ret;
 	}
 	return fail(w, w->off, "a name longer than 256 bytes");
+}
+
+/*
+ * Is the printk formats line [S, E) one libtraceevent reads inside it?
+ * tep_parse_printk_formats() takes what follows the first ':' (after any
+ * leading ones), skips one character (the space), strips a leading quote,
+ * and looks two characters before the end of the rest for a trailing "\n":
+ * without a ':', with nothing after it, or with fewer than three characters
+ * left, it reads outside the line (or the whole text).
+ */
+static bool printk_line_ok(const char *s, const char *e)
+{
+	const char *colon, *fmt;
+
+	while (s < e && *s == ':')
+		s++;
+	colon = memchr(s, ':', (size_t)(e - s));
+	if (!colon || e - colon < 2)
+		return false;
+	fmt = colon + 2;
+	fmt += fmt < e && *fmt == '"';
+	return e - fmt >= 3;
+}
+
+/* The printk formats: a size, then "ADDR : \"FORMAT\"" lines. */
+static int check_printk(struct walk *w)
+{
+	uint64_t at = w->off + 4;
+	uint32_t n;
+	char *text;
+	int ret = get32(w, &n);
+
+	if (ret)
+		return ret;
+	if (n > w->size - w->off)
+		return fail(w, w->off, "past the end of the file");
+	text = malloc((size_t)n + 1);
+	if (!text) {
+		f2t_err("%s: out of memory", w->path);
+		return -ENOMEM;
+	}
+	ret = get(w, text, n);
+	text[n] = '\0';
+	/* libtraceevent reads it as a C string: up to its first NUL. */
+	for (const char *s = text, *e, *end = text + strlen(text); !ret && s < end; s = e + 1) {
+		e = memchr(s, '\n', (size_t)(end - s));
+		if (!e)
+			e = end;
+		if (e > s && !printk_line_ok(s, e)) {
+			ret = fail(w, at + (uint64_t)(s - text),
+				   "a line that is not 'ADDRESS : \"FORMAT\"', which libtraceevent would read past");
+		}
+	}
+	free(text);
+	return ret;
 }
 
 /* "flyrecord\0" and an (offset, size) per CPU, each range inside the file. */
@@ -193,7 +250,7 @@ static int check_v6(struct walk *w)
 	w->what = "kallsyms";
 	ret = skip_sized32(w);
 	w->what = "the printk formats";
-	ret = ret ?: skip_sized32(w);
+	ret = ret ?: check_printk(w);
 	w->what = "the saved cmdlines";
 	ret = ret ?: skip_sized64(w);
 	w->what = "the CPU count";
