@@ -7,8 +7,9 @@
  * is checked to lie inside it, and the first that does not is reported
  * with its offset.  Likewise in version 7 files for the options sections
  * (never compressed by trace-cmd) and the CPU data of every buffer they
- * describe.  A version 6 file's printk formats are read line by line, as
- * libtraceevent would read past a line without its format.  Layout facts:
+ * describe.  A version 6 file's event formats pass the check a capture's
+ * do (fmtcheck.h), and its printk formats are read line by line, since
+ * libtraceevent parses and prints with both as they come.  Layout facts:
  * trace-cmd's trace-cmd.dat.v6(5) and .v7(5).
  */
 #include <endian.h>
@@ -20,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "source/fmtcheck.h"
 #include "source/tracedat.h"
 #include "util/log.h"
 
@@ -30,6 +32,7 @@ struct walk {
 	const char *path;
 	int fd;
 	uint64_t size, off;
+	uint32_t page;		/* the ring buffer's page: no record is longer */
 	const char *what;	/* what is read at off, for the message */
 };
 
@@ -220,6 +223,35 @@ static int check_options(struct walk *w, uint32_t cpus)
 	}
 }
 
+/*
+ * An event format file, checked as a capture's are (fmtcheck.h) before
+ * libtracecmd hands it to libtraceevent, whose parser and printer trust it.
+ */
+static int check_format(struct walk *w)
+{
+	const char *why;
+	uint64_t n, at;
+	size_t bad;
+	char *text;
+	int ret = get64(w, &n);
+
+	if (ret)
+		return ret;
+	at = w->off;
+	if (n > F2T_FORMAT_MAX)
+		return fail(w, at, "a format file longer than 64 KB");
+	text = malloc(n ? (size_t)n : 1);
+	if (!text) {
+		f2t_err("%s: out of memory", w->path);
+		return -ENOMEM;
+	}
+	ret = get(w, text, (size_t)n);
+	if (!ret && f2t_format_check(text, (size_t)n, w->page, NULL, &why, &bad))
+		ret = fail(w, at + bad, why);
+	free(text);
+	return ret;
+}
+
 static int check_v6(struct walk *w)
 {
 	uint32_t n, cpus;
@@ -233,7 +265,7 @@ static int check_v6(struct walk *w)
 	w->what = "the ftrace event formats";
 	ret = get32(w, &n);
 	for (uint32_t i = 0; !ret && i < n; i++)
-		ret = skip_sized64(w);
+		ret = check_format(w);
 	if (ret)
 		return ret;
 	w->what = "the event formats";
@@ -243,7 +275,7 @@ static int check_v6(struct walk *w)
 
 		ret = skip_name(w) ?: get32(w, &k);
 		for (uint32_t j = 0; !ret && j < k; j++)
-			ret = skip_sized64(w);
+			ret = check_format(w);
 	}
 	if (ret)
 		return ret;
@@ -426,6 +458,7 @@ int f2t_tracedat_check(const char *path, int fd, uint64_t size)
 	ret = get(&w, endian_long, 2) ?: get32(&w, &page);
 	if (ret)
 		return ret;
+	w.page = page;
 	if (endian_long[0]) {
 		f2t_err("%s: offset %llu: recorded on a big-endian machine, which this build does not read",
 			path, (unsigned long long)w.off - 6);
