@@ -16,7 +16,11 @@
 #   f2t-old          $F2T_OLD record, when F2T_OLD names another build
 #                    (e.g. one whose samples came from task-bound events)
 #   perf-sched       perf sched record: sched events
-#   trace-cmd        trace-cmd record -e (the same sched events)
+#   trace-cmd        trace-cmd record -e (the same sched events), its
+#                    default clock (local)
+#   trace-cmd-mono   the same with -C mono, the clock ftrace2trace records
+#                    on (what merging with user traces needs: CLOCK_MONOTONIC
+#                    costs more per event than local's bare sched_clock)
 #   perf-rec         perf record -g: perf's defaults (cycles, or cpu-clock
 #                    without a PMU; 4000 Hz; events that follow the task)
 #   perf-rec-clock   perf record -e cpu-clock -g
@@ -86,11 +90,12 @@ tc_run() {
 }
 
 declare -A rates failed lost
-# f2t-no-sample, perf-sched and trace-cmd record the same sched events;
+# f2t-no-sample, perf-sched and trace-cmd* record the same sched events;
 # f2t, f2t-sample-all, f2t-old, perf-rec and perf-rec-clock sample.
-variants=(untraced f2t f2t-sample-all f2t-no-sample perf-sched trace-cmd perf-rec perf-rec-clock)
+variants=(untraced f2t f2t-sample-all f2t-no-sample perf-sched trace-cmd trace-cmd-mono perf-rec
+	  perf-rec-clock)
 [ -n "$F2T_OLD" ] && variants=(untraced f2t f2t-old f2t-sample-all f2t-no-sample perf-sched
-			       trace-cmd perf-rec perf-rec-clock)
+			       trace-cmd trace-cmd-mono perf-rec perf-rec-clock)
 
 # run_variant NAME WORKLOAD...: one run, appends its rate or a failure reason
 run_variant() {
@@ -100,7 +105,7 @@ run_variant() {
 	sync
 	case $v in
 	perf-*) command -v perf >/dev/null || { failed[$v]="not installed"; return; } ;;
-	trace-cmd) command -v trace-cmd >/dev/null || { failed[$v]="not installed"; return; } ;;
+	trace-cmd*) command -v trace-cmd >/dev/null || { failed[$v]="not installed"; return; } ;;
 	esac
 	case $v in
 	untraced) "$@" >"$out" 2>"$err" ;;
@@ -113,9 +118,10 @@ run_variant() {
 	perf-sched) perf sched record -B -o "$TMP/perf.data" -- "$@" >"$out" 2>"$err" ;;
 	perf-rec) perf record -B -g -o "$TMP/perf.data" -- "$@" >"$out" 2>"$err" ;;
 	perf-rec-clock) perf record -B -e cpu-clock -g -o "$TMP/perf.data" -- "$@" >"$out" 2>"$err" ;;
-	trace-cmd)
+	trace-cmd*)
 		local ev=()
 		for e in "${SCHED_EVENTS[@]}"; do ev+=(-e "$e"); done
+		[ "$v" = trace-cmd-mono ] && ev+=(-C mono)
 		# A timeout keeps a hang or a crash from stalling the benchmark.
 		tc_run record -o "$TMP/tc.dat" "${ev[@]}" -- "$@" >"$out" 2>"$err" ;;
 	esac
@@ -176,13 +182,17 @@ for mode in $MODES; do
 			p = (n - d) * 100; printf "goal: the default costs %.0f points more than --no-sample (at most 10: %s)\n", p, (p <= 10 ? "met" : "missed") }'
 	fi
 	best=
-	for v in perf-sched trace-cmd; do
+	for v in perf-sched trace-cmd trace-cmd-mono; do
 		[ -n "${ratio[$v]:-}" ] || continue
 		[ -z "$best" ] || awk -v a="${ratio[$v]}" -v b="${ratio[$best]}" 'BEGIN { exit !(a > b) }' && best=$v
 	done
 	if [ -n "$best" ] && [ -n "${ratio[f2t-no-sample]:-}" ]; then
 		awk -v n="${ratio[f2t-no-sample]}" -v b="${ratio[$best]}" -v who="$best" 'BEGIN {
 			printf "goal: --no-sample %.2f vs the best peer recording the same events, %s, %.2f (at or above: %s)\n", n, who, b, (n >= b ? "met" : "missed") }'
+	fi
+	if [ -n "${ratio[trace-cmd-mono]:-}" ] && [ -n "${ratio[f2t-no-sample]:-}" ]; then
+		awk -v n="${ratio[f2t-no-sample]}" -v b="${ratio[trace-cmd-mono]}" 'BEGIN {
+			printf "      on the same clock (mono): --no-sample %.2f vs trace-cmd -C mono %.2f (%s)\n", n, b, (n >= b ? "at or above" : "below") }'
 	fi
 	spread=$(printf '%s\n' ${rates[untraced]:-} | sort -n |
 		 awk 'NR == 1 {lo = $1} {hi = $1} END { if (lo > 0) printf "%.1f", hi / lo }')
