@@ -19,6 +19,7 @@
 #include "source/capsrc.h"
 #include "source/fmtcheck.h"
 #include "source/rawdec.h"
+#include "source/rbpage.h"
 #include "source/source.h"
 #include "util/kmerge.h"
 #include "util/log.h"
@@ -184,23 +185,10 @@ static void release_consumed(struct f2t_capsrc *s)
 }
 
 /*
- * kbuffer trusts a sub-buffer's header: it reads the lost-event count
- * after the commit size's end, and the header of an event near the end of
- * the data up to 8 bytes past it.  So the commit size is checked first,
- * and the last sub-buffer of a record, after which the mapping may end, is
- * read from a copy followed by zeroed slack.
+ * The last sub-buffer of a record, after which the mapping may end, is read
+ * from a copy followed by zeroed slack: kbuffer reads the header of an event
+ * near the end of the data up to 8 bytes past it (rbpage.h for the rest).
  */
-static bool page_header_fits(const unsigned char *page, uint32_t subbuf_size)
-{
-	enum { COMMIT_MASK = (1 << 27) - 1 };
-	const uint64_t missing = 1ull << 31, stored = 1ull << 30;
-	uint64_t commit;
-
-	memcpy(&commit, page + 8, 8);
-	return 16 + (commit & COMMIT_MASK) + ((commit & missing) && (commit & stored) ? 8 : 0) <=
-	       subbuf_size;
-}
-
 static int cursor_load_page(struct f2t_capsrc *s, struct cursor *c)
 {
 	for (;;) {
@@ -227,7 +215,7 @@ static int cursor_load_page(struct f2t_capsrc *s, struct cursor *c)
 		c->page_off = r->offset + c->pos;
 		c->pos += s->subbuf_size;
 		s->done_bytes += s->subbuf_size;
-		if (!page_header_fits(c->page, s->subbuf_size) ||
+		if (!f2t_rb_page_fits(c->page, s->subbuf_size) ||
 		    kbuffer_load_subbuffer(c->kbuf, (void *)c->page) < 0) {
 			f2t_err("%s: offset %llu: cpu %u: corrupt ring-buffer page (bad commit size)",
 				 s->cap->path, (unsigned long long)c->page_off, c->cpu);

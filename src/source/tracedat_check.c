@@ -9,7 +9,9 @@
  * (never compressed by trace-cmd) and the CPU data of every buffer they
  * describe.  A version 6 file's event formats pass the check a capture's
  * do (fmtcheck.h), and its printk formats are read line by line, since
- * libtraceevent parses and prints with both as they come.  Layout facts:
+ * libtraceevent parses and prints with both as they come; every page of
+ * uncompressed CPU data has a commit size that fits it (rbpage.h), since
+ * kbuffer reads as far as it says.  Layout facts:
  * trace-cmd's trace-cmd.dat.v6(5) and .v7(5).
  */
 #include <endian.h>
@@ -22,6 +24,7 @@
 #include <unistd.h>
 
 #include "source/fmtcheck.h"
+#include "source/rbpage.h"
 #include "source/tracedat.h"
 #include "util/log.h"
 
@@ -33,6 +36,7 @@ struct walk {
 	int fd;
 	uint64_t size, off;
 	uint32_t page;		/* the ring buffer's page: no record is longer */
+	bool long8;		/* recorded by a 64-bit kernel: 8-byte commit words */
 	const char *what;	/* what is read at off, for the message */
 };
 
@@ -159,6 +163,26 @@ static int check_printk(struct walk *w)
 	return ret;
 }
 
+/*
+ * Every page of an uncompressed CPU data range [OFF, OFF + LEN): libtracecmd
+ * hands each to kbuffer, which reads as far as its commit word says.
+ */
+static int check_pages(struct walk *w, uint64_t off, uint64_t len, uint32_t page)
+{
+	unsigned char head[F2T_RB_PAGE_HEADER];
+
+	if (!w->long8 || page < F2T_RB_PAGE_HEADER)
+		return 0;
+	w->what = "CPU data";
+	for (uint64_t p = off; p + F2T_RB_PAGE_HEADER <= off + len; p += page) {
+		if (pread(w->fd, head, sizeof(head), (off_t)p) != (ssize_t)sizeof(head))
+			return fail(w, p, "cannot be read");
+		if (!f2t_rb_page_fits(head, page))
+			return fail(w, p + 8, "a ring-buffer page whose commit size runs past its end");
+	}
+	return 0;
+}
+
 /* "flyrecord\0" and an (offset, size) per CPU, each range inside the file. */
 static int check_flyrecord(struct walk *w, uint32_t cpus)
 {
@@ -183,6 +207,10 @@ static int check_flyrecord(struct walk *w, uint32_t cpus)
 			w->what = "CPU data";
 			return fail(w, at, "past the end of the file");
 		}
+		ret = check_pages(w, off, len, w->page);
+		if (ret)
+			return ret;
+		w->what = "the CPU data table";
 	}
 	return 0;
 }
@@ -354,11 +382,10 @@ static int check_buffer_v7(struct walk *w, uint64_t end)
 			w->what = "CPU data";
 			return fail(w, at, "past the end of the file");
 		}
-		if (w->compressed && len) {
-			ret = check_chunks(w, off, len);
-			if (ret)
-				return ret;
-		}
+		ret = w->compressed ? (len ? check_chunks(w, off, len) : 0) :
+				      check_pages(w, off, len, page);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -459,6 +486,7 @@ int f2t_tracedat_check(const char *path, int fd, uint64_t size)
 	if (ret)
 		return ret;
 	w.page = page;
+	w.long8 = endian_long[1] == 8;
 	if (endian_long[0]) {
 		f2t_err("%s: offset %llu: recorded on a big-endian machine, which this build does not read",
 			path, (unsigned long long)w.off - 6);
