@@ -11,7 +11,8 @@
  * do (fmtcheck.h), and its printk formats are read line by line, since
  * libtraceevent parses and prints with both as they come; every page of
  * uncompressed CPU data has a commit size that fits it (rbpage.h), since
- * kbuffer reads as far as it says.  Layout facts:
+ * kbuffer reads as far as it says; and the options libtracecmd takes as
+ * C strings end inside themselves.  Layout facts:
  * trace-cmd's trace-cmd.dat.v6(5) and .v7(5).
  */
 #include <endian.h>
@@ -28,7 +29,17 @@
 #include "source/tracedat.h"
 #include "util/log.h"
 
-#define OPTION_BUFFER 3		/* TRACECMD_OPTION_BUFFER: an instance's data */
+/* TRACECMD_OPTION_*: the options libtracecmd reads without checking them. */
+enum {
+	OPTION_DATE = 1,
+	OPTION_CPUSTAT = 2,
+	OPTION_BUFFER = 3,	/* an instance's data */
+	OPTION_TRACECLOCK = 4,
+	OPTION_UNAME = 5,
+	OPTION_HOOK = 6,
+	OPTION_CPUCOUNT = 8,
+	OPTION_VERSION = 9,
+};
 
 struct walk {
 	bool compressed;	/* version 7 with a compression: CPU data in chunks */
@@ -216,6 +227,46 @@ static int check_flyrecord(struct walk *w, uint32_t cpus)
 }
 
 /* The options; an instance's CPU data tables are checked where they point. */
+/*
+ * The option ID of LEN bytes at w->off, as libtracecmd reads it: text it
+ * strdup()s or parses as a C string must end inside the option, and the
+ * CPU stats and count must hold what it reads of them.  w->off is left
+ * anywhere: the caller moves past the option.
+ */
+static int check_option(struct walk *w, uint16_t id, uint32_t len)
+{
+	uint64_t at = w->off;
+	char *text;
+	int ret;
+
+	switch (id) {
+	case OPTION_CPUSTAT:
+		return len ? 0 : fail(w, at, "empty CPU stats");
+	case OPTION_CPUCOUNT:
+		return len >= 4 ? 0 : fail(w, at, "a CPU count of fewer than 4 bytes");
+	case OPTION_DATE:
+	case OPTION_TRACECLOCK:
+	case OPTION_UNAME:
+	case OPTION_HOOK:
+	case OPTION_VERSION:
+		break;
+	default:
+		return 0;
+	}
+	if (len > 65536)
+		return fail(w, at, "a text option longer than 64 KB");
+	text = malloc(len ? len : 1);
+	if (!text) {
+		f2t_err("%s: out of memory", w->path);
+		return -ENOMEM;
+	}
+	ret = get(w, text, len);
+	if (!ret && !memchr(text, '\0', len))
+		ret = fail(w, at, "a text option without its terminating NUL");
+	free(text);
+	return ret;
+}
+
 static int check_options(struct walk *w, uint32_t cpus)
 {
 	for (;;) {
@@ -232,6 +283,10 @@ static int check_options(struct walk *w, uint32_t cpus)
 		if (ret)
 			return ret;
 		at = w->off;
+		ret = check_option(w, id, len);
+		if (ret)
+			return ret;
+		w->off = at;
 		if (id == OPTION_BUFFER && len >= 8) {
 			ret = get64(w, &buf_off);
 			if (ret)
@@ -444,7 +499,9 @@ static int check_v7(struct walk *w)
 				ret = get64(w, &next);
 				break;
 			}
-			if (le16toh(opt) == OPTION_BUFFER)
+			ret = check_option(w, le16toh(opt), olen);
+			w->off = at;
+			if (!ret && le16toh(opt) == OPTION_BUFFER)
 				ret = check_buffer_v7(w, at + olen);
 			w->off = at + olen;
 		}
