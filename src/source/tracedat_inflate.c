@@ -26,10 +26,13 @@
 #include "util/outfile.h"
 
 /*
- * Below this the quadratic cost is smaller than the copy's (1 M sched
- * events, 3.3 MB zstd-compressed: 0.23 s read directly, 0.27 s copied).
+ * Below this the quadratic cost is smaller than the copy's.  Zstd-compressed
+ * sched events take 2.5 MB a million plus a megabyte or so of formats and
+ * symbols: 1.09 M events (4.5 MB) took 0.25 s read directly and 0.42 s
+ * through the copy, 5 M events (12.3 MB) 3.0 s and 0.98 s; a quadratic
+ * and a linear fit of those meet near 1.75 M events, about 6 MB.
  */
-#define INFLATE_MIN_BYTES (4u << 20)
+#define INFLATE_MIN_BYTES (6u << 20)
 
 bool f2t_tracedat_should_inflate(struct tracecmd_input *handle, uint64_t file_size)
 {

@@ -13,14 +13,14 @@ command -v trace-cmd >/dev/null || skip "trace-cmd is not installed"
 command -v unshare >/dev/null || skip "unshare is not installed"
 [ -x "$PINGPONG" ] || skip "$PINGPONG not built (make tests)"
 
-# 300000 round trips: about 1.8 M records, 6 MB compressed (the copy is
-# made from 4 MiB on).
+# 500000 round trips: about 3 M records, 7.7 MB compressed (the copy is
+# made from 6 MiB on).
 "$F2T_TESTS/helpers/trace_cmd_record.sh" -B "f2t-test-tcz-$$" -C mono -e sched:sched_switch \
 	-e sched:sched_waking -e sched:sched_wakeup -o "$TMP/z.dat" \
-	-- taskset -c 0 "$PINGPONG" 300000 >"$TMP/out" 2>"$TMP/err" ||
+	-- taskset -c 0 "$PINGPONG" 500000 >"$TMP/out" 2>"$TMP/err" ||
 	fail "trace-cmd record failed: $(tail -3 "$TMP/err")"
 size=$(stat -c %s "$TMP/z.dat")
-[ "$size" -ge $((4 << 20)) ] || fail "the trace.dat is $size bytes: too small to be read through a copy"
+[ "$size" -ge $((6 << 20)) ] || fail "the trace.dat is $size bytes: too small to be read through a copy"
 trace-cmd convert -i "$TMP/z.dat" -o "$TMP/plain.dat" --compression none >/dev/null 2>&1 ||
 	fail "trace-cmd convert --compression none failed"
 [ "$(stat -c %s "$TMP/plain.dat")" -gt $((size * 2)) ] || fail "z.dat was not compressed"
