@@ -119,6 +119,27 @@ static int skip_name(struct walk *w)
 	return fail(w, w->off, "a name longer than 256 bytes");
 }
 
+/* The next N bytes, NUL-terminated, into *TEXT (free it). */
+static int get_text(struct walk *w, uint64_t n, char **text)
+{
+	int ret;
+
+	if (n > w->size - w->off)
+		return fail(w, w->off, "past the end of the file");
+	*text = malloc((size_t)n + 1);
+	if (!*text) {
+		f2t_err("%s: out of memory", w->path);
+		return -ENOMEM;
+	}
+	ret = get(w, *text, (size_t)n);
+	(*text)[n] = '\0';
+	if (ret) {
+		free(*text);
+		*text = NULL;
+	}
+	return ret;
+}
+
 /*
  * Is the printk formats line [S, E) one libtraceevent reads inside it?
  * tep_parse_printk_formats() takes what follows the first ':' (after any
@@ -146,22 +167,12 @@ static int check_printk(struct walk *w)
 {
 	uint64_t at = w->off + 4;
 	uint32_t n;
-	char *text;
-	int ret = get32(w, &n);
+	char *text = NULL;
+	int ret = get32(w, &n) ?: get_text(w, n, &text);
 
-	if (ret)
-		return ret;
-	if (n > w->size - w->off)
-		return fail(w, w->off, "past the end of the file");
-	text = malloc((size_t)n + 1);
-	if (!text) {
-		f2t_err("%s: out of memory", w->path);
-		return -ENOMEM;
-	}
-	ret = get(w, text, n);
-	text[n] = '\0';
 	/* libtraceevent reads it as a C string: up to its first NUL. */
-	for (const char *s = text, *e, *end = text + strlen(text); !ret && s < end; s = e + 1) {
+	for (const char *s = text, *e, *end = text ? text + strlen(text) : NULL; !ret && s < end;
+	     s = e + 1) {
 		e = memchr(s, '\n', (size_t)(end - s));
 		if (!e)
 			e = end;
@@ -226,7 +237,6 @@ static int check_flyrecord(struct walk *w, uint32_t cpus)
 	return 0;
 }
 
-/* The options; an instance's CPU data tables are checked where they point. */
 /*
  * The option ID of LEN bytes at w->off, as libtracecmd reads it: text it
  * strdup()s or parses as a C string must end inside the option, and the
@@ -255,18 +265,14 @@ static int check_option(struct walk *w, uint16_t id, uint32_t len)
 	}
 	if (len > 65536)
 		return fail(w, at, "a text option longer than 64 KB");
-	text = malloc(len ? len : 1);
-	if (!text) {
-		f2t_err("%s: out of memory", w->path);
-		return -ENOMEM;
-	}
-	ret = get(w, text, len);
+	ret = get_text(w, len, &text);
 	if (!ret && !memchr(text, '\0', len))
 		ret = fail(w, at, "a text option without its terminating NUL");
 	free(text);
 	return ret;
 }
 
+/* The options; an instance's CPU data tables are checked where they point. */
 static int check_options(struct walk *w, uint32_t cpus)
 {
 	for (;;) {
@@ -323,12 +329,7 @@ static int check_format(struct walk *w)
 	at = w->off;
 	if (n > F2T_FORMAT_MAX)
 		return fail(w, at, "a format file longer than 64 KB");
-	text = malloc(n ? (size_t)n : 1);
-	if (!text) {
-		f2t_err("%s: out of memory", w->path);
-		return -ENOMEM;
-	}
-	ret = get(w, text, (size_t)n);
+	ret = get_text(w, n, &text);
 	if (!ret && f2t_format_check(text, (size_t)n, w->page, NULL, &why, &bad))
 		ret = fail(w, at + bad, why);
 	free(text);

@@ -421,18 +421,17 @@ static void on_crash(int sig)
 	_exit(1);
 }
 
+/* The fuzz build's fuzzer must see the crash, and keep the file that caused it. */
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+static const bool guard_crashes = false;
+#else
+static const bool guard_crashes = true;
+#endif
+
 static void guard_open(const char *path, struct sigaction *old)
 {
 	struct sigaction sa = { .sa_handler = on_crash, .sa_flags = SA_RESETHAND };
-	int n;
-
-#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-	/* The fuzzer must see the crash, and keep the file that caused it. */
-	for (size_t i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
-		sigaction(crash_signals[i], NULL, &old[i]);
-	return;
-#endif
-	n = snprintf(crash_msg, sizeof(crash_msg),
+	int n = snprintf(crash_msg, sizeof(crash_msg),
 			 "ftrace2trace: error: %s: libtracecmd crashed reading it (a truncated or corrupt trace.dat)\n",
 			 path);
 
@@ -442,7 +441,7 @@ static void guard_open(const char *path, struct sigaction *old)
 		crash_fd = STDERR_FILENO;
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
-		sigaction(crash_signals[i], &sa, &old[i]);
+		sigaction(crash_signals[i], guard_crashes ? &sa : NULL, &old[i]);
 }
 
 static void unguard_open(const struct sigaction *old)

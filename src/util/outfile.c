@@ -32,7 +32,7 @@ static bool owner_set;
 static uid_t owner_uid;
 static gid_t owner_gid;
 
-static void block_stop_signals(sigset_t *old)
+void f2t_outfile_hold_signals(sigset_t *old)
 {
 	sigset_t set;
 
@@ -204,7 +204,7 @@ static int create_temp(struct f2t_outfile *f)
 		x = f->tmp + strlen(f->tmp) - 6;
 		for (size_t i = 0; i < sizeof(rnd); i++)
 			x[i] = chars[rnd[i] % (sizeof(chars) - 1)];
-		block_stop_signals(&old);
+		f2t_outfile_hold_signals(&old);
 		f->slot = claim_slot(f->tmp);
 		err = f->slot;
 		if (f->slot >= 0) {
@@ -277,7 +277,7 @@ int f2t_outfile_commit(struct f2t_outfile *f)
 		return err;
 	}
 	if (rename_it) {
-		block_stop_signals(&old);
+		f2t_outfile_hold_signals(&old);
 		if (rename(f->tmp, f->path) < 0)
 			err = -errno;
 		else
@@ -303,7 +303,7 @@ void f2t_outfile_abort(struct f2t_outfile *f)
 		close(f->fd);
 	f->fd = -1;
 	if (f->tmp) {
-		block_stop_signals(&old);
+		f2t_outfile_hold_signals(&old);
 		unlink(f->tmp);
 		release_slot(f->slot);
 		sigprocmask(SIG_SETMASK, &old, NULL);

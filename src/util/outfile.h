@@ -15,6 +15,7 @@
 #ifndef F2T_OUTFILE_H
 #define F2T_OUTFILE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -68,5 +69,12 @@ void f2t_outfile_set_owner(uid_t uid, gid_t gid);
  * Return: 0 or negative errno.
  */
 int f2t_outfile_catch_signals(void);
+
+/*
+ * Blocks the stop signals f2t_outfile_catch_signals() handles, the old mask
+ * into @old (restore it with sigprocmask(SIG_SETMASK, old, NULL)): for work
+ * that leaves files of its own behind if cut short.
+ */
+void f2t_outfile_hold_signals(sigset_t *old);
 
 #endif
