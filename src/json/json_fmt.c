@@ -105,6 +105,20 @@ static void put_control(struct f2t_out *o, unsigned char c)
 	}
 }
 
+/*
+ * Nonzero when one of the 8 bytes in X is not plain: below 0x20, a quote, a
+ * backslash, or 0x80 and above.  Each term is the "has a byte below N" bit
+ * trick (exact as a yes/no for N <= 0x80); the text is mostly long plain
+ * runs, which this skips 8 bytes at a time.
+ */
+static inline uint64_t any_special(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = ones * 0x80;
+	uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
+
+	return (((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((b - ones) & ~b) | x) & high;
+}
+
 void f2t_json_put_escaped(struct f2t_out *o, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s, *end = p + len;
@@ -112,7 +126,14 @@ void f2t_json_put_escaped(struct f2t_out *o, const char *s, size_t len)
 	while (p < end) {
 		const unsigned char *run = p;
 		size_t n, bad;
+		uint64_t x;
 
+		while (end - p >= 8) {
+			memcpy(&x, p, sizeof(x));
+			if (any_special(x))
+				break;
+			p += 8;
+		}
 		while (p < end && plain[*p])
 			p++;
 		if (p > run)

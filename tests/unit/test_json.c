@@ -144,6 +144,45 @@ static void test_escaping(void **state)
 	mem_close(&m);
 }
 
+/* What one byte between plain ASCII letters must become, from RFC 8259. */
+static void one_byte_escaped(unsigned char c, char *out)
+{
+	static const char named[] = { ['"'] = '"', ['\\'] = '\\', ['\n'] = 'n', ['\t'] = 't',
+				      ['\r'] = 'r', ['\b'] = 'b', ['\f'] = 'f' };
+
+	if (c < sizeof(named) && named[c])
+		sprintf(out, "\\%c", named[c]);
+	else if (c < 0x20)
+		sprintf(out, "\\u%04x", c);
+	else if (c >= 0x80)
+		strcpy(out, "\xef\xbf\xbd");	/* a lone non-ASCII byte: U+FFFD */
+	else
+		sprintf(out, "%c", c);
+}
+
+/*
+ * Plain text is skipped 8 bytes at a time: every byte value, at every
+ * position of such a block and across two, still comes out escaped.
+ */
+static void test_escaping_every_byte_everywhere(void **state)
+{
+	char in[24], want[64], esc[8];
+	struct mem m;
+
+	mem_open(&m);
+	for (unsigned int c = 0; c < 256; c++) {
+		one_byte_escaped((unsigned char)c, esc);
+		for (size_t at = 0; at < 17; at++) {
+			memset(in, 'a', sizeof(in));
+			in[at] = (char)c;
+			snprintf(want, sizeof(want), "\"%.*s%s%.*s\"", (int)at, in, esc,
+				 (int)(sizeof(in) - at - 1), in + at + 1);
+			assert_string_equal(escaped(&m, in, sizeof(in)), want);
+		}
+	}
+	mem_close(&m);
+}
+
 static const struct f2t_trace_info mono_info = {
 	.host = "h", .kernel = "6.18", .cmdline = "true", .clock = "mono",
 	.start_ns = 5000001234ull, .stop_ns = 6000000000ull,
@@ -426,6 +465,7 @@ int main(void)
 		cmocka_unit_test(test_timestamps),
 		cmocka_unit_test(test_integers),
 		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_escaping_every_byte_everywhere),
 		cmocka_unit_test(test_clock_link),
 		cmocka_unit_test(test_text_header_link_lines),
 		cmocka_unit_test(test_spool),
