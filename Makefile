@@ -75,8 +75,10 @@ $(B)/bpf/vmlinux.h:
 	@mkdir -p $(dir $@)
 	$(BPFTOOL) btf dump file $(BTF_VMLINUX) format c >$@.tmp && mv $@.tmp $@
 
+# -mcpu=v3: the kernel-stack table hands out ids with an atomic fetch-and-add
+# (Linux 5.12 on; tp_btf and ring buffers already need 5.8).
 $(B)/bpf/offcpu.bpf.o: bpf/offcpu.bpf.c src/capture/offcpu_rec.h $(B)/bpf/vmlinux.h
-	$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -I$(B)/bpf -Isrc \
+	$(BPF_CLANG) -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(BPF_ARCH) -I$(B)/bpf -Isrc \
 		$(shell $(PKG_CONFIG) --cflags libbpf) -Wall -c -o $@ $<
 
 $(B)/bpf/offcpu.skel.h: $(B)/bpf/offcpu.bpf.o

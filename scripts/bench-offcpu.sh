@@ -12,12 +12,14 @@
 # usage: sudo scripts/bench-offcpu.sh
 # environment: ROUNDS=100000 RUNS=5 F2T=./ftrace2trace
 #              PINGPONG=build/tests/helpers/pingpong
+#              OFFCPU_MIN=USECS   --off-cpu-min for the off-CPU runs (default: the tool's)
 set -u
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-100000}
 RUNS=${RUNS:-5}
 F2T=${F2T:-$PWD/ftrace2trace}
 PINGPONG=${PINGPONG:-$PWD/build/tests/helpers/pingpong}
+OFFCPU=(--off-cpu ${OFFCPU_MIN:+--off-cpu-min "$OFFCPU_MIN"})
 
 die() { echo "bench-offcpu: $*" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || die "needs root (tracing, BPF)"
@@ -63,7 +65,7 @@ run_variant() {
 	case $v in
 	untraced) "${work[@]}" >"$out" 2>"$err" ;;
 	record) "$F2T" record -o "$TMP/x.fxt" -- "${work[@]}" >"$out" 2>"$err" ;;
-	off-cpu) "$F2T" record --off-cpu -k "$TMP/x.cap" -o "$TMP/x.fxt" -- "${work[@]}" >"$out" 2>"$err" ;;
+	off-cpu) "$F2T" record "${OFFCPU[@]}" -k "$TMP/x.cap" -o "$TMP/x.fxt" -- "${work[@]}" >"$out" 2>"$err" ;;
 	perf)
 		command -v perf >/dev/null || { failed[$v]="not installed"; return; }
 		perf record -q -a -g -e sched:sched_switch -o "$TMP/perf.data" -- "${work[@]}" >"$out" 2>"$err" ;;
@@ -83,7 +85,7 @@ run_variant() {
 	rm -f "$TMP/x.fxt" "$TMP/x.cap" "$TMP/perf.data"
 }
 
-echo "== $ROUNDS round trips, $RUNS alternating rounds, workload pinned to CPU 0 ($(nproc) CPUs, $(uname -r))"
+echo "== $ROUNDS round trips, $RUNS alternating rounds, workload pinned to CPU 0 ($(nproc) CPUs, $(uname -r)), ${OFFCPU[*]}"
 for ((i = 1; i <= RUNS; i++)); do
 	for v in "${variants[@]}"; do
 		[ -n "${failed[$v]:-}" ] || run_variant "$v"
@@ -118,7 +120,7 @@ BPFTOOL=$(command -v bpftool || echo /usr/sbin/bpftool)
 if [ -x "$BPFTOOL" ] && [ -w /proc/sys/kernel/bpf_stats_enabled ]; then
 	old=$(cat /proc/sys/kernel/bpf_stats_enabled)
 	echo 1 >/proc/sys/kernel/bpf_stats_enabled
-	"$F2T" record -q --off-cpu -o "$TMP/x.fxt" -- taskset -c 0 "$PINGPONG" $((ROUNDS * 4)) >/dev/null 2>&1 &
+	"$F2T" record -q "${OFFCPU[@]}" -o "$TMP/x.fxt" -- taskset -c 0 "$PINGPONG" $((ROUNDS * 4)) >/dev/null 2>&1 &
 	sleep 1
 	"$BPFTOOL" prog show 2>/dev/null | awk '/name offcpu_/ {
 		for (i = 1; i < NF; i++) { if ($i == "name") n = $(i + 1); if ($i == "run_time_ns") t = $(i + 1); if ($i == "run_cnt") c = $(i + 1) }

@@ -45,9 +45,11 @@
 
 /*
  * One blocked episode.  Stack ids index the kernel or the user stack map;
- * a negative one is the errno bpf_get_stackid() gave (-EFAULT: no user
- * stack, a kernel thread; -EEXIST: a hash collision in the map, the stack
- * is lost; -ENOENT: no waker).
+ * a negative one says why there is none: -EFAULT no user stack (a kernel
+ * thread); -EEXIST a hash collision in the user stack map, -ENOSPC the
+ * kernel-stack table full (the stack is lost); -ENOENT no waker;
+ * -ENODATA the waker's stacks not taken (the thread had been blocked less
+ * than min_ns when woken), or an empty stack.
  * waker_tid 0: no sched_waking was seen (woken by a signal from a task
  * outside the trace, or by the idle task in an interrupt).
  */
@@ -67,7 +69,7 @@ enum f2t_offcpu_counter {
 	F2T_OFFCPU_EPISODES,		/* records written */
 	F2T_OFFCPU_DROPPED_RING,	/* ring buffer full: record lost */
 	F2T_OFFCPU_DROPPED_MAP,		/* blocked-task map full: episode lost */
-	F2T_OFFCPU_STACK_COLLISIONS,	/* stack not kept (hash collision) */
+	F2T_OFFCPU_STACK_COLLISIONS,	/* stack not kept (user: hash collision; kernel: table full) */
 	F2T_OFFCPU_STACKS_SHORTENED,	/* user stack kept without its innermost frame */
 	F2T_OFFCPU_NCOUNTERS
 };

@@ -336,7 +336,7 @@ void f2t_pipeline_summary(const struct f2t_pipeline *p, double secs)
 		fprintf(stderr, "ftrace2trace: %llu CPU samples of processes outside the command or -p left out (--sample-all keeps them)\n",
 			(unsigned long long)st->samples_out_of_scope);
 	if (st->events[F2T_EV_OFFCPU] || st->offcpu_dropped)
-		fprintf(stderr, "ftrace2trace: %llu off-CPU episodes, %llu lost in the kernel, %llu stacks lost to stack-map collisions\n",
+		fprintf(stderr, "ftrace2trace: %llu off-CPU episodes, %llu lost in the kernel, %llu stacks lost (stack map collisions or full)\n",
 			(unsigned long long)st->events[F2T_EV_OFFCPU],
 			(unsigned long long)st->offcpu_dropped,
 			(unsigned long long)st->offcpu_stacks_lost);

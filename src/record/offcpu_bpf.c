@@ -33,7 +33,10 @@ struct f2t_offcpu {
 	int err;		/* a capture write failed inside the ring callback */
 };
 
-/* libbpf's first warning (the cause; later ones say what failed with it). */
+/*
+ * libbpf's first warning (the cause; later ones say what failed with it),
+ * not counting a try it makes again another way.
+ */
 static char libbpf_first[256];
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -47,7 +50,7 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	n = strlen(line);
 	while (n && (line[n - 1] == '\n' || line[n - 1] == ' '))
 		line[--n] = '\0';
-	if (level == LIBBPF_WARN && n && !libbpf_first[0])
+	if (level == LIBBPF_WARN && n && !libbpf_first[0] && !strstr(line, "Retrying"))
 		memcpy(libbpf_first, line, n + 1);
 	f2t_info("%s", line);
 	return 0;
@@ -214,7 +217,11 @@ int f2t_offcpu_read(struct f2t_offcpu *oc)
 	return flush(oc);
 }
 
-/* A stack map as one OFFCPU_STACKS record (arg @which): {u32 id, u32 n, u64 ip[n]}... */
+/*
+ * A stack map, or the kernel-stack table (an array: its unused entries
+ * hold no frame), as one OFFCPU_STACKS record (arg @which):
+ * {u32 id, u32 n, u64 ip[n]}...
+ */
 static int write_stacks(struct f2t_offcpu *oc, const struct bpf_map *map, uint32_t which)
 {
 	int fd = bpf_map__fd(map);
@@ -232,6 +239,8 @@ static int write_stacks(struct f2t_offcpu *oc, const struct bpf_map *map, uint32
 			continue;	/* removed meanwhile: cannot happen once detached */
 		while (n < F2T_OFFCPU_MAX_DEPTH && ips[n])
 			n++;
+		if (!n)
+			continue;
 		if (len + 8 + n * 8 > cap) {
 			size_t ncap = cap ? cap * 2 : 64 * 1024;
 			unsigned char *nb;

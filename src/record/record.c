@@ -479,7 +479,7 @@ static void summary(struct run *r)
 	if (!f2t_quiet && r->o->off_cpu)
 		fprintf(stderr, "ftrace2trace: %llu off-CPU episodes of at least %.0f us, "
 			"%llu lost (ring buffer full), %llu lost (blocked-task map full), "
-			"%llu stacks lost (stack map collisions), %llu user stacks shortened\n",
+			"%llu stacks lost (stack map collisions or full), %llu user stacks shortened\n",
 			(unsigned long long)c->n[F2T_OFFCPU_EPISODES], (double)r->o->off_cpu_min_ns / 1e3,
 			(unsigned long long)c->n[F2T_OFFCPU_DROPPED_RING],
 			(unsigned long long)c->n[F2T_OFFCPU_DROPPED_MAP],

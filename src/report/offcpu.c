@@ -453,7 +453,7 @@ int f2t_offcpu_report_file(const char *path, const struct f2t_offcpu_report_opts
 	}
 	if (!o->folded)
 		fprintf(out, "%s: %llu off-CPU episodes; %llu lost in the kernel (ring buffer or "
-			"map full), %llu stacks lost (stack-map collisions)\n\n", path,
+			"map full), %llu stacks lost (stack map collisions or full)\n\n", path,
 			(unsigned long long)st.events[F2T_EV_OFFCPU],
 			(unsigned long long)st.offcpu_dropped,
 			(unsigned long long)st.offcpu_stacks_lost);

@@ -15,7 +15,8 @@ usage: check_offcpu.py BLOCKER_LINE FOLDED TABLE KERNEL_TEXT JSON [--no-d]
 Checks:
  - at least 90% of each blocking thread's blocked time is under stacks
    through its kernel path and its own function in the user part;
- - the pipe reader's top stack was woken by the writer thread;
+ - the pipe reader's top stack was woken by the writer thread, whose stack
+   goes through the kernel's pipe write;
  - the syncer blocked in D state;
  - each thread's total equals the blocked time the sched_switch events say
    (from a switch out in a sleeping state to the switch back in) within 5%.
@@ -115,6 +116,11 @@ def main():
         fail("piperd's top waker is %s, not pipewr (%d)" % (
             waker.group(0) if waker else "none", tids["pipewr"]))
     print("ok: piperd woken by pipewr (%d)" % tids["pipewr"])
+    # Blocked 10 ms when woken, over --off-cpu-min: the waker's stacks were taken.
+    wstack = block.group(0)[waker.end():].split("woken by")[0]
+    if not re.search(r"^\s+(anon_)?pipe_write$", wstack, re.M):
+        fail("piperd's waker stack does not go through pipe_write:%s" % wstack)
+    print("ok: piperd's waker stack goes through pipe_write")
 
     rows = table_rows(table)
     if not no_d:
