@@ -33,19 +33,32 @@ static inline void tl_str(struct textline *l, const char *s)
 
 static inline void tl_pad(struct textline *l, size_t used, size_t width)
 {
-	while (used++ < width)
-		tl_putc(l, ' ');
+	if (used < width) {
+		memset(l->buf + l->len, ' ', width - used);
+		l->len += width - used;
+	}
 }
 
-/* Digits of V into the end of TMP[24]; returns where they start. */
+/* Digits of V into the end of TMP[24], two at a time; returns where they start. */
 static inline char *tl_digits(char tmp[24], uint64_t v)
 {
+	static const char pairs[201] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
 	char *p = tmp + 24;
 
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	while (v >= 100) {
+		p -= 2;
+		memcpy(p, pairs + v % 100 * 2, 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, pairs + v * 2, 2);
+	} else {
+		*--p = (char)('0' + v);
+	}
 	return p;
 }
 

@@ -608,6 +608,41 @@ static void test_duration_column(void **state)
 	check_duration(123456789012, "123456789 us ");
 }
 
+/* tl_int() against printf, which it stands in for, around every digit count. */
+static void test_int_columns_as_printf(void **state)
+{
+	int64_t vals[80];
+	size_t nv = 0;
+
+	for (int64_t p = 1; p <= INT64_MAX / 10; p *= 10) {
+		vals[nv++] = p - 1;
+		vals[nv++] = p;
+		vals[nv++] = p + 1;
+		vals[nv++] = -p;
+	}
+	vals[nv++] = INT64_MAX;
+	vals[nv++] = INT64_MIN;
+	for (size_t i = 0; i < nv; i++) {
+		for (size_t width = 0; width < 24; width++) {
+			const char *fmt[] = { "%-*lld", "%0*lld", "%*lld" };
+
+			for (int align = TL_LEFT; align <= TL_RIGHT; align++) {
+				char buf[64], want[64];
+				struct textline l = { .buf = buf };
+
+				if (align == TL_ZERO && vals[i] < 0)
+					continue;	/* zero-padded columns are never negative */
+				tl_int(&l, vals[i], width, align);
+				buf[l.len] = '\0';
+				snprintf(want, sizeof(want), fmt[align + 1], (int)width, (long long)vals[i]);
+				if (strcmp(buf, want))
+					fail_msg("%lld width %zu align %d: \"%s\", printf \"%s\"",
+						 (long long)vals[i], width, align, buf, want);
+			}
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -621,6 +656,7 @@ int main(void)
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_duration_column),
+		cmocka_unit_test(test_int_columns_as_printf),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
