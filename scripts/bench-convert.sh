@@ -49,9 +49,15 @@ for size in 1M:170000 10M:1700000; do
 	for fmt in fxt json; do
 		secs=() rss=() user=() osecs=() orss=() ouser=()
 		for _ in $(seq "$ROUNDS"); do
+			# The previous run's output goes first: replacing a 1 GB file
+			# made the kernel free its pages inside the timed run, and the
+			# same binary's time vary from 3.5 s to 6.6 s (system 1.3 to 4.2 s).
+			rm -f "$O/out.$fmt" "$O/old.$fmt"
 			read -r s m u < <(timed "$F2T" convert -q "$W/$name.cap" -o "$O/out.$fmt")
 			secs+=("$s"); rss+=("$m"); user+=("$u")
+			out_bytes=$(stat -c %s "$O/out.$fmt")
 			if [ -n "${OLD:-}" ]; then
+				rm -f "$O/out.$fmt"
 				read -r s m u < <(timed "$OLD" convert -q "$W/$name.cap" -o "$O/old.$fmt")
 				osecs+=("$s"); orss+=("$m"); ouser+=("$u")
 			fi
@@ -59,7 +65,6 @@ for size in 1M:170000 10M:1700000; do
 		s=$(printf '%s\n' "${secs[@]}" | median)
 		m=$(printf '%s\n' "${rss[@]}" | median)
 		u=$(printf '%s\n' "${user[@]}" | median)
-		out_bytes=$(stat -c %s "$O/out.$fmt")
 		printf '%-4s %-4s events=%-9s median %.3f s  %.2f M events/s  user %.2f s  peak RSS %s KB  %s bytes  %.1f bytes/switch (file)\n' \
 			"$name" "$fmt" "$events" "$s" "$(echo "$events / $s / 1000000" | bc -l)" "$u" "$m" \
 			"$out_bytes" "$(echo "$out_bytes / $switches" | bc -l)"
