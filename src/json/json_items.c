@@ -78,7 +78,7 @@ int json_write_item(struct f2t_writer *w, const struct f2t_item *it)
 		[F2T_ITEM_ASYNC_BEGIN] = 'b', [F2T_ITEM_ASYNC_END] = 'e',
 		[F2T_ITEM_CLOCK_SYNC] = 'c',
 	};
-	struct f2t_out *o = w->out;
+	struct f2t_out *o = ((struct json_priv *)w->priv)->events.out;
 
 	switch (it->kind) {
 	case F2T_ITEM_NAME:

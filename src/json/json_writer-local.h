@@ -12,8 +12,8 @@
 #include "util/spool.h"
 
 struct json_priv {
-	struct f2t_spool text_spool;	/* systemTraceEvents, until end() */
-	struct f2t_ftext text;		/* writes into text_spool.out */
+	struct f2t_spool events;	/* traceEvents entries, until end() */
+	struct f2t_ftext text;		/* systemTraceEvents: straight to the output */
 	struct f2t_clock_link link;
 	struct f2t_spool sample_spool;	/* "samples" entries, opened at the first */
 	uint64_t samples;
@@ -21,7 +21,7 @@ struct json_priv {
 	uint64_t not_in_text;		/* events drawn from traceEvents instead */
 };
 
-/* One item as a traceEvents entry (json_items.c). */
+/* One item as a traceEvents entry, into the spool (json_items.c). */
 int json_write_item(struct f2t_writer *w, const struct f2t_item *it);
 
 /* One sample into the samples spool (json_samples.c). */

@@ -2,9 +2,9 @@
 /*
  * The JSON writer: Chrome Trace Event Format, object form.
  *
- *   {"displayTimeUnit":"ns","traceEvents":[clock_sync, markers..., kernel
- *    activity..., names...],
+ *   {"displayTimeUnit":"ns",
  *    "systemTraceEvents":"# tracer: nop\n...kernel text...",
+ *    "traceEvents":[clock_sync, markers..., kernel activity..., names...],
  *    "otherData":{recording facts and every loss count}}
  *
  * Scheduling travels as the kernel's own ftrace text, which both viewers
@@ -15,9 +15,12 @@
  * C-State / Clock Frequency counters), and Perfetto draws cpu_idle from the
  * text only next to a cpu_frequency track.  Function-tracer lines stay in
  * the text (neither viewer draws them from there).  Everything is streamed:
- * traceEvents go straight to the output, the text to an unlinked spool file
- * that end() copies in after traceEvents has been closed with the names
- * from the task table.  What each viewer makes of it: docs/viewers.md.
+ * the text goes straight to the output, traceEvents to an unlinked spool
+ * file that end() copies in before the names from the task table.  The text
+ * comes first because it is the bigger part (a line per event; traceEvents
+ * only what the model draws): a 1 GB text spooled was 1 GB written and
+ * copied once more.  Neither viewer minds the order of the keys.  What each
+ * viewer makes of it: docs/viewers.md.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -40,15 +43,17 @@ static int json_begin(struct f2t_writer *w)
 	struct json_priv *p = w->priv;
 	struct f2t_out *o = w->out;
 
+	struct f2t_out *ev = p->events.out;
+
 	f2t_clock_link_choose(w->info, true, &p->link);
-	f2t_out_puts(o, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
-			"{\"name\":\"clock_sync\",\"ph\":\"c\",\"ts\":");
-	f2t_json_put_ts(o, p->link.ts);
-	f2t_out_puts(o, ",\"pid\":0,\"tid\":0,\"args\":{\"sync_id\":");
-	f2t_json_put_string(o, p->link.sync_id, strlen(p->link.sync_id));
-	f2t_out_puts(o, "}}");
+	f2t_out_puts(ev, "{\"name\":\"clock_sync\",\"ph\":\"c\",\"ts\":");
+	f2t_json_put_ts(ev, p->link.ts);
+	f2t_out_puts(ev, ",\"pid\":0,\"tid\":0,\"args\":{\"sync_id\":");
+	f2t_json_put_string(ev, p->link.sync_id, strlen(p->link.sync_id));
+	f2t_out_puts(ev, "}}");
+	f2t_out_puts(o, "{\"displayTimeUnit\":\"ns\",\"systemTraceEvents\":\"");
 	f2t_ftext_header(&p->text, w->info, &p->link);
-	return o->err ? o->err : p->text_spool.out->err;
+	return o->err ? o->err : ev->err;
 }
 
 static int json_item(struct f2t_writer *w, const struct f2t_item *it)
@@ -74,7 +79,7 @@ static int json_event(struct f2t_writer *w, const struct f2t_event *ev)
 		return 0;
 	default:
 		f2t_ftext_event(&p->text, ev);
-		return w->out->err ? w->out->err : p->text_spool.out->err;
+		return w->out->err;
 	}
 }
 
@@ -309,11 +314,11 @@ static int json_end(struct f2t_writer *w, const struct f2t_stats *st)
 	struct f2t_out *o = w->out;
 	int ret;
 
-	ret = write_names(w);
-	f2t_out_puts(o, "\n],\n\"systemTraceEvents\":\"");
+	f2t_out_puts(o, "\",\n\"traceEvents\":[\n");
+	ret = f2t_spool_copy(&p->events, o);
 	if (!ret)
-		ret = f2t_spool_copy(&p->text_spool, o);
-	f2t_out_putc(o, '"');
+		ret = write_names(w);
+	f2t_out_puts(o, "\n]");
 	if (!ret)
 		ret = json_write_samples(w);
 	write_other_data(w, st);
@@ -326,7 +331,7 @@ static void json_destroy(struct f2t_writer *w)
 
 	if (!p)
 		return;
-	f2t_spool_close(&p->text_spool);
+	f2t_spool_close(&p->events);
 	f2t_spool_close(&p->sample_spool);
 	free(p);
 	w->priv = NULL;
@@ -345,7 +350,7 @@ static const struct f2t_writer_ops json_ops = {
  * f2t_json_writer_init() - make W write Chrome Trace Event Format JSON
  * @w: the writer; out, info, tasks, model and slot already set
  *
- * Opens the spool for the ftrace text next to the output file.
+ * Opens the spool for traceEvents next to the output file.
  *
  * Return: 0 or negative errno.
  */
@@ -356,14 +361,14 @@ int f2t_json_writer_init(struct f2t_writer *w)
 
 	if (!p)
 		return -ENOMEM;
-	p->text_spool.fd = -1;
+	p->events.fd = -1;
 	p->sample_spool.fd = -1;
-	ret = f2t_spool_open(&p->text_spool, w->out ? w->out->path : NULL);
+	ret = f2t_spool_open(&p->events, w->out ? w->out->path : NULL);
 	if (ret) {
 		free(p);
 		return ret;
 	}
-	f2t_ftext_init(&p->text, p->text_spool.out, f2t_json_put_escaped);
+	f2t_ftext_init(&p->text, w->out, f2t_json_put_escaped);
 	p->text.viewer_flags = true;
 	w->ops = &json_ops;
 	w->priv = p;

@@ -6,7 +6,7 @@ usage: check_json_trace.py FILE.json [--systrace FILE.txt]
 Parses FILE.json with Python's json module (strict: a raw control character
 in a string is an error) and checks:
 
-- the object form: traceEvents first, then systemTraceEvents, then otherData;
+- the object form: systemTraceEvents first, then traceEvents, then otherData;
   displayTimeUnit "ns"; the loss counts in otherData;
 - every M event: a known kind, pid and tid, args.name (a non-empty string)
   for *_name, an integer args.sort_index for *_sort_index;
@@ -179,12 +179,13 @@ def main():
         raw = f.read()
     doc = json.loads(raw)	# strict: raw control characters are errors
     keys = list(doc)
-    # CPU samples, when recorded, sit between the kernel text and otherData.
+    # The kernel text first (written straight out), then traceEvents; CPU
+    # samples, when recorded, sit between traceEvents and otherData.
     base = [k for k in keys if k not in ('samples', 'stackFrames')]
-    check(base[:4] == ['displayTimeUnit', 'traceEvents', 'systemTraceEvents', 'otherData'] and
+    check(base[:4] == ['displayTimeUnit', 'systemTraceEvents', 'traceEvents', 'otherData'] and
           (('samples' in keys) == ('stackFrames' in keys)) and
           ('samples' not in keys or
-           keys.index('systemTraceEvents') < keys.index('samples') < keys.index('stackFrames') <
+           keys.index('traceEvents') < keys.index('samples') < keys.index('stackFrames') <
            keys.index('otherData')),
           f'top-level keys in order: {keys}')
     if 'samples' in doc:

@@ -356,8 +356,11 @@ static void test_json_writer_shape(void **state)
 	f2t_pipeline_free(p);
 	s = mem_text(&m);
 
-	assert_memory_equal(s, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
-			       "{\"name\":\"clock_sync\",\"ph\":\"c\",\"ts\":5000001.000,", 87);
+	/* The text first (the bigger part goes straight out), then traceEvents. */
+	assert_memory_equal(s, "{\"displayTimeUnit\":\"ns\",\"systemTraceEvents\":\"# tracer: nop\\n#\\n"
+			       "# clock_type=LINUX_CLOCK_MONOTONIC\\n", 96);
+	assert_non_null(strstr(s, "\",\n\"traceEvents\":[\n"
+				  "{\"name\":\"clock_sync\",\"ph\":\"c\",\"ts\":5000001.000,"));
 	/* A marker is a slice on the thread that wrote it, and not in the text. */
 	assert_non_null(strstr(s, "{\"name\":\"frame\",\"cat\":\"marker\",\"ph\":\"B\","
 				  "\"ts\":1234.567,\"pid\":42,\"tid\":43}"));
@@ -374,8 +377,8 @@ static void test_json_writer_shape(void **state)
 				  "\"tid\":50,\"args\":{\"sort_index\":0}}"));
 	assert_non_null(strstr(s, "{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":42,"
 				  "\"tid\":42,\"args\":{\"sort_index\":1}}"));
-	assert_non_null(strstr(s, "\n],\n\"systemTraceEvents\":\"# tracer: nop\\n#\\n"
-				  "# clock_type=LINUX_CLOCK_MONOTONIC\\n"));
+	/* The names close traceEvents. */
+	assert_non_null(strstr(s, "\"args\":{\"sort_index\":0}}\n]"));
 	/* The source's counts and the pipeline's own, listed once. */
 	assert_non_null(strstr(s, "\"lost_events\":7,"));
 	assert_non_null(strstr(s, "\"lost_event_notes\":1,"));
