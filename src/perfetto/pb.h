@@ -88,7 +88,8 @@ static inline bool pb_room(struct pb_buf *b, size_t n)
 /* pb_raw() - append @n bytes as they are (an already encoded message, say) */
 static inline void pb_raw(struct pb_buf *b, const void *p, size_t n)
 {
-	if (!pb_room(b, n))
+	/* n == 0 first: an empty buffer has no memory to add 0 to. */
+	if (!n || !pb_room(b, n))
 		return;
 	memcpy(b->p + b->len, p, n);
 	b->len += n;
