@@ -124,6 +124,7 @@ static int get_text(struct walk *w, uint64_t n, char **text)
 {
 	int ret;
 
+	*text = NULL;	/* the callers free it whatever happened */
 	if (n > w->size - w->off)
 		return fail(w, w->off, "past the end of the file");
 	*text = malloc((size_t)n + 1);
