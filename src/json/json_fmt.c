@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "json/json_fmt.h"
+#include "util/bytes.h"
 
 size_t f2t_json_u64(char *buf, uint64_t v)
 {
@@ -107,16 +108,13 @@ static void put_control(struct f2t_out *o, unsigned char c)
 
 /*
  * Nonzero when one of the 8 bytes in X is not plain: below 0x20, a quote, a
- * backslash, or 0x80 and above.  Each term is the "has a byte below N" bit
- * trick (exact as a yes/no for N <= 0x80); the text is mostly long plain
- * runs, which this skips 8 bytes at a time.
+ * backslash, or 0x80 and above.  The text is mostly long plain runs, which
+ * this skips 8 bytes at a time.
  */
 static inline uint64_t any_special(uint64_t x)
 {
-	const uint64_t ones = 0x0101010101010101ull, high = ones * 0x80;
-	uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
-
-	return (((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((b - ones) & ~b) | x) & high;
+	return f2t_byte_below(x, 0x20) | f2t_byte_is(x, '"') | f2t_byte_is(x, '\\') |
+	       (x & (F2T_ONES * 0x80));
 }
 
 void f2t_json_put_escaped(struct f2t_out *o, const char *s, size_t len)

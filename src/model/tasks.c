@@ -119,11 +119,23 @@ struct f2t_task *f2t_tasks_get(struct f2t_tasks *t, int32_t tid)
 	return task;
 }
 
+/* strncmp(HAVE, COMM, F2T_COMM_LEN - 1) == 0, inline: a name is set at every switch. */
+static inline bool same_comm(const char *have, const char *comm)
+{
+	for (size_t i = 0; i < F2T_COMM_LEN - 1; i++) {
+		if (have[i] != comm[i])
+			return false;
+		if (!have[i])
+			return true;
+	}
+	return true;
+}
+
 void f2t_task_set(struct f2t_task *task, const char *comm, int32_t tgid)
 {
 	bool changed = false;
 
-	if (comm && strncmp(task->comm, comm, F2T_COMM_LEN - 1) != 0) {
+	if (comm && !same_comm(task->comm, comm)) {
 		snprintf(task->comm, sizeof(task->comm), "%s", comm);
 		changed = true;
 	}

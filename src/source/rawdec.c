@@ -14,6 +14,7 @@
 #include "source/ktext.h"
 #include "source/source.h"
 #include "source/textline.h"
+#include "util/bytes.h"
 #include "util/log.h"
 
 #define CLONE_THREAD_FLAG 0x00010000ull
@@ -203,6 +204,22 @@ static inline long long num(const struct tep_format_field *f, const void *data)
 	}
 }
 
+/*
+ * Whether [P, P + LEN) holds a NUL.  A 16-byte comm, the field most read,
+ * is two words checked at once, not a memchr() call (a twentieth of an FXT
+ * conversion).
+ */
+static inline bool has_nul(const char *p, size_t len)
+{
+	uint64_t a, b;
+
+	if (len != 16)
+		return memchr(p, '\0', len) != NULL;
+	memcpy(&a, p, 8);
+	memcpy(&b, p + 8, 8);
+	return f2t_byte_is(a, 0) | f2t_byte_is(b, 0);
+}
+
 /* A NUL-terminated view of a string field; NULL if it lies outside the record. */
 static const char *str(struct f2t_rawdec *s, const struct tep_format_field *f,
 		       const unsigned char *data, int size, size_t *lenp)
@@ -229,7 +246,7 @@ static const char *str(struct f2t_rawdec *s, const struct tep_format_field *f,
 		p = (const char *)data + f->offset;
 		len = (size_t)f->size;
 	}
-	if (memchr(p, '\0', len)) {
+	if (has_nul(p, len)) {
 		if (lenp)
 			*lenp = strlen(p);
 		return p;
