@@ -63,4 +63,17 @@ if [ -n "$TP" ]; then
 else
 	echo "note: TRACE_PROCESSOR not set: Perfetto import not checked"
 fi
+
+# A kernel-stack table that fills up (the loader's test hook: 3 entries):
+# the stacks that did not fit are counted and said, the episodes all kept,
+# and the capture still converts and reports.
+F2T_TEST_OFFCPU_STACK_ENTRIES=3 "$F2T" record --off-cpu -k full.cap -o full.json -- \
+	taskset -c 0 "$BLOCKER" 3 "$TMP/blocker2.dat" >out2 2>err2 || fail "record with a full stack table: $(cat err2)"
+lost=$(sed -n 's/.* \([0-9]*\) stacks lost (stack map collisions or full), .* user stacks shortened$/\1/p' err2)
+[ "${lost:-0}" -gt 0 ] || fail "a 3-entry stack table lost no stack: $(cat err2)"
+grep -q "off-CPU episodes of at least 1 us, 0 lost (ring buffer full), 0 lost (blocked-task map full)" err2 ||
+	fail "episodes lost with a full stack table: $(cat err2)"
+"$F2T" report --off-cpu full.cap >table2 2>rerr || fail "report of a capture with lost stacks: $(cat rerr)"
+grep -q ", $lost stacks lost" table2 || fail "report does not say the $lost lost stacks: $(head -3 table2)"
+ok "a full kernel-stack table: $lost stacks lost, counted by record and report"
 exit 0
