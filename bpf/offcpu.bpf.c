@@ -7,14 +7,15 @@
  * the ring buffer.  Only the traced processes (and the processes they
  * fork) when the filter is on.
  *
- * Stack walks cost most (a kernel stack about 490 ns, a user one 235 ns,
- * measured with bench-offcpu.sh).  The blocked thread's are taken at the
- * switch out, before the episode's length is known: nothing reads another
- * task's user stack, and bpf_get_task_stack() on a sleeping task leaves out
- * every scheduler function (do_nanosleep, schedule_timeout, mutex_lock and
- * the like), which are what an off-CPU stack is read for.  The waker's are
- * taken only when the thread has already been blocked min_ns when woken:
- * most wakeups of short episodes, which are not kept, walk nothing.
+ * Stack walks are most of the cost (bench-offcpu.sh: about 1.6 us for the
+ * two walks of a switch into a sleep on the ping-pong).  The blocked
+ * thread's are taken at the switch out, before the episode's length is
+ * known: nothing reads another task's user stack, and bpf_get_task_stack()
+ * on a sleeping task leaves out every scheduler function (do_nanosleep,
+ * schedule_timeout, mutex_lock and the like), which are what an off-CPU
+ * stack is read for.  The waker's are taken only when the thread has
+ * already been blocked min_ns when woken: most wakeups of short episodes,
+ * which are not kept, walk nothing.
  *
  * The ring buffer wakes its reader only when a quarter full: a wakeup per
  * record would wake the recorder at every context switch, which is what
@@ -30,6 +31,7 @@ char LICENSE[] SEC("license") = "Dual MIT/GPL";
 
 /* Set by the recorder before loading. */
 const volatile __u64 min_ns = 1000;
+const volatile __u32 kstacks_max = 16384;	/* the kstacks table's entries */
 const volatile bool filter = false;
 const volatile __u64 ring_bytes = 1;
 
@@ -80,7 +82,7 @@ struct {
 	__type(value, __u32);
 } kstack_ids SEC(".maps");
 
-/* kstacks entries handed out so far. */
+/* kstacks entries handed out so far (a few past kstacks_max once full). */
 __u32 kstacks_used;
 
 /* Where a kernel stack is walked into (one per CPU). */
@@ -147,8 +149,9 @@ static __always_inline __s32 kernel_stack_id(frames_t *f, long len)
 	known = bpf_map_lookup_elem(&kstack_ids, &h);
 	if (known)
 		return (__s32)*known;
-	id = __sync_fetch_and_add(&kstacks_used, 1);
-	if (bpf_map_update_elem(&kstacks, &id, f, BPF_ANY)) {	/* E2BIG: full */
+	/* Checked before and after: once full, the count stops growing (it must never wrap). */
+	id = kstacks_used < kstacks_max ? __sync_fetch_and_add(&kstacks_used, 1) : kstacks_max;
+	if (id >= kstacks_max || bpf_map_update_elem(&kstacks, &id, f, BPF_ANY)) {
 		count(F2T_OFFCPU_STACK_COLLISIONS);
 		return -28;	/* ENOSPC */
 	}
@@ -172,7 +175,6 @@ static __always_inline __s32 kernel_stack(void *ctx)
  * the stack without its innermost frame hashes elsewhere: it is retried
  * once so (counted as shortened).  A stack still refused is counted as lost.
  */
-
 static __always_inline __s32 user_stack(void *ctx)
 {
 	long id = bpf_get_stackid(ctx, &ustacks, BPF_F_USER_STACK);

@@ -140,9 +140,10 @@ static int load(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 	oc->skel->rodata->filter = o->scope != F2T_SCOPE_ALL;
 	oc->skel->rodata->ring_bytes = RING_BYTES;
 	err = bpf_map__set_max_entries(oc->skel->maps.events, RING_BYTES);
-	if (!err && hook && *hook)
-		err = bpf_map__set_max_entries(oc->skel->maps.kstacks,
-					       (__u32)strtoul(hook, NULL, 10));
+	if (!err && hook && *hook) {
+		oc->skel->rodata->kstacks_max = (__u32)strtoul(hook, NULL, 10);
+		err = bpf_map__set_max_entries(oc->skel->maps.kstacks, oc->skel->rodata->kstacks_max);
+	}
 	if (!err)
 		err = offcpu_bpf__load(oc->skel);
 	if (err == -EPERM || err == -EACCES) {
