@@ -41,9 +41,7 @@ static bool named(const struct f2t_task *t)
 static int json_begin(struct f2t_writer *w)
 {
 	struct json_priv *p = w->priv;
-	struct f2t_out *o = w->out;
-
-	struct f2t_out *ev = p->events.out;
+	struct f2t_out *o = w->out, *ev = p->events.out;
 
 	f2t_clock_link_choose(w->info, true, &p->link);
 	f2t_out_puts(ev, "{\"name\":\"clock_sync\",\"ph\":\"c\",\"ts\":");
