@@ -56,6 +56,25 @@ static const struct known known_events[] = {
 	{ "power", "cpu_frequency", F2T_EV_CPU_FREQ, false, { "state", "cpu_id" } },
 };
 
+/*
+ * Where the last of EVENT's fields ends.  A record shorter than that would
+ * have libtraceevent read past it, or (a "char buf[]" field, size 0, past
+ * the record) allocate the negative length that is left: both found by
+ * fuzzing with damaged format files.
+ */
+static int fields_end(const struct tep_event *event)
+{
+	const struct tep_format_field *lists[] = { event->format.common_fields,
+						   event->format.fields };
+	int end = 0;
+
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		for (const struct tep_format_field *f = lists[i]; f; f = f->next)
+			if (f->offset >= 0 && f->size >= 0 && f->offset + f->size > end)
+				end = f->offset + f->size;
+	return end;
+}
+
 static int bind_known(struct handler *h, const struct known *k)
 {
 	int min = 0;
@@ -160,6 +179,9 @@ static int bind_events(struct f2t_rawdec *s, uint32_t subbuf_size)
 				h->newtask = false;
 			}
 		}
+		/* libtraceevent prints every field: a record must hold them all. */
+		if (h->min_size < fields_end(events[i]))
+			h->min_size = fields_end(events[i]);
 	}
 	return 0;
 }

@@ -26,7 +26,7 @@ struct handler {
 	enum f2t_event_kind kind;
 	struct tep_event *event;
 	struct tep_format_field *f[H_MAX_FIELDS];
-	int min_size;		/* the record must hold every field we read */
+	int min_size;		/* the record must hold every field of its format */
 	bool newtask;		/* task:task_newtask: remembered, not emitted */
 	/*
 	 * The kernel's print format is the one we know by heart, so its text
