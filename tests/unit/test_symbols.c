@@ -237,6 +237,28 @@ static void test_kallsyms(void **state)
 	f2t_ksyms_free(k);
 }
 
+/* Symbols out of address order (modules listed first) are looked up alike. */
+static void test_kallsyms_out_of_order(void **state)
+{
+	static const char text[] =
+		"ffffffffc0001400 T xfs_write\t[xfs]\n"
+		"ffffffffc0001000 t xfs_read\t[xfs]\n"
+		"ffffffff81000200 T do_thing\n"
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81000100 t helper\n";
+	struct f2t_ksyms *k = f2t_ksyms_parse(text, sizeof(text) - 1);
+	const struct f2t_kmod *m;
+	uint64_t off;
+
+	assert_non_null(k);
+	assert_string_equal(f2t_ksyms_lookup(k, 0xffffffff81000150, &m, &off), "helper");
+	assert_int_equal(off, 0x50);
+	assert_string_equal(f2t_ksyms_lookup(k, 0xffffffff81000010, &m, &off), "_stext");
+	assert_string_equal(f2t_ksyms_lookup(k, 0xffffffffc0001010, &m, &off), "xfs_read");
+	assert_string_equal(m->name, "[xfs]");
+	f2t_ksyms_free(k);
+}
+
 static void test_jitmap(void **state)
 {
 	static const char text[] = "7f0000001000 40 jitted_a\n7f0000002000 100 Lambda::run(int)\nbad\n";
@@ -312,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_elf_not_a_regular_file),
 		cmocka_unit_test(test_elf_debug_file),
 		cmocka_unit_test(test_kallsyms),
+		cmocka_unit_test(test_kallsyms_out_of_order),
 		cmocka_unit_test(test_jitmap),
 		cmocka_unit_test(test_maps),
 	};
