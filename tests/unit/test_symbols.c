@@ -214,7 +214,9 @@ static void test_kallsyms(void **state)
 		"ffffffff81000000 T _stext\n"
 		"ffffffff81000100 t helper\n"
 		"ffffffff81000200 T do_thing\n"
+		"FFFFFFFF81000300 T upper_case\n"
 		"0000000000000000 T hidden\n"
+		"1ffffffff81000400 T seventeen_digits\n"
 		"garbage line\n"
 		"ffffffffc0001000 t xfs_read\t[xfs]\n"
 		"ffffffffc0001400 T xfs_write\t[xfs]\n";
@@ -223,7 +225,9 @@ static void test_kallsyms(void **state)
 	uint64_t off;
 
 	assert_non_null(k);
-	assert_int_equal(f2t_ksyms_count(k), 5);
+	/* Not kept: an address of 0 (hidden), one longer than 64 bits, garbage. */
+	assert_int_equal(f2t_ksyms_count(k), 6);
+	assert_string_equal(f2t_ksyms_lookup(k, 0xffffffff81000310, &m, &off), "upper_case");
 	assert_string_equal(f2t_ksyms_lookup(k, 0xffffffff81000150, &m, &off), "helper");
 	assert_int_equal(off, 0x50);
 	assert_string_equal(m->name, "[kernel.kallsyms]");
