@@ -262,8 +262,21 @@ static void next(struct chk *c)
 	} else if (*c->p == '"' || *c->p == '\'') {
 		char q = *c->p++;
 
-		while (c->p < c->end && *c->p != q)
+		while (c->p < c->end && *c->p != q) {
+			/*
+			 * libtraceevent 1.7's parser dereferences NULL on a string
+			 * with a tab or line break right before a bracket (found by
+			 * fuzzing).  Kernels put tabs in strings (maple_tree's
+			 * "%s\tNode"), never before a bracket.
+			 */
+			if ((*c->p == '\t' || *c->p == '\n') && c->p + 1 < c->end &&
+			    (c->p[1] == '[' || c->p[1] == ']')) {
+				c->tok = T_BAD;
+				fail(c, c->p, "a tab or line break before a bracket in a string");
+				return;
+			}
 			c->p += *c->p == '\\' && c->p + 1 < c->end ? 2 : 1;
+		}
 		if (c->p >= c->end) {
 			c->tok = T_BAD;
 			fail(c, c->t.s, "unterminated string in the print format");

@@ -97,6 +97,10 @@ static void test_refuses_what_crashed_libtraceevent(void **state)
 				    &(const char *){ NULL }, &(size_t){ 0 }), 0);
 	/* The text ends inside an expression. */
 	refused_at(" : \"b\"\n", " :\n", 2);
+	/* A tab right before a bracket inside a string (a tab alone is maple_tree's). */
+	refused_at("? \"a\"", "? \"a\t]\"", 4);
+	assert_int_equal(check_edit("? \"a\"", "? \"a\tNode\"", &(const char *){ NULL },
+				    &(size_t){ 0 }), 0);
 }
 
 static void test_refuses_fields_outside_a_record(void **state)
