@@ -242,6 +242,21 @@ static inline bool has_nul(const char *p, size_t len)
 	return f2t_byte_is(a, 0) | f2t_byte_is(b, 0);
 }
 
+/*
+ * The handler of the record at DATA, or NULL for an event the formats do
+ * not describe.  One reading for the decoder, the text and the fields: a
+ * damaged format's wide common_type read as an index unchecked crashed the
+ * text (fuzzing).
+ */
+static const struct handler *handler_of(const struct f2t_rawdec *s, const void *data)
+{
+	int id = (int)num(s->common_type, data);
+
+	if (id < 0 || id >= s->nhandlers || !s->handlers[id].event)
+		return NULL;
+	return &s->handlers[id];
+}
+
 /* A NUL-terminated view of a string field; NULL if it lies outside the record. */
 static const char *str(struct f2t_rawdec *s, const struct tep_format_field *f,
 		       const unsigned char *data, int size, size_t *lenp)
@@ -353,7 +368,6 @@ int f2t_rawdec_decode(struct f2t_rawdec *s, void *data, int size,
 	const unsigned char *d = data;
 	const struct handler *h;
 	struct tep_format_field *const *f;
-	int id;
 
 	s->rec.ts = ts;
 	s->rec.cpu = (int)cpu;
@@ -364,12 +378,11 @@ int f2t_rawdec_decode(struct f2t_rawdec *s, void *data, int size,
 	ev->raw = &s->rec;
 
 	s->stats.records++;
-	id = (int)num(s->common_type, d);
-	if (id < 0 || id >= s->nhandlers || !s->handlers[id].event) {
+	h = handler_of(s, d);
+	if (!h) {
 		s->stats.unknown_events++;
 		return 0;
 	}
-	h = &s->handlers[id];
 	if (size < h->min_size) {
 		s->stats.bad_records++;
 		return 0;
@@ -563,7 +576,8 @@ const char *f2t_rawdec_text(struct f2t_rawdec *s, const struct f2t_event *ev, si
 	const struct f2t_task *task;
 	const struct handler *h;
 
-	if (ev->kind == F2T_EV_LOST || ev->raw != &s->rec) {
+	h = ev->raw == &s->rec ? handler_of(s, s->rec.data) : NULL;
+	if (ev->kind == F2T_EV_LOST || !h) {
 		errno = ENOENT;
 		return NULL;
 	}
@@ -574,7 +588,6 @@ const char *f2t_rawdec_text(struct f2t_rawdec *s, const struct f2t_event *ev, si
 	lat_flags(s, &l);
 	f2t_ktext_time(&l, ev->ts);
 
-	h = &s->handlers[num(s->common_type, s->rec.data)];
 	if (ev->kind == F2T_EV_PRINT) {
 		/* What the kernel prints for a trace_marker write. */
 		tl_str(&l, "tracing_mark_write: ");
@@ -614,13 +627,12 @@ const char *f2t_rawdec_text(struct f2t_rawdec *s, const struct f2t_event *ev, si
 int f2t_rawdec_fields(struct f2t_rawdec *s, const struct f2t_event *ev, f2t_field_fn fn,
 		      void *ctx)
 {
+	const struct handler *h = ev->raw == &s->rec ? handler_of(s, s->rec.data) : NULL;
 	const struct tep_event *event;
-	int id;
 
-	if (ev->raw != &s->rec)
+	if (!h)
 		return -ENOENT;
-	id = (int)num(s->common_type, s->rec.data);
-	event = s->handlers[id].event;
+	event = h->event;
 	for (struct tep_format_field *f = event->format.fields; f; f = f->next) {
 		bool is_str = (f->flags & TEP_FIELD_IS_STRING) ||
 			      ((f->flags & TEP_FIELD_IS_ARRAY) && strstr(f->type, "char"));
