@@ -208,19 +208,21 @@ static void test_elf_debug_file(void **state)
 	f2t_elfsyms_free(e);
 }
 
-static void test_kallsyms(void **state)
+static const char kallsyms_text[] =
+	"ffffffff81000000 T _stext\n"
+	"ffffffff81000100 t helper\n"
+	"ffffffff81000200 T do_thing\n"
+	"FFFFFFFF81000300 T upper_case\n"
+	"0000000000000000 T hidden\n"
+	"1ffffffff81000400 T seventeen_digits\n"
+	"garbage line\n"
+	"ffffffffc0001000 t xfs_read\t[xfs]\n"
+	"ffffffffc0001400 T xfs_write\t[xfs]\n";
+
+/* What kallsyms_text's lines give, in whatever order they come. */
+static void check_kallsyms(const char *text, size_t len)
 {
-	static const char text[] =
-		"ffffffff81000000 T _stext\n"
-		"ffffffff81000100 t helper\n"
-		"ffffffff81000200 T do_thing\n"
-		"FFFFFFFF81000300 T upper_case\n"
-		"0000000000000000 T hidden\n"
-		"1ffffffff81000400 T seventeen_digits\n"
-		"garbage line\n"
-		"ffffffffc0001000 t xfs_read\t[xfs]\n"
-		"ffffffffc0001400 T xfs_write\t[xfs]\n";
-	struct f2t_ksyms *k = f2t_ksyms_parse(text, sizeof(text) - 1);
+	struct f2t_ksyms *k = f2t_ksyms_parse(text, len);
 	const struct f2t_kmod *m;
 	uint64_t off;
 
@@ -241,26 +243,30 @@ static void test_kallsyms(void **state)
 	f2t_ksyms_free(k);
 }
 
-/* Symbols out of address order (modules listed first) are looked up alike. */
+static void test_kallsyms(void **state)
+{
+	check_kallsyms(kallsyms_text, sizeof(kallsyms_text) - 1);
+}
+
+/* The same lines last to first: out of address order, looked up alike. */
 static void test_kallsyms_out_of_order(void **state)
 {
-	static const char text[] =
-		"ffffffffc0001400 T xfs_write\t[xfs]\n"
-		"ffffffffc0001000 t xfs_read\t[xfs]\n"
-		"ffffffff81000200 T do_thing\n"
-		"ffffffff81000000 T _stext\n"
-		"ffffffff81000100 t helper\n";
-	struct f2t_ksyms *k = f2t_ksyms_parse(text, sizeof(text) - 1);
-	const struct f2t_kmod *m;
-	uint64_t off;
+	char rev[sizeof(kallsyms_text)];
+	const char *end = kallsyms_text + sizeof(kallsyms_text) - 1;
+	size_t n = 0;
 
-	assert_non_null(k);
-	assert_string_equal(f2t_ksyms_lookup(k, 0xffffffff81000150, &m, &off), "helper");
-	assert_int_equal(off, 0x50);
-	assert_string_equal(f2t_ksyms_lookup(k, 0xffffffff81000010, &m, &off), "_stext");
-	assert_string_equal(f2t_ksyms_lookup(k, 0xffffffffc0001010, &m, &off), "xfs_read");
-	assert_string_equal(m->name, "[xfs]");
-	f2t_ksyms_free(k);
+	while (end > kallsyms_text) {
+		const char *line = end - 1;
+
+		while (line > kallsyms_text && line[-1] != '\n')
+			line--;
+		memcpy(rev + n, line, (size_t)(end - line));
+		n += (size_t)(end - line);
+		end = line;
+	}
+	assert_int_equal(n, sizeof(kallsyms_text) - 1);
+	assert_memory_not_equal(rev, kallsyms_text, n);
+	check_kallsyms(rev, n);
 }
 
 static void test_jitmap(void **state)
