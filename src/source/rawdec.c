@@ -131,6 +131,44 @@ static bool needs_symbols(const struct tep_event *event)
 	return false;
 }
 
+/*
+ * Does EVENT's print format take a width or precision from the record
+ * other than as kernels do ("%*pbl", "%.*s")?  libtraceevent pads to
+ * whatever the field holds: a damaged format's "%0*d" of a field holding
+ * a billion made one line of a gigabyte (found by fuzzing).
+ */
+static bool record_width(const struct tep_event *event)
+{
+	const char *p = event->print_fmt.format;
+
+	while (p && (p = strchr(p, '%'))) {
+		bool width = false, precision = false;
+
+		p++;
+		if (*p == '%') {
+			p++;
+			continue;
+		}
+		p += strspn(p, "-+ #0");
+		if (*p == '*') {
+			width = true;
+			p++;
+		}
+		p += strspn(p, "0123456789");
+		if (*p == '.') {
+			p++;
+			if (*p == '*') {
+				precision = true;
+				p++;
+			}
+			p += strspn(p, "0123456789");
+		}
+		if ((width && *p != 'p') || (precision && (*p != 's' || width)))
+			return true;
+	}
+	return false;
+}
+
 static int bind_events(struct f2t_rawdec *s, uint32_t subbuf_size)
 {
 	struct tep_event **events = tep_list_events(s->tep, TEP_EVENT_SORT_ID);
@@ -164,6 +202,7 @@ static int bind_events(struct f2t_rawdec *s, uint32_t subbuf_size)
 		h->event = events[i];
 		h->kind = F2T_EV_OTHER;
 		h->needs_symbols = needs_symbols(events[i]);
+		h->record_width = record_width(events[i]);
 		h->min_size = s->common_pid->offset + s->common_pid->size;
 		for (size_t k = 0; k < sizeof(known_events) / sizeof(known_events[0]); k++) {
 			const struct known *kn = &known_events[k];
@@ -608,6 +647,10 @@ const char *f2t_rawdec_text(struct f2t_rawdec *s, const struct f2t_event *ev, si
 		if (h->event->flags & TEP_EVENT_FL_FAILED) {
 			/* libtraceevent's own fallback reads a string field up to a NUL, wherever. */
 			trace_seq_printf(&s->seq, "%s: [FAILED TO PARSE]", h->event->name);
+			f2t_rawdec_fields(s, ev, seq_field, &s->seq);
+		} else if (h->record_width) {
+			trace_seq_printf(&s->seq, "%s: [not printed: a width from the record]",
+					 h->event->name);
 			f2t_rawdec_fields(s, ev, seq_field, &s->seq);
 		} else {
 			tep_print_event(s->tep, &s->seq, &s->rec, "%s: %s", TEP_PRINT_NAME,

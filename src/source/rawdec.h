@@ -36,6 +36,7 @@ struct handler {
 	bool known_text;
 	/* Its text prints kernel addresses or strings through the symbol tables. */
 	bool needs_symbols;
+	bool record_width;	/* prints a width from the record: fields listed instead */
 };
 
 struct state_memo {
