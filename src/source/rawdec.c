@@ -77,22 +77,15 @@ static int fields_end(const struct tep_event *event)
 
 static int bind_known(struct handler *h, const struct known *k)
 {
-	int min = 0;
-
 	for (int i = 0; i < H_MAX_FIELDS && k->fields[i]; i++) {
 		struct tep_format_field *f = tep_find_field(h->event, k->fields[i]);
-		int end;
 
 		if (!f)
 			return -ENOENT;
-		end = f->offset + ((f->flags & TEP_FIELD_IS_DYNAMIC) ? 4 : f->size);
-		if (end > min)
-			min = end;
 		h->f[i] = f;
 	}
 	h->kind = k->kind;
 	h->newtask = k->newtask;
-	h->min_size = min;
 	switch (k->kind) {
 	case F2T_EV_SWITCH:
 		h->known_text = h->event->print_fmt.format &&
@@ -218,7 +211,11 @@ static int bind_events(struct f2t_rawdec *s, uint32_t subbuf_size)
 				h->newtask = false;
 			}
 		}
-		/* libtraceevent prints every field: a record must hold them all. */
+		/*
+		 * The decoder reads some fields and libtraceevent prints them
+		 * all: a record must hold every one, and the first event's
+		 * common_pid the decoder reads for every record.
+		 */
 		if (h->min_size < fields_end(events[i]))
 			h->min_size = fields_end(events[i]);
 	}
