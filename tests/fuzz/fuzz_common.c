@@ -25,6 +25,18 @@
 
 #include "fuzz.h"
 
+/*
+ * A hostile size field can ask libtracecmd or libtraceevent for exabytes.
+ * Built normally, malloc() returns NULL and they (and we) refuse the file;
+ * AddressSanitizer would abort instead and call it a finding.  Let it return
+ * NULL as the C library does, so what is fuzzed is what users run.
+ */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+	return "allocator_may_return_null=1";
+}
+
 static int cap_fd = -1;
 static char cap_path[64];
 
