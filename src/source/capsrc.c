@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Capture source: libtraceevent parses the saved header_page and format
- * files; kbuffer walks each sub-buffer; a min-heap on timestamps merges the
+ * files; each sub-buffer is walked (rbwalk.h); a min-heap on timestamps merges the
  * per-CPU streams.  Field offsets come from the format files (never
  * hand-written) and are looked up once per event type, not per event.
  */
@@ -13,33 +13,25 @@
 #include <unistd.h>
 
 #include <traceevent/event-parse.h>
-#include <traceevent/kbuffer.h>
 #include <traceevent/trace-seq.h>
 
 #include "source/capsrc.h"
 #include "source/fmtcheck.h"
 #include "source/rawdec.h"
-#include "source/rbpage.h"
+#include "source/rbwalk.h"
 #include "source/source.h"
 #include "util/kmerge.h"
 #include "util/log.h"
-
-#define PAGE_SLACK 16	/* zeroed bytes after a sub-buffer copy (see cursor_load_page) */
 
 struct cursor {
 	uint32_t cpu;
 	const size_t *recs;	/* indices of this CPU's CPU_DATA records */
 	size_t nrecs, ri;
 	uint64_t pos;		/* offset of the next sub-buffer in recs[ri] */
-	const unsigned char *page, *page_end;
-	unsigned char *copy;	/* a record's last sub-buffer, with zeroed room after it */
+	bool started;
+	unsigned char *copy;	/* a record's last sub-buffer, with zeroed slack after it */
 	uint64_t page_off;	/* file offset of the current sub-buffer */
-	struct kbuffer *kbuf;
-	void *data;		/* current event, NULL when exhausted */
-	unsigned long long ts;
-	int size;
-	uint64_t lost_pending;	/* emit an F2T_EV_LOST before data */
-	bool lost_flag;
+	struct f2t_rbwalk w;
 };
 
 struct f2t_capsrc {
@@ -137,17 +129,16 @@ static int setup_cursors(struct f2t_capsrc *s)
 	}
 	s->ncursors = s->split.ncpus;
 	s->cursors = calloc(s->ncursors ? s->ncursors : 1, sizeof(*s->cursors));
-	if (!s->cursors || f2t_kmerge_init(&s->merge, s->ncursors, offsetof(struct cursor, ts), cursor_next, s))
+	if (!s->cursors || f2t_kmerge_init(&s->merge, s->ncursors, offsetof(struct cursor, w.ts), cursor_next, s))
 		return -ENOMEM;
 	for (uint32_t c = 0; c < s->ncursors; c++) {
 		s->cursors[c].cpu = c;
 		s->cursors[c].recs = s->split.cpu[c].recs;
 		s->cursors[c].nrecs = s->split.cpu[c].n;
-		s->cursors[c].kbuf = kbuffer_alloc(KBUFFER_LSIZE_8, KBUFFER_ENDIAN_LITTLE);
 		/* Only CPUs with data: the capture chooses the sub-buffer size and the CPUs. */
 		if (s->cursors[c].nrecs)
-			s->cursors[c].copy = calloc(1, (size_t)s->subbuf_size + PAGE_SLACK);
-		if (!s->cursors[c].kbuf || (s->cursors[c].nrecs && !s->cursors[c].copy))
+			s->cursors[c].copy = calloc(1, (size_t)s->subbuf_size + F2T_RBWALK_SLACK);
+		if (f2t_rbwalk_init(&s->cursors[c].w) || (s->cursors[c].nrecs && !s->cursors[c].copy))
 			return -ENOMEM;
 	}
 	return 0;
@@ -186,17 +177,17 @@ static void release_consumed(struct f2t_capsrc *s)
 
 /*
  * The last sub-buffer of a record, after which the mapping may end, is read
- * from a copy followed by zeroed slack: kbuffer reads the header of an event
- * near the end of the data up to 8 bytes past it (rbpage.h for the rest).
+ * from a copy followed by zeroed slack (rbwalk.h).
  */
 static int cursor_load_page(struct f2t_capsrc *s, struct cursor *c)
 {
 	for (;;) {
 		const struct f2t_cap_rec *r;
-		int missed;
+		const unsigned char *page;
+		int ret;
 
 		if (c->ri >= c->nrecs) {
-			c->data = NULL;
+			c->w.data = NULL;
 			return 0;
 		}
 		r = &s->cap->recs[c->recs[c->ri]];
@@ -206,55 +197,25 @@ static int cursor_load_page(struct f2t_capsrc *s, struct cursor *c)
 			release_consumed(s);
 			continue;
 		}
-		c->page = (const unsigned char *)r->data + c->pos;
-		if (c->pos + s->subbuf_size + PAGE_SLACK > r->len) {
-			memcpy(c->copy, c->page, s->subbuf_size);
-			c->page = c->copy;
+		page = (const unsigned char *)r->data + c->pos;
+		if (c->pos + s->subbuf_size + F2T_RBWALK_SLACK > r->len) {
+			memcpy(c->copy, page, s->subbuf_size);
+			page = c->copy;
 		}
-		c->page_end = c->page + s->subbuf_size;
 		c->page_off = r->offset + c->pos;
 		c->pos += s->subbuf_size;
 		s->done_bytes += s->subbuf_size;
-		if (!f2t_rb_page_fits(c->page, s->subbuf_size) ||
-		    kbuffer_load_subbuffer(c->kbuf, (void *)c->page) < 0) {
+		ret = f2t_rbwalk_load(&c->w, page, s->subbuf_size);
+		if (ret < 0) {
 			f2t_err("%s: offset %llu: cpu %u: corrupt ring-buffer page (bad commit size)",
 				 s->cap->path, (unsigned long long)c->page_off, c->cpu);
-			return -EINVAL;
+			return ret;
 		}
-		missed = kbuffer_missed_events(c->kbuf);
-		if (missed) {
+		if (c->w.lost)
 			s->lost_pages++;
-			c->lost_flag = true;
-			c->lost_pending = missed > 0 ? (uint64_t)missed : 0;
-		}
-		c->data = kbuffer_read_event(c->kbuf, &c->ts);
-		if (c->data)
-			break;
-		/* An empty page can still say that events were lost. */
-		if (c->lost_flag)
-			break;
-	}
-	if (c->lost_flag && !c->data)
-		c->ts = kbuffer_subbuf_timestamp(c->kbuf, (void *)c->page);
-	if (c->data)
-		c->size = kbuffer_event_size(c->kbuf);
-	return 1;
-}
-
-static int cursor_advance(struct f2t_capsrc *s, struct cursor *c)
-{
-	if (c->lost_flag) {
-		c->lost_flag = false;
-		if (c->data)
+		if (ret)
 			return 1;
-	} else {
-		c->data = kbuffer_next_event(c->kbuf, &c->ts);
-		if (c->data) {
-			c->size = kbuffer_event_size(c->kbuf);
-			return 1;
-		}
 	}
-	return cursor_load_page(s, c);
 }
 
 /* Moves a cursor to its next event: its first page's first, the first time. */
@@ -262,7 +223,10 @@ static int cursor_next(void *input, void *ctx)
 {
 	struct cursor *c = input;
 
-	return c->page ? cursor_advance(ctx, c) : cursor_load_page(ctx, c);
+	if (c->started && f2t_rbwalk_next(&c->w))
+		return 1;
+	c->started = true;
+	return cursor_load_page(ctx, c);
 }
 
 static int capsrc_next(struct f2t_source *src, struct f2t_event *ev)
@@ -277,22 +241,22 @@ static int capsrc_next(struct f2t_source *src, struct f2t_event *ev)
 		if (ret <= 0)
 			return ret;
 		memset(ev, 0, sizeof(*ev));
-		ev->ts = c->ts;
+		ev->ts = c->w.ts;
 		ev->cpu = c->cpu;
 		ev->src = &s->base;
-		if (c->lost_flag) {
+		if (c->w.lost) {
 			ev->kind = F2T_EV_LOST;
-			ev->lost.count = c->lost_pending;
+			ev->lost.count = c->w.lost_count;
 			ev->pid = -1;
-			s->lost_events += c->lost_pending;
+			s->lost_events += c->w.lost_count;
 			return 1;
 		}
-		if ((const unsigned char *)c->data + c->size > c->page_end || c->size < 8) {
+		if (!f2t_rbwalk_event_fits(&c->w)) {
 			f2t_err("%s: offset %llu: cpu %u: event runs past the end of its page",
 				s->cap->path, (unsigned long long)c->page_off, c->cpu);
 			return -EINVAL;
 		}
-		ret = f2t_rawdec_decode(&s->dec, c->data, c->size, c->ts, c->cpu, ev);
+		ret = f2t_rawdec_decode(&s->dec, c->w.data, c->w.size, c->w.ts, c->cpu, ev);
 		if (ret > 0)
 			return 1;
 		/* ret == 0: a record we count and skip */
@@ -323,8 +287,7 @@ static void capsrc_close(struct f2t_source *src)
 	struct f2t_capsrc *s = (struct f2t_capsrc *)src;
 
 	for (uint32_t c = 0; c < s->ncursors; c++) {
-		if (s->cursors[c].kbuf)
-			kbuffer_free(s->cursors[c].kbuf);
+		f2t_rbwalk_fini(&s->cursors[c].w);
 		free(s->cursors[c].copy);
 	}
 	free(s->cursors);
