@@ -6,7 +6,7 @@
 CC       ?= cc
 PKG_CONFIG ?= pkg-config
 
-PKGS      := libtracefs libtraceevent libtracecmd libelf libdw zlib
+PKGS      := libtracefs libtraceevent libtracecmd libelf libdw zlib libzstd
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS))
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka)

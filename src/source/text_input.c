@@ -246,10 +246,12 @@ static void header_line(struct scan *sc, const char *line, size_t len)
 		sc->clock = "mono";
 		sc->clock_len = 4;
 	}
-	/* "#P:2", the kernel's count of CPUs */
-	if ((p = memmem(line, len, "#P:", 3)) && p + 3 < end) {
-		uint32_t n = (uint32_t)strtoul(p + 3, NULL, 10);
+	/* "#P:2", the kernel's count of CPUs; the line may end the file, unterminated. */
+	if ((p = memmem(line, len, "#P:", 3))) {
+		uint32_t n = 0;
 
+		for (p += 3; p < end && *p >= '0' && *p <= '9' && n <= F2T_MAX_CPUS; p++)
+			n = n * 10 + (uint32_t)(*p - '0');
 		if (n > sc->ncpus && n <= F2T_MAX_CPUS)
 			sc->ncpus = n;
 	}

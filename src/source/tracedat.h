@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * trace-cmd's trace.dat: the check of its layout before libtracecmd reads
- * it, and the uncompressed copy a big compressed one is read through.
+ * it, which also says where each buffer's CPU data lies; our own reading of
+ * that data, page by page; and the uncompressed copy a big compressed file
+ * is read through when libtracecmd has to read its data.
  */
 #ifndef F2T_TRACEDAT_H
 #define F2T_TRACEDAT_H
@@ -9,20 +11,97 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "source/rbwalk.h"
+
 struct tracecmd_input;
+
+/* Where one CPU's data of a buffer lies in the file. */
+struct f2t_tracedat_cpu {
+	uint32_t cpu;
+	uint64_t off, len;
+};
+
+struct f2t_tracedat_buffer {
+	char *name;			/* "" for the top one */
+	uint32_t page;			/* its sub-buffer size */
+	uint32_t ncpus;
+	struct f2t_tracedat_cpu *cpus;
+};
+
+struct f2t_tracedat_layout {
+	uint32_t version, page;
+	bool long8;			/* a 64-bit kernel's pages */
+	char compression[32];		/* of the CPU data: "none", "zstd"... */
+	bool ts_adjusted;		/* an option changes the timestamps (libtracecmd applies it) */
+	bool latency;			/* a buffer holds latency-format text, not pages */
+	bool partial;			/* compressed options: buffers beyond are not listed */
+	size_t nbuffers;
+	struct f2t_tracedat_buffer *buffers;
+};
 
 /**
  * f2t_tracedat_check() - is this a trace.dat libtracecmd can open safely?
  * @path: the file, for messages
  * @fd: open on it
  * @size: its size
+ * @lay: filled with what the walk learnt of the layout (free it)
  *
  * Version 6 or 7, little-endian; for version 6, every length and every CPU
  * data range inside the file.
  *
- * Return: 0, or -EINVAL after reporting the first problem and its offset.
+ * Return: 0, or -EINVAL after reporting the first problem and its offset
+ * (@lay then empty).
  */
-int f2t_tracedat_check(const char *path, int fd, uint64_t size);
+int f2t_tracedat_check(const char *path, int fd, uint64_t size, struct f2t_tracedat_layout *lay);
+void f2t_tracedat_layout_free(struct f2t_tracedat_layout *lay);
+
+/* The file's CPU data, mapped, for the per-CPU readers below. */
+struct f2t_tracedat_data {
+	const char *path;
+	const unsigned char *map;
+	uint64_t size;
+	const struct f2t_tracedat_layout *lay;
+	int compression;		/* how chunks are inflated (tracedat_pages.c) */
+};
+
+/*
+ * Can we read LAY's CPU data ourselves?  NULL, or why not (libtracecmd
+ * then reads it).
+ */
+const char *f2t_tracedat_pages_unreadable(const struct f2t_tracedat_layout *lay);
+
+/* Maps PATH for reading LAY's data: 0, or a negative errno after saying why. */
+int f2t_tracedat_data_open(struct f2t_tracedat_data *d, const char *path,
+			   const struct f2t_tracedat_layout *lay);
+void f2t_tracedat_data_close(struct f2t_tracedat_data *d);
+
+/* One CPU's data, sub-buffer after sub-buffer: the mapped pages, or its chunks inflated. */
+struct f2t_tracedat_cpu_reader {
+	const struct f2t_tracedat_data *d;
+	struct f2t_tracedat_cpu where;
+	uint32_t page;
+	uint64_t pos;			/* the next page's, or the next chunk's, offset in the file */
+	uint32_t chunks_left;
+	unsigned char *buf;		/* an inflated chunk, or a copy of the last page; slack after */
+	size_t buf_cap, buf_len, buf_pos;
+	uint64_t page_off;		/* the current page's file offset (of its chunk when inflated) */
+	uint64_t released;		/* the mapping before this is dropped */
+	bool started;
+	void *zctx;			/* the inflater's state */
+	struct f2t_rbwalk w;		/* the current page */
+	uint64_t lost_pages;
+};
+
+int f2t_tracedat_cpu_init(struct f2t_tracedat_cpu_reader *r, const struct f2t_tracedat_data *d,
+			  const struct f2t_tracedat_cpu *where, uint32_t page);
+/**
+ * f2t_tracedat_cpu_next() - the CPU's next event or lost note, in r->w
+ *
+ * Return: 1, 0 at the end of its data, or -EINVAL after reporting a corrupt
+ * page or chunk with its offset.
+ */
+int f2t_tracedat_cpu_next(struct f2t_tracedat_cpu_reader *r);
+void f2t_tracedat_cpu_fini(struct f2t_tracedat_cpu_reader *r);
 
 /*
  * Is HANDLE's file (of FILE_SIZE bytes) big and compressed, and this

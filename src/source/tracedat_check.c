@@ -12,8 +12,10 @@
  * libtraceevent parses and prints with both as they come; every page of
  * uncompressed CPU data has a commit size that fits it (rbpage.h), since
  * kbuffer reads as far as it says; and the options libtracecmd takes as
- * C strings end inside themselves.  Layout facts:
- * trace-cmd's trace-cmd.dat.v6(5) and .v7(5).
+ * C strings end inside themselves.  On the way, it notes where each
+ * buffer's CPU data lies and whether anything in the file changes its
+ * timestamps, for our own reading of the CPU data (tracedat_pages.c).
+ * Layout facts: trace-cmd's trace-cmd.dat.v6(5) and .v7(5).
  */
 #include <endian.h>
 #include <stdbool.h>
@@ -37,8 +39,12 @@ enum {
 	OPTION_TRACECLOCK = 4,
 	OPTION_UNAME = 5,
 	OPTION_HOOK = 6,
+	OPTION_OFFSET = 7,	/* added to every timestamp */
 	OPTION_CPUCOUNT = 8,
 	OPTION_VERSION = 9,
+	OPTION_TIME_SHIFT = 12,	/* a guest's times mapped onto the host's */
+	OPTION_TSC2NSEC = 14,	/* TSC counts into nanoseconds */
+	OPTION_BUFFER_TEXT = 22,	/* a latency-format instance */
 };
 
 struct walk {
@@ -49,6 +55,7 @@ struct walk {
 	uint32_t page;		/* the ring buffer's page: no record is longer */
 	bool long8;		/* recorded by a 64-bit kernel: 8-byte commit words */
 	const char *what;	/* what is read at off, for the message */
+	struct f2t_tracedat_layout *lay;
 };
 
 static int fail(const struct walk *w, uint64_t off, const char *why)
@@ -105,18 +112,61 @@ static int skip_sized32(struct walk *w)
 	return get32(w, &n) ?: skip(w, n);
 }
 
-/* A NUL-terminated name of at most 256 bytes, skipped. */
-static int skip_name(struct walk *w)
+/* A NUL-terminated name of at most 256 bytes, into NAME[257] unless NULL. */
+static int get_name(struct walk *w, char *name)
 {
 	char c;
 
 	for (int i = 0; i < 256; i++) {
 		int ret = get(w, &c, 1);
 
-		if (ret || !c)
+		if (ret)
 			return ret;
+		if (name)
+			name[i] = c;
+		if (!c)
+			return 0;
 	}
 	return fail(w, w->off, "a name longer than 256 bytes");
+}
+
+static int skip_name(struct walk *w)
+{
+	return get_name(w, NULL);
+}
+
+/* A buffer whose CPU data the walk found; NULL after saying so when memory ran out. */
+static struct f2t_tracedat_buffer *add_buffer(struct walk *w, const char *name, uint32_t page,
+					      uint32_t cpus)
+{
+	struct f2t_tracedat_layout *lay = w->lay;
+	struct f2t_tracedat_buffer *b = realloc(lay->buffers, (lay->nbuffers + 1) * sizeof(*b));
+
+	if (b) {
+		lay->buffers = b;
+		b += lay->nbuffers;
+		*b = (struct f2t_tracedat_buffer){ .page = page };
+		b->name = strdup(name);
+		b->cpus = calloc(cpus ? cpus : 1, sizeof(*b->cpus));
+		if (b->name && b->cpus) {
+			lay->nbuffers++;
+			return b;
+		}
+		free(b->name);
+		free(b->cpus);
+	}
+	f2t_err("%s: out of memory", w->path);
+	return NULL;
+}
+
+void f2t_tracedat_layout_free(struct f2t_tracedat_layout *lay)
+{
+	for (size_t i = 0; i < lay->nbuffers; i++) {
+		free(lay->buffers[i].name);
+		free(lay->buffers[i].cpus);
+	}
+	free(lay->buffers);
+	*lay = (struct f2t_tracedat_layout){ 0 };
 }
 
 /* The next N bytes, NUL-terminated, into *TEXT (free it). */
@@ -206,9 +256,10 @@ static int check_pages(struct walk *w, uint64_t off, uint64_t len, uint32_t page
 	return 0;
 }
 
-/* "flyrecord\0" and an (offset, size) per CPU, each range inside the file. */
-static int check_flyrecord(struct walk *w, uint32_t cpus)
+/* "flyrecord\0" and an (offset, size) per CPU, each range inside the file: buffer NAME's. */
+static int check_flyrecord(struct walk *w, uint32_t cpus, const char *name)
 {
+	struct f2t_tracedat_buffer *b;
 	char tag[10];
 	int ret;
 
@@ -216,10 +267,15 @@ static int check_flyrecord(struct walk *w, uint32_t cpus)
 	ret = get(w, tag, sizeof(tag));
 	if (ret)
 		return ret;
-	if (!memcmp(tag, "latency  ", 10))
+	if (!memcmp(tag, "latency  ", 10)) {
+		w->lay->latency = true;
 		return 0;	/* text follows, read by libtracecmd as it is */
+	}
 	if (memcmp(tag, "flyrecord", 10))
 		return fail(w, w->off - 10, "no \"flyrecord\" tag");
+	b = add_buffer(w, name, w->page, cpus);
+	if (!b)
+		return -ENOMEM;
 	for (uint32_t c = 0; c < cpus; c++) {
 		uint64_t at = w->off, off, len;
 
@@ -233,6 +289,7 @@ static int check_flyrecord(struct walk *w, uint32_t cpus)
 		ret = check_pages(w, off, len, w->page);
 		if (ret)
 			return ret;
+		b->cpus[b->ncpus++] = (struct f2t_tracedat_cpu){ .cpu = c, .off = off, .len = len };
 		w->what = "the CPU data table";
 	}
 	return 0;
@@ -251,11 +308,21 @@ static int check_option(struct walk *w, uint16_t id, uint32_t len)
 	int ret;
 
 	switch (id) {
+	case OPTION_OFFSET:
+	case OPTION_TIME_SHIFT:
+	case OPTION_TSC2NSEC:
+		w->lay->ts_adjusted = true;
+		return 0;
+	case OPTION_BUFFER_TEXT:
+		w->lay->latency = true;
+		return 0;
 	case OPTION_CPUSTAT:
 		return len ? 0 : fail(w, at, "empty CPU stats");
 	case OPTION_CPUCOUNT:
 		return len >= 4 ? 0 : fail(w, at, "a CPU count of fewer than 4 bytes");
-	case OPTION_DATE:
+	case OPTION_DATE:	/* an offset of the timestamps too */
+		w->lay->ts_adjusted = true;
+		break;
 	case OPTION_TRACECLOCK:
 	case OPTION_UNAME:
 	case OPTION_HOOK:
@@ -295,13 +362,15 @@ static int check_options(struct walk *w, uint32_t cpus)
 			return ret;
 		w->off = at;
 		if (id == OPTION_BUFFER && len >= 8) {
-			ret = get64(w, &buf_off);
+			char name[257];
+
+			ret = get64(w, &buf_off) ?: get_name(w, name);
 			if (ret)
 				return ret;
 			if (buf_off > w->size)
 				return fail(w, at, "points past the end of the file");
 			w->off = buf_off;
-			ret = check_flyrecord(w, cpus);
+			ret = check_flyrecord(w, cpus, name);
 			if (ret)
 				return ret;
 			w->what = "an option";
@@ -385,7 +454,7 @@ static int check_v6(struct walk *w)
 		ret = check_options(w, cpus);
 	else
 		w->off -= 10;
-	return ret ?: check_flyrecord(w, cpus);
+	return ret ?: check_flyrecord(w, cpus, "");
 }
 
 /*
@@ -417,11 +486,13 @@ static int check_chunks(struct walk *w, uint64_t off, uint64_t len)
 /* Version 7's BUFFER option: where each CPU's data lies (after OFFSET NAME CLOCK PAGESIZE). */
 static int check_buffer_v7(struct walk *w, uint64_t end)
 {
+	struct f2t_tracedat_buffer *b;
 	uint64_t flyrecord, off, len;
 	uint32_t page, cpus, id;
+	char name[257];
 	int ret;
 
-	ret = get64(w, &flyrecord) ?: skip_name(w) ?: skip_name(w) ?: get32(w, &page) ?:
+	ret = get64(w, &flyrecord) ?: get_name(w, name) ?: skip_name(w) ?: get32(w, &page) ?:
 	      get32(w, &cpus);
 	if (ret)
 		return ret;
@@ -429,6 +500,9 @@ static int check_buffer_v7(struct walk *w, uint64_t end)
 		return fail(w, w->off - 8, "points past the end of the file");
 	if (cpus > 65536 || w->off + (uint64_t)cpus * 20 > end)
 		return fail(w, w->off - 4, "not a number of CPUs");
+	b = add_buffer(w, name, page, cpus);
+	if (!b)
+		return -ENOMEM;
 	for (uint32_t c = 0; c < cpus; c++) {
 		uint64_t at = w->off;
 
@@ -443,6 +517,7 @@ static int check_buffer_v7(struct walk *w, uint64_t end)
 				      check_pages(w, off, len, page);
 		if (ret)
 			return ret;
+		b->cpus[b->ncpus++] = (struct f2t_tracedat_cpu){ .cpu = id, .off = off, .len = len };
 	}
 	return 0;
 }
@@ -453,15 +528,15 @@ static int check_v7(struct walk *w)
 	uint64_t next;
 	int ret;
 
-	char name[5];
+	char name[257];
 
 	w->what = "the compression header";
-	ret = get(w, name, sizeof(name));
+	ret = get_name(w, name);
 	if (ret)
 		return ret;
-	w->compressed = memcmp(name, "none", sizeof(name));
-	w->off -= sizeof(name);
-	ret = skip_name(w) ?: skip_name(w) ?: get64(w, &next);
+	w->compressed = strcmp(name, "none");
+	snprintf(w->lay->compression, sizeof(w->lay->compression), "%.31s", name);
+	ret = skip_name(w) ?: get64(w, &next);
 	for (int sections = 0; !ret && next; sections++) {
 		uint16_t id, flags;
 		uint32_t strid;
@@ -478,8 +553,10 @@ static int check_v7(struct walk *w)
 			return ret;
 		if (le16toh(id) != 0)
 			return fail(w, next, "not an options section");
-		if (le16toh(flags) & 1)
-			return 0;	/* compressed: libtracecmd's to read */
+		if (le16toh(flags) & 1) {	/* compressed: libtracecmd's to read */
+			w->lay->partial = true;
+			return 0;
+		}
 		if (len > w->size - w->off)
 			return fail(w, w->off - 8, "past the end of the file");
 		end = w->off + len;
@@ -511,9 +588,9 @@ static int check_v7(struct walk *w)
 	return ret;
 }
 
-int f2t_tracedat_check(const char *path, int fd, uint64_t size)
+int f2t_tracedat_check(const char *path, int fd, uint64_t size, struct f2t_tracedat_layout *lay)
 {
-	struct walk w = { .path = path, .fd = fd, .size = size, .what = "the header" };
+	struct walk w = { .path = path, .fd = fd, .size = size, .what = "the header", .lay = lay };
 	char head[10 + 16];
 	unsigned long version;
 	unsigned char endian_long[2];
@@ -546,10 +623,17 @@ int f2t_tracedat_check(const char *path, int fd, uint64_t size)
 		return ret;
 	w.page = page;
 	w.long8 = endian_long[1] == 8;
+	lay->version = (uint32_t)version;
+	lay->page = page;
+	lay->long8 = w.long8;
+	snprintf(lay->compression, sizeof(lay->compression), "none");
 	if (endian_long[0]) {
 		f2t_err("%s: offset %llu: recorded on a big-endian machine, which this build does not read",
 			path, (unsigned long long)w.off - 6);
 		return -EINVAL;
 	}
-	return version == 6 ? check_v6(&w) : check_v7(&w);
+	ret = version == 6 ? check_v6(&w) : check_v7(&w);
+	if (ret)
+		f2t_tracedat_layout_free(lay);
+	return ret;
 }

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * trace-cmd's trace.dat as an input, through libtracecmd: file versions 6
- * and 7, compressed or not, the top buffer and every named instance (-B),
- * each one source, merged by time.  Its records are the kernel's raw
- * ring-buffer records with the kernel's format files, so they are decoded
- * exactly as our own capture's are (rawdec.h).  What the file says besides
+ * trace-cmd's trace.dat as an input: file versions 6 and 7, compressed or
+ * not, the top buffer and every named instance (-B), each one source,
+ * merged by time.  libtracecmd opens it and reads what it says about the
+ * recording; the CPU data we read ourselves (tracedat_pages.c), unless the
+ * file is one whose timestamps libtracecmd converts (f2t_tracedat_pages_
+ * unreadable()), when libtracecmd reads its records too.  Either way they
+ * are the kernel's raw ring-buffer records with the kernel's format files,
+ * decoded exactly as our own capture's are (rawdec.h).  What the file says besides
  * its events: task names from its saved cmdlines (for the tasks it holds
  * records of), kallsyms and printk formats (handed to libtraceevent by
  * libtracecmd), the uname, the trace clock, the CPU stats at the end.  A
@@ -32,9 +35,12 @@ static const unsigned char magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', '
 
 struct cursor {
 	uint32_t cpu;
+	uint64_t ts;		/* the pending record's, where the merge reads it */
+	/* Read by libtracecmd: */
 	struct tep_record *rec;	/* pending; NULL when the CPU is done */
-	uint64_t ts;		/* rec's, where the merge reads it */
 	bool lost_note;		/* an F2T_EV_LOST goes out before rec */
+	/* Or read by us: */
+	struct f2t_tracedat_cpu_reader own;
 };
 
 /* One buffer of the file (the top one or an instance): one source. */
@@ -43,11 +49,13 @@ struct buffer {
 	const char *path;
 	struct tracecmd_input *handle;
 	bool own_handle;	/* an instance's; the top one is the input's */
+	bool own_pages;		/* its CPU data read by us, not libtracecmd */
 	struct f2t_tasks *tasks;	/* the recording's, named from the saved cmdlines */
 	int32_t named[1024];		/* pids known named, by pid % 1024: no lookup */
 	struct f2t_rawdec dec;
 	struct cursor *cursors;
-	uint32_t ncpus;
+	uint32_t ncursors;
+	uint32_t ncpus;		/* the buffer's CPUs (with data or not) */
 	struct f2t_kmerge merge;
 	struct tep_record *done;	/* handed out last; freed on the next call */
 	uint64_t lost_events, lost_pages;
@@ -57,6 +65,8 @@ struct tracedat_input {
 	struct f2t_input in;
 	struct tracecmd_input *handle;
 	char *host, *kernel, *recorder, *clock;
+	struct f2t_tracedat_layout layout;
+	struct f2t_tracedat_data data;	/* mapped when we read the CPU data */
 };
 
 static bool tracedat_probe(const unsigned char *head, size_t len)
@@ -71,6 +81,15 @@ static int cursor_next(void *input, void *ctx)
 	struct cursor *c = input;
 	struct buffer *b = ctx;
 
+	if (b->own_pages) {
+		int ret = f2t_tracedat_cpu_next(&c->own);
+
+		if (ret <= 0)
+			return ret;
+		c->ts = c->own.w.ts;
+		b->lost_pages += c->own.w.lost;	/* set only as a page with a lost note begins */
+		return 1;
+	}
 	if (c->lost_note) {	/* the note went out; now its record */
 		c->lost_note = false;
 		return 1;
@@ -112,13 +131,50 @@ static int name_task(struct buffer *b, int32_t pid)
 	return 0;
 }
 
+/* The pending record of C, or a lost note (then *DATA is NULL and *MISSED set): 0 or -EINVAL. */
+static int cursor_record(struct buffer *b, struct cursor *c, void **data, int *size,
+			 uint64_t *missed)
+{
+	if (b->own_pages) {
+		struct f2t_rbwalk *w = &c->own.w;
+
+		*data = NULL;
+		*missed = w->lost_count;
+		if (w->lost)
+			return 0;
+		if (!f2t_rbwalk_event_fits(w)) {
+			f2t_err("%s: offset %llu: cpu %u: event runs past the end of its page",
+				b->path, (unsigned long long)c->own.page_off, c->cpu);
+			return -EINVAL;
+		}
+		*data = w->data;
+		*size = w->size;
+		return 0;
+	}
+	*data = NULL;
+	*missed = c->rec->missed_events > 0 ? (uint64_t)c->rec->missed_events : 0;
+	if (c->lost_note)
+		return 0;
+	b->done = c->rec;
+	if (c->rec->size < 8) {
+		f2t_err("%s: offset %llu: cpu %u: record of %d bytes is too short",
+			b->path, c->rec->offset, c->cpu, c->rec->size);
+		return -EINVAL;
+	}
+	*data = c->rec->data;
+	*size = c->rec->size;
+	return 0;
+}
+
 static int buffer_next(struct f2t_source *src, struct f2t_event *ev)
 {
 	struct buffer *b = (struct buffer *)src;
 
 	for (;;) {
 		struct cursor *c;
-		int ret;
+		uint64_t missed;
+		void *data;
+		int ret, size = 0;
 
 		/* The record handed out last is done with unless a lost note went first. */
 		if (b->done) {
@@ -129,25 +185,20 @@ static int buffer_next(struct f2t_source *src, struct f2t_event *ev)
 		if (ret <= 0)
 			return ret;
 		memset(ev, 0, sizeof(*ev));
-		ev->ts = c->rec->ts;
+		ev->ts = c->ts;
 		ev->cpu = c->cpu;
 		ev->src = &b->base;
-		if (c->lost_note) {
-			long long missed = c->rec->missed_events;
-
+		ret = cursor_record(b, c, &data, &size, &missed);
+		if (ret)
+			return ret;
+		if (!data) {
 			ev->kind = F2T_EV_LOST;
 			ev->pid = -1;
-			ev->lost.count = missed > 0 ? (uint64_t)missed : 0;
-			b->lost_events += ev->lost.count;
+			ev->lost.count = missed;
+			b->lost_events += missed;
 			return 1;
 		}
-		b->done = c->rec;
-		if (c->rec->size < 8) {
-			f2t_err("%s: offset %llu: cpu %u: record of %d bytes is too short",
-				b->path, c->rec->offset, c->cpu, c->rec->size);
-			return -EINVAL;
-		}
-		if (f2t_rawdec_decode(&b->dec, c->rec->data, c->rec->size, c->rec->ts, c->cpu, ev))
+		if (f2t_rawdec_decode(&b->dec, data, size, c->ts, c->cpu, ev))
 			return name_task(b, ev->pid) ?: 1;
 	}
 }
@@ -180,9 +231,11 @@ static void buffer_close(struct f2t_source *src)
 
 	if (b->done)
 		tracecmd_free_record(b->done);
-	for (uint32_t i = 0; b->cursors && i < b->ncpus; i++)
+	for (uint32_t i = 0; b->cursors && i < b->ncursors; i++) {
 		if (b->cursors[i].rec && b->cursors[i].rec != b->done)
 			tracecmd_free_record(b->cursors[i].rec);
+		f2t_tracedat_cpu_fini(&b->cursors[i].own);
+	}
 	free(b->cursors);
 	f2t_kmerge_free(&b->merge);
 	f2t_rawdec_fini(&b->dec);
@@ -200,10 +253,51 @@ static const struct f2t_source_ops buffer_ops = {
 };
 
 /*
- * A source for HANDLE's records; it owns HANDLE when OWN, also on failure.
- * Lowers *FIRST_TS to the time of its first record.
+ * The cursors of buffer B: one per CPU of HANDLE's, read by libtracecmd, or
+ * one per CPU of OWN (its data in DATA), read by us.
  */
-static struct f2t_source *buffer_open(struct tracecmd_input *handle, bool own,
+static int add_cursors(struct buffer *b, const struct f2t_tracedat_buffer *own,
+		       const struct f2t_tracedat_data *data)
+{
+	int ret = 0;
+
+	b->ncursors = own ? own->ncpus : b->ncpus;
+	b->cursors = calloc(b->ncursors ? b->ncursors : 1, sizeof(*b->cursors));
+	if (!b->cursors ||
+	    f2t_kmerge_init(&b->merge, b->ncursors, offsetof(struct cursor, ts), cursor_next, b))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < b->ncursors; i++) {
+		struct cursor *c = &b->cursors[i];
+
+		if (own) {
+			c->cpu = own->cpus[i].cpu;
+			ret = f2t_tracedat_cpu_init(&c->own, data, &own->cpus[i], own->page);
+			if (ret)
+				return ret;
+			if (c->cpu >= b->ncpus)
+				b->ncpus = c->cpu + 1;
+		} else {
+			c->cpu = i;
+		}
+	}
+	b->own_pages = own != NULL;
+	return 0;
+}
+
+/* Has C a record or a lost note to hand out? */
+static bool cursor_pending(const struct buffer *b, const struct cursor *c)
+{
+	return b->own_pages ? c->own.w.data || c->own.w.lost : c->rec != NULL;
+}
+
+/*
+ * A source for HANDLE's records; it owns HANDLE when OWN_HANDLE, also on
+ * failure.  Its CPU data is read by us when OWN (HANDLE's in the layout)
+ * is given.  Lowers *FIRST_TS to the time of its first record.
+ */
+static struct f2t_source *buffer_open(struct tracecmd_input *handle, bool own_handle,
+				      const struct f2t_tracedat_buffer *own,
+				      const struct f2t_tracedat_data *data,
 				      struct f2t_recording *rec, uint64_t *first_ts)
 {
 	struct buffer *b = calloc(1, sizeof(*b));
@@ -212,7 +306,7 @@ static struct f2t_source *buffer_open(struct tracecmd_input *handle, bool own,
 	int ret, ncpus = tracecmd_cpus(handle);
 
 	if (!b) {
-		if (own)
+		if (own_handle)
 			tracecmd_close(handle);
 		f2t_err("%s: out of memory", rec->path);
 		errno = ENOMEM;
@@ -221,24 +315,20 @@ static struct f2t_source *buffer_open(struct tracecmd_input *handle, bool own,
 	b->base.ops = &buffer_ops;
 	b->path = rec->path;
 	b->handle = handle;
-	b->own_handle = own;
+	b->own_handle = own_handle;
 	b->tasks = rec->tasks;
 	b->ncpus = ncpus > 0 ? (uint32_t)ncpus : 0;
 	if (tep_get_sub_buffer_size(tep) > (int)subbuf)
 		subbuf = (uint32_t)tep_get_sub_buffer_size(tep);
 	if (tep_get_page_size(tep) > (int)subbuf)
 		subbuf = (uint32_t)tep_get_page_size(tep);
-	ret = f2t_rawdec_init(&b->dec, tep, subbuf, rec, rec->path);
-	if (!ret) {
-		b->cursors = calloc(b->ncpus ? b->ncpus : 1, sizeof(*b->cursors));
-		if (!b->cursors || f2t_kmerge_init(&b->merge, b->ncpus, offsetof(struct cursor, ts), cursor_next, b))
-			ret = -ENOMEM;
-	}
-	for (uint32_t i = 0; !ret && i < b->ncpus; i++) {
-		b->cursors[i].cpu = i;
+	if (own && own->page > subbuf)
+		subbuf = own->page;
+	ret = f2t_rawdec_init(&b->dec, tep, subbuf, rec, rec->path) ?: add_cursors(b, own, data);
+	for (uint32_t i = 0; !ret && i < b->ncursors; i++) {
 		ret = f2t_kmerge_add(&b->merge, &b->cursors[i]);
-		if (!ret && b->cursors[i].rec && b->cursors[i].rec->ts < *first_ts)
-			*first_ts = b->cursors[i].rec->ts;
+		if (!ret && b->cursors[i].ts < *first_ts && cursor_pending(b, &b->cursors[i]))
+			*first_ts = b->cursors[i].ts;
 	}
 	if (ret) {
 		if (ret == -ENOMEM)
@@ -342,8 +432,19 @@ static void tracedat_close(struct f2t_input *in)
 	free(t->kernel);
 	free(t->recorder);
 	free(t->clock);
+	f2t_tracedat_data_close(&t->data);
+	f2t_tracedat_layout_free(&t->layout);
 	free((char *)in->rec.path);
 	free(t);
+}
+
+/* The layout's buffer NAME when we read the CPU data, else NULL. */
+static const struct f2t_tracedat_buffer *own_buffer(const struct tracedat_input *t, const char *name)
+{
+	for (size_t i = 0; t->data.map && name && i < t->layout.nbuffers; i++)
+		if (!strcmp(t->layout.buffers[i].name, name))
+			return &t->layout.buffers[i];
+	return NULL;
 }
 
 /* Every buffer with data: the top one, then the instances in the file's order. */
@@ -357,7 +458,7 @@ static int open_buffers(struct tracedat_input *t)
 
 	if (!srcs)
 		return -ENOMEM;
-	srcs[k] = buffer_open(t->handle, false, &t->in.rec, &first_ts);
+	srcs[k] = buffer_open(t->handle, false, own_buffer(t, ""), &t->data, &t->in.rec, &first_ts);
 	if (!srcs[k])
 		ret = -errno;
 	else
@@ -379,7 +480,9 @@ static int open_buffers(struct tracedat_input *t)
 			f2t_warn("%s: buffer '%s' has trace clock '%s', not '%s' like the top buffer: its times are on another clock",
 				 t->in.rec.path, tracecmd_buffer_instance_name(t->handle, i), clock,
 				 t->clock);
-		srcs[k] = buffer_open(h, true, &t->in.rec, &first_ts);
+		srcs[k] = buffer_open(h, true,
+				      own_buffer(t, tracecmd_buffer_instance_name(t->handle, i)),
+				      &t->data, &t->in.rec, &first_ts);
 		if (!srcs[k])
 			ret = -errno;
 		else
@@ -453,7 +556,7 @@ static void unguard_open(const struct sigaction *old)
 	crash_fd = STDERR_FILENO;
 }
 
-static int check_layout(const char *path, uint64_t *size)
+static int check_layout(const char *path, uint64_t *size, struct f2t_tracedat_layout *lay)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
@@ -464,7 +567,7 @@ static int check_layout(const char *path, uint64_t *size)
 		f2t_err("%s: %s", path, strerror(errno));
 	} else {
 		*size = (uint64_t)st.st_size;
-		ret = f2t_tracedat_check(path, fd, *size);
+		ret = f2t_tracedat_check(path, fd, *size, lay);
 	}
 	if (fd >= 0)
 		close(fd);
@@ -476,6 +579,7 @@ static int tracedat_open(const char *path, struct f2t_input **out)
 	struct tracedat_input *t = calloc(1, sizeof(*t));
 	struct sigaction old[sizeof(crash_signals) / sizeof(crash_signals[0])];
 	struct tracecmd_input *copy;
+	const char *why;
 	uint64_t size = 0;
 	int ret;
 
@@ -493,7 +597,7 @@ static int tracedat_open(const char *path, struct f2t_input **out)
 		ret = -ENOMEM;
 		goto out;
 	}
-	ret = check_layout(path, &size);
+	ret = check_layout(path, &size, &t->layout);
 	if (ret)
 		goto out;
 	/* Our own messages say what is wrong; libtracecmd's would be noise. */
@@ -513,8 +617,21 @@ static int tracedat_open(const char *path, struct f2t_input **out)
 	ret = read_info(t);
 	if (ret)
 		goto out;
+	why = f2t_tracedat_pages_unreadable(&t->layout);
+	if (!why && tep_is_old_format(tracecmd_get_tep(t->handle)))
+		why = "an old ring-buffer format";
+	/* Test hook: libtracecmd's reading, to compare ours with. */
+	if (!why && getenv("F2T_TEST_TRACEDAT_LIBTRACECMD"))
+		why = "F2T_TEST_TRACEDAT_LIBTRACECMD is set";
+	if (!why) {
+		ret = f2t_tracedat_data_open(&t->data, path, &t->layout);
+		if (ret)
+			goto out;
+	} else {
+		f2t_info("%s: libtracecmd reads its events (%s)", path, why);
+	}
 	/* Read through a copy, but named, described and checked as the file itself. */
-	if (f2t_tracedat_should_inflate(t->handle, size) &&
+	if (why && f2t_tracedat_should_inflate(t->handle, size) &&
 	    (copy = f2t_tracedat_inflate(path, TRACECMD_FL_LOAD_NO_PLUGINS))) {
 		tracecmd_close(t->handle);
 		t->handle = copy;

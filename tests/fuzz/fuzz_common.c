@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Harness plumbing.  The capture reader maps the whole file and its records
- * point into the mapping; a read past a record's end there lands in the next
+ * point into the mapping (so does the trace.dat page reader); a read past a record's end there lands in the next
  * record or in the page's zero tail, which no sanitizer sees.  So the
  * harnesses link with --wrap=mmap,--wrap=munmap,--wrap=madvise: the mapping
  * of the fuzzed capture becomes a heap copy of exactly its size, and a read
@@ -39,6 +39,7 @@ const char *__asan_default_options(void)
 
 static int cap_fd = -1;
 static char cap_path[64];
+static int input_fd = -1;	/* fz_read_input()'s file, while it is read */
 
 void fz_init(void)
 {
@@ -214,9 +215,10 @@ void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off
 	unsigned char *p;
 	size_t i;
 
-	/* Only the capture: another descriptor of the same memfd. */
-	if (cap_fd < 0 || fd < 0 || off != 0 || prot != PROT_READ || fstat(fd, &a) ||
-	    fstat(cap_fd, &b) || a.st_ino != b.st_ino || a.st_dev != b.st_dev)
+	/* Only the fuzzed file: another descriptor of the capture's or the input's memfd. */
+	if (fd < 0 || off != 0 || prot != PROT_READ || fstat(fd, &a) ||
+	    !((cap_fd >= 0 && !fstat(cap_fd, &b) && a.st_ino == b.st_ino && a.st_dev == b.st_dev) ||
+	      (input_fd >= 0 && !fstat(input_fd, &b) && a.st_ino == b.st_ino && a.st_dev == b.st_dev)))
 		return __real_mmap(addr, len, prot, flags, fd, off);
 	for (i = 0; i < 4 && copies[i].p; i++)
 		;
@@ -327,6 +329,7 @@ void fz_read_input(const struct f2t_input_kind *kind, const uint8_t *data, size_
 	if (fd < 0 || write(fd, data, size) != (ssize_t)size)
 		abort();
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	input_fd = fd;
 	if (kind->open(path, &in) == 0) {
 		struct f2t_event ev;
 		size_t sum = 0, len;
@@ -340,5 +343,6 @@ void fz_read_input(const struct f2t_input_kind *kind, const uint8_t *data, size_
 		}
 		f2t_input_close(in);
 	}
+	input_fd = -1;
 	close(fd);
 }

@@ -10,8 +10,9 @@
 # Perfetto protobuf output (.pftrace) as many as there are sched_switch
 # records.  Then trace-cmd report's own output, read as
 # ftrace text, gives the scheduling records of the trace.dat itself (to the
-# microsecond, which is all the text keeps).  `report` reads both.  Needs
-# no root.
+# microsecond, which is all the text keeps).  `report` reads both.  Our
+# reading of the pages gives what libtracecmd's reading of the records gives.
+# Needs no root.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 fx=$here/../fixtures
@@ -76,6 +77,23 @@ for f in "$fx/tracedat-v7.dat" "$out/v7.report"; do
 		fail "report $f: no line for the ping and pong threads"
 done
 echo "ok: report reads the trace.dat and trace-cmd report's text"
+
+# Our reading of the pages (tracedat_pages.c) against libtracecmd's reading
+# of the same records: every output the same, byte for byte.
+for v in v6 v7 local; do
+	for how in ours libtracecmd; do
+		hook=()
+		[ "$how" = libtracecmd ] && hook=(env F2T_TEST_TRACEDAT_LIBTRACECMD=1)
+		"${hook[@]}" "$F2T" convert -v "$fx/tracedat-$v.dat" -o "$out/$how.txt" -o "$out/$how.fxt" \
+			-o "$out/$how.pftrace" 2>"$out/$how.err" || fail "$v ($how): convert failed"
+	done
+	grep -q 'libtracecmd reads its events' "$out/ours.err" && fail "$v: not read by our page reader"
+	grep -q 'libtracecmd reads its events' "$out/libtracecmd.err" || fail "$v: the test hook did nothing"
+	for ext in txt fxt pftrace; do
+		cmp -s "$out/ours.$ext" "$out/libtracecmd.$ext" || fail "$v: our reading gives another .$ext than libtracecmd's"
+	done
+	echo "ok: $v: our page reader gives the same .txt, .fxt and .pftrace as libtracecmd's records ($(grep -c . "$out/ours.txt") text lines)"
+done
 
 # The clock: trace-cmd records on "local" unless told -C mono; said, and kept.
 "$F2T" convert "$fx/tracedat-local.dat" -o "$out/local.json" -o "$out/local.txt" 2>"$out/local.err" ||
