@@ -89,9 +89,9 @@ struct f2t_tracedat_cpu_reader {
 	bool started;
 	void *zctx;			/* the inflater's state */
 	struct f2t_rbwalk w;		/* the current page */
-	uint64_t lost_pages;
 };
 
+/* 0, -ENOMEM (not reported), or -EINVAL after reporting where the data lies past the file. */
 int f2t_tracedat_cpu_init(struct f2t_tracedat_cpu_reader *r, const struct f2t_tracedat_data *d,
 			  const struct f2t_tracedat_cpu *where, uint32_t page);
 /**

@@ -100,7 +100,7 @@ static int cpu_fail(const struct f2t_tracedat_cpu_reader *r, uint64_t off, const
 	return -EINVAL;
 }
 
-/* Room for N bytes and zeroed slack in r->buf. */
+/* Room for N bytes and slack in r->buf: 0 or -ENOMEM. */
 static int reserve(struct f2t_tracedat_cpu_reader *r, size_t n)
 {
 	unsigned char *p;
@@ -108,10 +108,8 @@ static int reserve(struct f2t_tracedat_cpu_reader *r, size_t n)
 	if (n + F2T_RBWALK_SLACK <= r->buf_cap)
 		return 0;
 	p = realloc(r->buf, n + F2T_RBWALK_SLACK);
-	if (!p) {
-		f2t_err("%s: out of memory", r->d->path);
+	if (!p)
 		return -ENOMEM;
-	}
 	r->buf = p;
 	r->buf_cap = n + F2T_RBWALK_SLACK;
 	return 0;
@@ -127,11 +125,8 @@ int f2t_tracedat_cpu_init(struct f2t_tracedat_cpu_reader *r, const struct f2t_tr
 	r->pos = where->off;
 	r->released = where->off;
 	ret = f2t_rbwalk_init(&r->w) ?: reserve(r, page);
-	if (ret) {
-		if (ret == -ENOMEM)
-			f2t_err("%s: out of memory", d->path);
+	if (ret)
 		return ret;
-	}
 	if (d->compression == COMP_NONE || !where->len)
 		return 0;
 	/* A chunk count, then the chunks. */
@@ -141,11 +136,7 @@ int f2t_tracedat_cpu_init(struct f2t_tracedat_cpu_reader *r, const struct f2t_tr
 	r->chunks_left = le32toh(count);
 	r->pos += 4;
 	r->zctx = ZSTD_createDCtx();
-	if (!r->zctx) {
-		f2t_err("%s: out of memory", d->path);
-		return -ENOMEM;
-	}
-	return 0;
+	return r->zctx ? 0 : -ENOMEM;
 }
 
 void f2t_tracedat_cpu_fini(struct f2t_tracedat_cpu_reader *r)
@@ -196,8 +187,10 @@ static int inflate_chunk(struct f2t_tracedat_cpu_reader *r)
 	/* Whole pages: a short last one is read as if zero-filled. */
 	len = ((size_t)usize + r->page - 1) / r->page * r->page;
 	ret = reserve(r, len);
-	if (ret)
+	if (ret) {
+		f2t_err("%s: out of memory", d->path);
 		return ret;
+	}
 	got = ZSTD_decompressDCtx(r->zctx, r->buf, usize, d->map + r->pos + 8, csize);
 	if (ZSTD_isError(got) || got != usize)
 		return cpu_fail(r, r->pos + 8, "a chunk that does not inflate to its size");
@@ -258,8 +251,6 @@ int f2t_tracedat_cpu_next(struct f2t_tracedat_cpu_reader *r)
 		if (ret < 0)
 			return cpu_fail(r, r->page_off,
 					"a ring-buffer page whose commit size runs past its end");
-		if (r->w.lost)
-			r->lost_pages++;
 		if (ret)
 			return 1;
 	}
