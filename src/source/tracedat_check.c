@@ -26,6 +26,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <traceevent/event-parse.h>
+#include <zstd.h>
+
 #include "source/fmtcheck.h"
 #include "source/rbpage.h"
 #include "source/tracedat.h"
@@ -44,6 +47,7 @@ enum {
 	OPTION_VERSION = 9,
 	OPTION_TIME_SHIFT = 12,	/* a guest's times mapped onto the host's */
 	OPTION_TSC2NSEC = 14,	/* TSC counts into nanoseconds */
+	OPTION_HEADER_INFO = 16,	/* version 7: where the header page section is */
 	OPTION_BUFFER_TEXT = 22,	/* a latency-format instance */
 };
 
@@ -383,6 +387,118 @@ static int check_options(struct walk *w, uint32_t cpus)
 }
 
 /*
+ * "header_page\0", its size and the kernel's description of a ring-buffer
+ * page, which libtracecmd hands to libtraceevent without looking at what
+ * it says: when libtraceevent cannot parse it, libtracecmd 1.3 takes a
+ * commit word of 0 bytes and crashes in its own cleanup.  So it is parsed
+ * here first: its timestamp and commit fields must be found.
+ */
+static int check_header_text(struct walk *w, uint64_t at, char *text, uint64_t n)
+{
+	struct tep_handle *tep = tep_alloc();
+	int ret = 0;
+
+	if (!tep) {
+		f2t_err("%s: out of memory", w->path);
+		return -ENOMEM;
+	}
+	/* It returns 0 even when it gave up: what it found is what tells. */
+	if (tep_parse_header_page(tep, text, (unsigned long)n, w->long8 ? 8 : 4) < 0 ||
+	    tep_get_header_timestamp_size(tep) != 8 ||
+	    (tep_get_header_page_size(tep) != 4 && tep_get_header_page_size(tep) != 8))
+		ret = fail(w, at, "not a ring-buffer page's description libtraceevent reads");
+	tep_free(tep);
+	return ret;
+}
+
+static int check_header_page(struct walk *w)
+{
+	char tag[12], *text;
+	uint64_t n, at;
+	int ret;
+
+	w->what = "the header page format";
+	ret = get(w, tag, sizeof(tag));
+	if (ret)
+		return ret;
+	if (memcmp(tag, "header_page", sizeof(tag)))
+		return fail(w, w->off - sizeof(tag), "no \"header_page\" tag");
+	ret = get64(w, &n);
+	if (ret)
+		return ret;
+	at = w->off;
+	if (n > F2T_FORMAT_MAX)
+		return fail(w, at, "longer than 64 KB");
+	ret = get_text(w, n, &text) ?: check_header_text(w, at, text, n);
+	free(text);
+	return ret;
+}
+
+/*
+ * Version 7's header section, where the HEADER_INFO option at w->off says
+ * it is: the same "header_page" text, inflated first when compressed
+ * (a compressed section: its compressed and uncompressed sizes, the data).
+ */
+static int check_header_v7(struct walk *w)
+{
+	uint64_t sec, len, at;
+	uint32_t csize, usize;
+	uint16_t id, flags;
+	char *packed = NULL, *text = NULL;
+	size_t got;
+	int ret;
+
+	ret = get64(w, &sec);
+	if (ret)
+		return ret;
+	w->what = "the header page section";
+	if (sec > w->size)
+		return fail(w, w->off - 8, "points past the end of the file");
+	w->off = sec;
+	ret = get(w, &id, 2) ?: get(w, &flags, 2) ?: skip(w, 4) ?: get64(w, &len);
+	if (ret)
+		return ret;
+	if (le16toh(id) != OPTION_HEADER_INFO)
+		return fail(w, sec, "not the header page section");
+	if (!(le16toh(flags) & 1))
+		return check_header_page(w);
+	if (strcmp(w->lay->compression, "zstd"))
+		return 0;	/* libtracecmd's to inflate */
+	at = w->off;
+	ret = get32(w, &csize) ?: get32(w, &usize);
+	if (ret)
+		return ret;
+	if (usize > F2T_FORMAT_MAX * 2 || usize < 12 + 8)
+		return fail(w, at + 4, "not the size of a header page section");
+	ret = get_text(w, csize, &packed);
+	text = ret ? NULL : calloc(1, (size_t)usize + 1);
+	if (!ret && !text) {
+		f2t_err("%s: out of memory", w->path);
+		ret = -ENOMEM;
+	}
+	if (!ret) {
+		got = ZSTD_decompress(text, usize, packed, csize);
+		if (ZSTD_isError(got) || got != usize)
+			ret = fail(w, at + 8, "compressed data that does not inflate to its size");
+	}
+	if (!ret) {
+		uint64_t n;
+
+		memcpy(&n, text + 12, 8);
+		n = le64toh(n);
+		if (memcmp(text, "header_page", 12))
+			ret = fail(w, at + 8, "no \"header_page\" tag");
+		else if (n > usize - 20)
+			ret = fail(w, at + 8, "a header page longer than its section");
+		else
+			ret = check_header_text(w, at + 8, text + 20, n);
+	}
+	free(packed);
+	free(text);
+	return ret;
+}
+
+/*
  * An event format file, checked as a capture's are (fmtcheck.h) before
  * libtracecmd hands it to libtraceevent, whose parser and printer trust it.
  */
@@ -412,8 +528,9 @@ static int check_v6(struct walk *w)
 	char tag[13];
 	int ret;
 
+	ret = check_header_page(w);
 	w->what = "the header formats";
-	ret = get(w, tag, 12) ?: skip_sized64(w) ?: get(w, tag, 13) ?: skip_sized64(w);
+	ret = ret ?: get(w, tag, 13) ?: skip_sized64(w);
 	if (ret)
 		return ret;
 	w->what = "the ftrace event formats";
@@ -582,6 +699,8 @@ static int check_v7(struct walk *w)
 			w->off = at;
 			if (!ret && le16toh(opt) == OPTION_BUFFER)
 				ret = check_buffer_v7(w, at + olen);
+			if (!ret && le16toh(opt) == OPTION_HEADER_INFO && olen >= 8)
+				ret = check_header_v7(w);
 			w->off = at + olen;
 		}
 	}

@@ -56,6 +56,16 @@ for name in ('tracedat-v6.dat', 'tracedat-v7.dat'):
     print(f'ok: 150 damaged {name}: {converted} converted, {refusals} refused with the file '
           'and the offset or libtracecmd named, no crash')
 
+# A header page libtraceevent cannot make sense of (libtracecmd 1.3 crashed on it).
+d = bytearray(open(os.path.join(fx, 'tracedat-v6.dat'), 'rb').read())
+at = d.index(b'offset:0;', d.index(b'header_page\0'))
+d[at] = ord('k')
+path = os.path.join(work, 'header.dat')
+open(path, 'wb').write(d)
+r = run(path)
+refused('header page', path, r, rf'offset \d+: the header page format: ')
+print('ok: a trace.dat whose header page does not parse is refused with its offset')
+
 lines = open(os.path.join(fx, 'sched-tcp.trace'), 'rb').read().split(b'\n')
 path = os.path.join(work, 'd.trace')
 converted = 0
