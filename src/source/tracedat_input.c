@@ -225,6 +225,20 @@ static void buffer_counts(const struct f2t_source *src, struct f2t_stats *st)
 		st->ncpus = b->ncpus;
 }
 
+/* How far through its CPU data (in the file's bytes) when we read it; nothing said otherwise. */
+static void buffer_progress(const struct f2t_source *src, uint64_t *done, uint64_t *total)
+{
+	const struct buffer *b = (const struct buffer *)src;
+
+	for (uint32_t i = 0; b->own_pages && i < b->ncursors; i++) {
+		const struct f2t_tracedat_cpu_reader *r = &b->cursors[i].own;
+		uint64_t at = r->pos - r->where.off;
+
+		*done += at < r->where.len ? at : r->where.len;
+		*total += r->where.len;
+	}
+}
+
 static void buffer_close(struct f2t_source *src)
 {
 	struct buffer *b = (struct buffer *)src;
@@ -249,6 +263,7 @@ static const struct f2t_source_ops buffer_ops = {
 	.text = buffer_text,
 	.fields = buffer_fields,
 	.counts = buffer_counts,
+	.progress = buffer_progress,
 	.close = buffer_close,
 };
 
