@@ -7,9 +7,11 @@
  * is checked to lie inside it, and the first that does not is reported
  * with its offset.  Likewise in version 7 files for the options sections
  * (never compressed by trace-cmd) and the CPU data of every buffer they
- * describe.  A version 6 file's event formats pass the check a capture's
- * do (fmtcheck.h), and its printk formats are read line by line, since
- * libtraceevent parses and prints with both as they come; every page of
+ * describe.  The header page description, the event formats and the
+ * printk formats (in a version 7 file, their sections, inflated when
+ * compressed with zstd) pass the checks a capture's do (fmtcheck.h; the
+ * printk formats line by line), since libtraceevent parses and prints with
+ * them as they come; every page of
  * uncompressed CPU data has a commit size that fits it (rbpage.h), since
  * kbuffer reads as far as it says; and the options libtracecmd takes as
  * C strings end inside themselves.  On the way, it notes where each
@@ -47,7 +49,11 @@ enum {
 	OPTION_VERSION = 9,
 	OPTION_TIME_SHIFT = 12,	/* a guest's times mapped onto the host's */
 	OPTION_TSC2NSEC = 14,	/* TSC counts into nanoseconds */
-	OPTION_HEADER_INFO = 16,	/* version 7: where the header page section is */
+	/* Version 7: where the sections libtracecmd hands to libtraceevent are. */
+	OPTION_HEADER_INFO = 16,
+	OPTION_FTRACE_EVENTS = 17,
+	OPTION_EVENT_FORMATS = 18,
+	OPTION_PRINTK = 20,
 	OPTION_BUFFER_TEXT = 22,	/* a latency-format instance */
 };
 
@@ -60,19 +66,27 @@ struct walk {
 	bool long8;		/* recorded by a 64-bit kernel: 8-byte commit words */
 	const char *what;	/* what is read at off, for the message */
 	struct f2t_tracedat_layout *lay;
+	/* Reading an inflated section: its bytes, and where it lies compressed. */
+	const char *mem;
+	uint64_t mem_from;
 };
 
 static int fail(const struct walk *w, uint64_t off, const char *why)
 {
-	f2t_err("%s: offset %llu: %s: %s (truncated or corrupt trace.dat)", w->path,
-		(unsigned long long)off, w->what, why);
+	if (w->mem)
+		f2t_err("%s: offset %llu: %s: at %llu of it inflated: %s (truncated or corrupt trace.dat)",
+			w->path, (unsigned long long)w->mem_from, w->what, (unsigned long long)off, why);
+	else
+		f2t_err("%s: offset %llu: %s: %s (truncated or corrupt trace.dat)", w->path,
+			(unsigned long long)off, w->what, why);
 	return -EINVAL;
 }
 
 static int get(struct walk *w, void *buf, size_t n)
 {
-	if (w->off + n > w->size || pread(w->fd, buf, n, (off_t)w->off) != (ssize_t)n)
-		return fail(w, w->off, "past the end of the file");
+	if (w->off + n > w->size || (w->mem ? !memcpy(buf, w->mem + w->off, n) :
+			pread(w->fd, buf, n, (off_t)w->off) != (ssize_t)n))
+		return fail(w, w->off, w->mem ? "past the end of its section" : "past the end of the file");
 	w->off += n;
 	return 0;
 }
@@ -220,6 +234,7 @@ static bool printk_line_ok(const char *s, const char *e)
 /* The printk formats: a size, then "ADDR : \"FORMAT\"" lines. */
 static int check_printk(struct walk *w)
 {
+	w->what = "the printk formats";
 	uint64_t at = w->off + 4;
 	uint32_t n;
 	char *text = NULL;
@@ -435,70 +450,6 @@ static int check_header_page(struct walk *w)
 }
 
 /*
- * Version 7's header section, where the HEADER_INFO option at w->off says
- * it is: the same "header_page" text, inflated first when compressed
- * (a compressed section: its compressed and uncompressed sizes, the data).
- */
-static int check_header_v7(struct walk *w)
-{
-	uint64_t sec, len, at;
-	uint32_t csize, usize;
-	uint16_t id, flags;
-	char *packed = NULL, *text = NULL;
-	size_t got;
-	int ret;
-
-	ret = get64(w, &sec);
-	if (ret)
-		return ret;
-	w->what = "the header page section";
-	if (sec > w->size)
-		return fail(w, w->off - 8, "points past the end of the file");
-	w->off = sec;
-	ret = get(w, &id, 2) ?: get(w, &flags, 2) ?: skip(w, 4) ?: get64(w, &len);
-	if (ret)
-		return ret;
-	if (le16toh(id) != OPTION_HEADER_INFO)
-		return fail(w, sec, "not the header page section");
-	if (!(le16toh(flags) & 1))
-		return check_header_page(w);
-	if (strcmp(w->lay->compression, "zstd"))
-		return 0;	/* libtracecmd's to inflate */
-	at = w->off;
-	ret = get32(w, &csize) ?: get32(w, &usize);
-	if (ret)
-		return ret;
-	if (usize > F2T_FORMAT_MAX * 2 || usize < 12 + 8)
-		return fail(w, at + 4, "not the size of a header page section");
-	ret = get_text(w, csize, &packed);
-	text = ret ? NULL : calloc(1, (size_t)usize + 1);
-	if (!ret && !text) {
-		f2t_err("%s: out of memory", w->path);
-		ret = -ENOMEM;
-	}
-	if (!ret) {
-		got = ZSTD_decompress(text, usize, packed, csize);
-		if (ZSTD_isError(got) || got != usize)
-			ret = fail(w, at + 8, "compressed data that does not inflate to its size");
-	}
-	if (!ret) {
-		uint64_t n;
-
-		memcpy(&n, text + 12, 8);
-		n = le64toh(n);
-		if (memcmp(text, "header_page", 12))
-			ret = fail(w, at + 8, "no \"header_page\" tag");
-		else if (n > usize - 20)
-			ret = fail(w, at + 8, "a header page longer than its section");
-		else
-			ret = check_header_text(w, at + 8, text + 20, n);
-	}
-	free(packed);
-	free(text);
-	return ret;
-}
-
-/*
  * An event format file, checked as a capture's are (fmtcheck.h) before
  * libtracecmd hands it to libtraceevent, whose parser and printer trust it.
  */
@@ -522,23 +473,25 @@ static int check_format(struct walk *w)
 	return ret;
 }
 
-static int check_v6(struct walk *w)
+/* A count, then that many format files. */
+static int check_ftrace_formats(struct walk *w)
 {
-	uint32_t n, cpus;
-	char tag[13];
+	uint32_t n;
 	int ret;
 
-	ret = check_header_page(w);
-	w->what = "the header formats";
-	ret = ret ?: get(w, tag, 13) ?: skip_sized64(w);
-	if (ret)
-		return ret;
 	w->what = "the ftrace event formats";
 	ret = get32(w, &n);
 	for (uint32_t i = 0; !ret && i < n; i++)
 		ret = check_format(w);
-	if (ret)
-		return ret;
+	return ret;
+}
+
+/* A count of systems, then each one's name, count and format files. */
+static int check_event_formats(struct walk *w)
+{
+	uint32_t n;
+	int ret;
+
 	w->what = "the event formats";
 	ret = get32(w, &n);
 	for (uint32_t i = 0; !ret && i < n; i++) {
@@ -548,11 +501,105 @@ static int check_v6(struct walk *w)
 		for (uint32_t j = 0; !ret && j < k; j++)
 			ret = check_format(w);
 	}
+	return ret;
+}
+
+/* What a version 7 section holds, checked as the same part of a version 6 file. */
+static int check_section_body(struct walk *w, uint16_t id)
+{
+	switch (id) {
+	case OPTION_HEADER_INFO:
+		return check_header_page(w);
+	case OPTION_FTRACE_EVENTS:
+		return check_ftrace_formats(w);
+	case OPTION_EVENT_FORMATS:
+		return check_event_formats(w);
+	default:
+		return check_printk(w);
+	}
+}
+
+/*
+ * The version 7 section of kind ID, where the option at w->off says it is:
+ * its header (ID, flags, a description's string id, its size), then its
+ * body, inflated first when compressed (compressed and uncompressed sizes,
+ * the data).  A compressed one of a compression other than zstd is left to
+ * libtracecmd.
+ */
+static int check_section_v7(struct walk *w, uint16_t want)
+{
+	struct walk sub;
+	uint64_t sec, len, at;
+	uint32_t csize, usize;
+	uint16_t id, flags;
+	char *packed = NULL, *body = NULL;
+	size_t got;
+	int ret;
+
+	ret = get64(w, &sec);
+	if (ret)
+		return ret;
+	w->what = "a section";
+	if (sec > w->size)
+		return fail(w, w->off - 8, "points past the end of the file");
+	w->off = sec;
+	ret = get(w, &id, 2) ?: get(w, &flags, 2) ?: skip(w, 4) ?: get64(w, &len);
+	if (ret)
+		return ret;
+	if (le16toh(id) != want)
+		return fail(w, sec, "not the section its option says");
+	sub = *w;
+	if (!(le16toh(flags) & 1)) {
+		if (len < sub.size - sub.off)
+			sub.size = sub.off + len;
+		return check_section_body(&sub, want);
+	}
+	if (strcmp(w->lay->compression, "zstd"))
+		return 0;
+	at = w->off;
+	ret = get32(w, &csize) ?: get32(w, &usize);
+	if (ret)
+		return ret;
+	if (usize > (64u << 20))
+		return fail(w, at + 4, "a section of more than 64 MB");
+	ret = get_text(w, csize, &packed);
+	body = ret ? NULL : malloc((size_t)usize + 1);
+	if (!ret && !body) {
+		f2t_err("%s: out of memory", w->path);
+		ret = -ENOMEM;
+	}
+	if (!ret) {
+		got = ZSTD_decompress(body, usize, packed, csize);
+		if (ZSTD_isError(got) || got != usize)
+			ret = fail(w, at + 8, "compressed data that does not inflate to its size");
+	}
+	if (!ret) {
+		body[usize] = '\0';
+		sub.mem = body;
+		sub.mem_from = at;
+		sub.off = 0;
+		sub.size = usize;
+		ret = check_section_body(&sub, want);
+	}
+	free(packed);
+	free(body);
+	return ret;
+}
+
+static int check_v6(struct walk *w)
+{
+	uint32_t cpus;
+	char tag[13];
+	int ret;
+
+	ret = check_header_page(w);
+	w->what = "the header formats";
+	ret = ret ?: get(w, tag, 13) ?: skip_sized64(w) ?: check_ftrace_formats(w) ?:
+	      check_event_formats(w);
 	if (ret)
 		return ret;
 	w->what = "kallsyms";
 	ret = skip_sized32(w);
-	w->what = "the printk formats";
 	ret = ret ?: check_printk(w);
 	w->what = "the saved cmdlines";
 	ret = ret ?: skip_sized64(w);
@@ -699,8 +746,11 @@ static int check_v7(struct walk *w)
 			w->off = at;
 			if (!ret && le16toh(opt) == OPTION_BUFFER)
 				ret = check_buffer_v7(w, at + olen);
-			if (!ret && le16toh(opt) == OPTION_HEADER_INFO && olen >= 8)
-				ret = check_header_v7(w);
+			if (!ret && olen >= 8 && (le16toh(opt) == OPTION_HEADER_INFO ||
+					le16toh(opt) == OPTION_FTRACE_EVENTS ||
+					le16toh(opt) == OPTION_EVENT_FORMATS ||
+					le16toh(opt) == OPTION_PRINTK))
+				ret = check_section_v7(w, le16toh(opt));
 			w->off = at + olen;
 		}
 	}
