@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
  * trace-cmd's trace.dat as an input: file versions 6 and 7, compressed or
- * not, the top buffer and every named instance (-B), each one source,
- * merged by time.  libtracecmd opens it and reads what it says about the
- * recording; the CPU data we read ourselves (tracedat_pages.c), unless the
- * file is one whose timestamps libtracecmd converts, or otherwise not ours
- * to read (f2t_tracedat_pages_unreadable()), when libtracecmd reads its
- * records too.  Either way they are the kernel's raw ring-buffer records
- * with the kernel's format files, decoded exactly as our own capture's are
- * (rawdec.h).  What the file says besides its events: task names from its saved cmdlines (for the tasks it holds
- * records of), kallsyms and printk formats (handed to libtraceevent by
- * libtracecmd), the uname, the trace clock, the CPU stats at the end.  A
- * trace.dat holds no tgids: a thread's process is learned from fork events
- * (with task_newtask), or is its own.
+ * not, the top buffer and every named instance (-B), each one source, merged
+ * by time.  libtracecmd opens it and reads what it says about the recording;
+ * the CPU data we read ourselves (tracedat_pages.c), unless the file is one
+ * whose timestamps libtracecmd converts, or otherwise not ours to read
+ * (f2t_tracedat_pages_unreadable()), when libtracecmd reads its records
+ * too.  Either way they are the kernel's raw ring-buffer records with the
+ * kernel's format files, decoded exactly as our own capture's are
+ * (rawdec.h).  What the file says besides its events: task names from its
+ * saved cmdlines (for the tasks it holds records of), kallsyms and printk
+ * formats (handed to libtraceevent by libtracecmd), the uname, the trace
+ * clock, the CPU stats at the end.  A trace.dat holds no tgids: a thread's
+ * process is learned from fork events (with task_newtask), or is its own.
  */
 #include <errno.h>
 #include <fcntl.h>
