@@ -24,14 +24,14 @@
 #include "util/log.h"
 
 struct cursor {
+	struct f2t_rbwalk w;	/* first: what every event reads */
 	uint32_t cpu;
+	bool started;
 	const size_t *recs;	/* indices of this CPU's CPU_DATA records */
 	size_t nrecs, ri;
 	uint64_t pos;		/* offset of the next sub-buffer in recs[ri] */
-	bool started;
 	unsigned char *copy;	/* a record's last sub-buffer, with zeroed slack after it */
 	uint64_t page_off;	/* file offset of the current sub-buffer */
-	struct f2t_rbwalk w;
 };
 
 struct f2t_capsrc {

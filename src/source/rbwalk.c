@@ -49,19 +49,3 @@ int f2t_rbwalk_load(struct f2t_rbwalk *w, const unsigned char *page, uint32_t si
 	w->ts = ts;
 	return w->data || w->lost;
 }
-
-int f2t_rbwalk_next(struct f2t_rbwalk *w)
-{
-	unsigned long long ts;
-
-	if (w->lost) {
-		w->lost = false;
-		return w->data != NULL;
-	}
-	w->data = kbuffer_next_event(w->kbuf, &ts);
-	if (!w->data)
-		return 0;
-	w->ts = ts;
-	w->size = kbuffer_event_size(w->kbuf);
-	return 1;
-}

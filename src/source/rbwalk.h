@@ -11,10 +11,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <traceevent/kbuffer.h>
+
 /* Readable bytes a sub-buffer needs after it: kbuffer reads an event header near the end up to 8 past it. */
 #define F2T_RBWALK_SLACK 16
-
-struct kbuffer;
 
 struct f2t_rbwalk {
 	struct kbuffer *kbuf;
@@ -41,8 +41,25 @@ void f2t_rbwalk_fini(struct f2t_rbwalk *w);
  */
 int f2t_rbwalk_load(struct f2t_rbwalk *w, const unsigned char *page, uint32_t size);
 
-/* Past the lost note or the event taken: 1 while the sub-buffer has more, 0 at its end. */
-int f2t_rbwalk_next(struct f2t_rbwalk *w);
+/*
+ * Past the lost note or the event taken: 1 while the sub-buffer has more, 0
+ * at its end.  Inline: it runs once per event.
+ */
+static inline int f2t_rbwalk_next(struct f2t_rbwalk *w)
+{
+	unsigned long long ts;
+
+	if (w->lost) {
+		w->lost = false;
+		return w->data != NULL;
+	}
+	w->data = kbuffer_next_event(w->kbuf, &ts);
+	if (!w->data)
+		return 0;
+	w->ts = ts;
+	w->size = kbuffer_event_size(w->kbuf);
+	return 1;
+}
 
 /* Does the current event lie inside its sub-buffer, header included? */
 static inline bool f2t_rbwalk_event_fits(const struct f2t_rbwalk *w)
