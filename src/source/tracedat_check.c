@@ -801,6 +801,8 @@ int f2t_tracedat_check(const char *path, int fd, uint64_t size, struct f2t_trace
 			path, (unsigned long long)w.off - 6);
 		return -EINVAL;
 	}
+	if (endian_long[1] != 4 && endian_long[1] != 8)
+		return fail(&w, w.off - 5, "a kernel long of neither 4 nor 8 bytes");
 	ret = version == 6 ? check_v6(&w) : check_v7(&w);
 	if (ret)
 		f2t_tracedat_layout_free(lay);
