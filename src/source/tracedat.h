@@ -33,7 +33,6 @@ struct f2t_tracedat_layout {
 	bool long8;			/* a 64-bit kernel's pages */
 	char compression[32];		/* of the CPU data: "none", "zstd"... */
 	bool ts_adjusted;		/* an option changes the timestamps (libtracecmd applies it) */
-	bool latency;			/* a buffer holds latency-format text, not pages */
 	bool partial;			/* compressed options: buffers beyond are not listed */
 	size_t nbuffers;
 	struct f2t_tracedat_buffer *buffers;

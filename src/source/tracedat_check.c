@@ -82,6 +82,14 @@ static int fail(const struct walk *w, uint64_t off, const char *why)
 	return -EINVAL;
 }
 
+/* A file that is not damaged but holds what we do not read. */
+static int latency_text(const struct walk *w, uint64_t off)
+{
+	f2t_err("%s: offset %llu: latency-format text (from trace-cmd's latency tracers), which this build does not read; trace-cmd report prints it",
+		w->path, (unsigned long long)off);
+	return -EINVAL;
+}
+
 static int get(struct walk *w, void *buf, size_t n)
 {
 	if (w->off + n > w->size || (w->mem ? !memcpy(buf, w->mem + w->off, n) :
@@ -286,10 +294,9 @@ static int check_flyrecord(struct walk *w, uint32_t cpus, const char *name)
 	ret = get(w, tag, sizeof(tag));
 	if (ret)
 		return ret;
-	if (!memcmp(tag, "latency  ", 10)) {
-		w->lay->latency = true;
-		return 0;	/* text follows, read by libtracecmd as it is */
-	}
+	/* libtracecmd 1.3 crashes reading records from one (it has none). */
+	if (!memcmp(tag, "latency  ", 10))
+		return latency_text(w, w->off - 10);
 	if (memcmp(tag, "flyrecord", 10))
 		return fail(w, w->off - 10, "no \"flyrecord\" tag");
 	b = add_buffer(w, name, w->page, cpus);
@@ -333,8 +340,7 @@ static int check_option(struct walk *w, uint16_t id, uint32_t len)
 		w->lay->ts_adjusted = true;
 		return 0;
 	case OPTION_BUFFER_TEXT:
-		w->lay->latency = true;
-		return 0;
+		return latency_text(w, at);
 	case OPTION_CPUSTAT:
 		return len ? 0 : fail(w, at, "empty CPU stats");
 	case OPTION_CPUCOUNT:

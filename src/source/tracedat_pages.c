@@ -46,8 +46,6 @@ const char *f2t_tracedat_pages_unreadable(const struct f2t_tracedat_layout *lay)
 		return "recorded by a 32-bit kernel";
 	if (lay->ts_adjusted)
 		return "its options shift or scale the timestamps";
-	if (lay->latency)
-		return "it holds latency-format text";
 	if (lay->partial)
 		return "its options are compressed";
 	if (compression_of(lay->compression) < 0)
