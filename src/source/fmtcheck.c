@@ -512,10 +512,15 @@ static int primary(struct chk *c)
 
 static int postfix(struct chk *c)
 {
+	bool literal = c->tok == T_STR || c->tok == T_CHAR;
+
 	if (primary(c))
 		return -EINVAL;
 	for (;;) {
 		if (is_op(c, "[")) {
+			/* No kernel indexes a literal; libtraceevent's parser crashes on ""[x]. */
+			if (literal)
+				return fail(c, c->t.s, "a string indexed in the print format");
 			if (enter(c))
 				return -EINVAL;
 			next(c);

@@ -15,6 +15,9 @@
 
 struct tracecmd_input;
 
+/* No compressed chunk is bigger (trace-cmd cuts them at 10 pages). */
+#define F2T_TRACEDAT_CHUNK_MAX (64u << 20)
+
 /* Where one CPU's data of a buffer lies in the file. */
 struct f2t_tracedat_cpu {
 	uint32_t cpu;

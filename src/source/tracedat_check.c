@@ -632,7 +632,7 @@ static int check_v6(struct walk *w)
  * and uncompressed sizes and its data, inside the range (whose size, as
  * trace-cmd 3.1 writes it, leaves the count out) and the file.
  */
-static int check_chunks(struct walk *w, uint64_t off, uint64_t len)
+static int check_chunks(struct walk *w, uint64_t off, uint64_t len, uint32_t page)
 {
 	uint64_t back = w->off, end = off + 4 + len;
 	uint32_t count, csize, usize;
@@ -647,6 +647,9 @@ static int check_chunks(struct walk *w, uint64_t off, uint64_t len)
 		ret = get32(w, &csize) ?: get32(w, &usize);
 		if (!ret && (csize > end - w->off || !usize))
 			ret = fail(w, w->off - 8, "a chunk past the end of its data");
+		/* trace-cmd cuts whole pages; libtracecmd 1.3 crashed on a huge size */
+		else if (!ret && (usize > F2T_TRACEDAT_CHUNK_MAX || (page && usize % page)))
+			ret = fail(w, w->off - 4, "not the size of a chunk of pages");
 		w->off += ret ? 0 : csize;
 	}
 	w->off = back;
@@ -683,7 +686,7 @@ static int check_buffer_v7(struct walk *w, uint64_t end)
 			w->what = "CPU data";
 			return fail(w, at, "past the end of the file");
 		}
-		ret = w->compressed ? (len ? check_chunks(w, off, len) : 0) :
+		ret = w->compressed ? (len ? check_chunks(w, off, len, page) : 0) :
 				      check_pages(w, off, len, page);
 		if (ret)
 			return ret;

@@ -26,8 +26,6 @@
 
 enum { COMP_NONE, COMP_ZSTD };
 
-/* No chunk trace-cmd writes comes near this (it cuts them at 10 pages or so). */
-#define CHUNK_MAX (256u << 20)
 /* Consumed parts of the mapping are dropped in steps this big, so memory stays flat. */
 #define RELEASE_STEP (1u << 20)
 
@@ -180,7 +178,7 @@ static int inflate_chunk(struct f2t_tracedat_cpu_reader *r)
 	usize = le32toh(usize);
 	if (csize > d->size - r->pos - 8)
 		return cpu_fail(r, r->pos, "a compressed chunk past the end of the file");
-	if (!usize || usize > CHUNK_MAX)
+	if (!usize || usize > F2T_TRACEDAT_CHUNK_MAX)
 		return cpu_fail(r, r->pos + 4, "not the size of a chunk of pages");
 	/* Whole pages: a short last one is read as if zero-filled. */
 	len = ((size_t)usize + r->page - 1) / r->page * r->page;

@@ -101,6 +101,8 @@ static void test_refuses_what_crashed_libtraceevent(void **state)
 	refused_at("? \"a\"", "? \"a\t]\"", 4);
 	assert_int_equal(check_edit("? \"a\"", "? \"a\tNode\"", &(const char *){ NULL },
 				    &(size_t){ 0 }), 0);
+	/* A string literal indexed: ""[heap] (a fuzzed capture; libtraceevent's parser crashed). */
+	refused_at("? \"a\"", "? \"a\"[REC->vec]", 5);
 }
 
 static void test_refuses_fields_outside_a_record(void **state)
