@@ -15,16 +15,27 @@
 
 #define F2T_RB_PAGE_HEADER 16	/* timestamp, commit (64-bit kernels) */
 
-/* Does the data the 64-bit commit word of PAGE announces fit in SIZE bytes? */
-static inline bool f2t_rb_page_fits(const unsigned char *page, uint32_t size)
+/*
+ * Does the data the commit word of PAGE announces fit in SIZE bytes?  The
+ * word is a kernel long: 8 bytes (LONG8), or 4 on a 32-bit kernel, after
+ * the 8-byte timestamp; a count of lost events stored after the data is
+ * one too.
+ */
+static inline bool f2t_rb_page_fits_long(const unsigned char *page, uint32_t size, bool long8)
 {
 	enum { COMMIT_MASK = (1 << 27) - 1 };
 	const uint64_t missing = 1ull << 31, stored = 1ull << 30;
-	uint64_t commit;
+	uint64_t commit = 0, word = long8 ? 8 : 4;
 
-	memcpy(&commit, page + 8, 8);
-	return F2T_RB_PAGE_HEADER + (commit & COMMIT_MASK) +
-		       ((commit & missing) && (commit & stored) ? 8 : 0) <= size;
+	memcpy(&commit, page + 8, word);
+	return 8 + word + (commit & COMMIT_MASK) +
+		       ((commit & missing) && (commit & stored) ? word : 0) <= size;
+}
+
+/* The same for a 64-bit kernel's page, as our captures hold. */
+static inline bool f2t_rb_page_fits(const unsigned char *page, uint32_t size)
+{
+	return f2t_rb_page_fits_long(page, size, true);
 }
 
 #endif

@@ -271,13 +271,13 @@ static int check_pages(struct walk *w, uint64_t off, uint64_t len, uint32_t page
 {
 	unsigned char head[F2T_RB_PAGE_HEADER];
 
-	if (!w->long8 || page < F2T_RB_PAGE_HEADER)
+	if (page < F2T_RB_PAGE_HEADER)
 		return 0;
 	w->what = "CPU data";
 	for (uint64_t p = off; p + F2T_RB_PAGE_HEADER <= off + len; p += page) {
 		if (pread(w->fd, head, sizeof(head), (off_t)p) != (ssize_t)sizeof(head))
 			return fail(w, p, "cannot be read");
-		if (!f2t_rb_page_fits(head, page))
+		if (!f2t_rb_page_fits_long(head, page, w->long8))
 			return fail(w, p + 8, "a ring-buffer page whose commit size runs past its end");
 	}
 	return 0;
