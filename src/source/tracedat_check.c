@@ -66,6 +66,7 @@ struct walk {
 	bool long8;		/* recorded by a 64-bit kernel: 8-byte commit words */
 	const char *what;	/* what is read at off, for the message */
 	struct f2t_tracedat_layout *lay;
+	bool trace_clock;	/* version 6: a TRACECLOCK option, so clock text after each table */
 	/* Reading an inflated section: its bytes, and where it lies compressed. */
 	const char *mem;
 	uint64_t mem_from;
@@ -283,6 +284,35 @@ static int check_pages(struct walk *w, uint64_t off, uint64_t len, uint32_t page
 	return 0;
 }
 
+/*
+ * Version 6, with a TRACECLOCK option: after each CPU data table, the
+ * buffer's trace_clock file ("local [mono] ...").  libtracecmd takes the
+ * first word in brackets through strtok() and sscanf(), which crash when
+ * the brackets hold nothing; text it cannot read at all it replaces by
+ * "[local]" itself.
+ */
+static int check_clock_text(struct walk *w)
+{
+	uint64_t n, at;
+	char *text = NULL, *p;
+	int ret = 0;
+
+	w->what = "the trace clock";
+	if (get64(w, &n) || n > w->size - w->off || n > 65536)
+		return 0;
+	at = w->off;
+	ret = get_text(w, n, &text);
+	for (p = text; !ret && p && (p = strchr(p, '[')); p++) {
+		if (p != text && p[-1] != ' ')
+			continue;	/* libtracecmd looks at words that start with '[' */
+		if (!p[strspn(p, "[]")] || p[strspn(p, "[]")] == ' ')
+			ret = fail(w, at + (uint64_t)(p - text), "a clock in brackets with no name");
+		break;
+	}
+	free(text);
+	return ret;
+}
+
 /* "flyrecord\0" and an (offset, size) per CPU, each range inside the file: buffer NAME's. */
 static int check_flyrecord(struct walk *w, uint32_t cpus, const char *name)
 {
@@ -318,7 +348,7 @@ static int check_flyrecord(struct walk *w, uint32_t cpus, const char *name)
 		b->cpus[b->ncpus++] = (struct f2t_tracedat_cpu){ .cpu = c, .off = off, .len = len };
 		w->what = "the CPU data table";
 	}
-	return 0;
+	return w->trace_clock ? check_clock_text(w) : 0;
 }
 
 /*
@@ -349,6 +379,8 @@ static int check_option(struct walk *w, uint16_t id, uint32_t len)
 		w->lay->ts_adjusted = true;
 		break;
 	case OPTION_TRACECLOCK:
+		w->trace_clock = true;
+		/* fall through: text */
 	case OPTION_UNAME:
 	case OPTION_HOOK:
 	case OPTION_VERSION:
@@ -365,46 +397,66 @@ static int check_option(struct walk *w, uint16_t id, uint32_t len)
 	return ret;
 }
 
-/* The options; an instance's CPU data tables are checked where they point. */
+/*
+ * The options; each instance's CPU data table is checked where its BUFFER
+ * option points once all options are known (a TRACECLOCK option anywhere
+ * changes what follows every table).
+ */
 static int check_options(struct walk *w, uint32_t cpus)
 {
+	struct instance {
+		uint64_t at, off;
+		char name[257];
+	} *inst = NULL, *more;
+	size_t n = 0;
+	uint64_t end;
+	int ret;
+
 	for (;;) {
 		uint16_t id;
 		uint32_t len;
-		uint64_t at, buf_off;
-		int ret;
+		uint64_t at;
 
 		w->what = "an option";
 		ret = get(w, &id, 2);
 		if (ret || !(id = le16toh(id)))
-			return ret;
+			break;
 		ret = get32(w, &len);
 		if (ret)
-			return ret;
+			break;
 		at = w->off;
 		ret = check_option(w, id, len);
-		if (ret)
-			return ret;
 		w->off = at;
-		if (id == OPTION_BUFFER && len >= 8) {
-			char name[257];
-
-			ret = get64(w, &buf_off) ?: get_name(w, name);
-			if (ret)
-				return ret;
-			if (buf_off > w->size)
-				return fail(w, at, "points past the end of the file");
-			w->off = buf_off;
-			ret = check_flyrecord(w, cpus, name);
-			if (ret)
-				return ret;
-			w->what = "an option";
+		if (!ret && id == OPTION_BUFFER && len >= 8) {
+			more = realloc(inst, (n + 1) * sizeof(*inst));
+			if (!more) {
+				f2t_err("%s: out of memory", w->path);
+				ret = -ENOMEM;
+				break;
+			}
+			inst = more;
+			inst[n].at = at;
+			ret = get64(w, &inst[n].off) ?: get_name(w, inst[n].name);
+			n++;
+			w->off = at;
 		}
-		w->off = at;
-		ret = skip(w, len);
+		ret = ret ?: skip(w, len);
 		if (ret)
-			return ret;
+			break;
 	}
+	end = w->off;
+	for (size_t i = 0; !ret && i < n; i++) {
+		w->what = "an option";
+		if (inst[i].off > w->size) {
+			ret = fail(w, inst[i].at, "points past the end of the file");
+		} else {
+			w->off = inst[i].off;
+			ret = check_flyrecord(w, cpus, inst[i].name);
+		}
+	}
+	w->off = end;
+	free(inst);
+	return ret;
 }
 
 /*

@@ -65,6 +65,14 @@ open(path, 'wb').write(d)
 r = run(path)
 refused('header page', path, r, rf'offset \d+: the header page format: ')
 print('ok: a trace.dat whose header page does not parse is refused with its offset')
+# A version 6 trace_clock text with an empty "[]" (libtracecmd 1.3 crashed in sscanf on it).
+d = bytearray(open(os.path.join(fx, 'tracedat-v6.dat'), 'rb').read())
+at = d.rindex(b'[mono]')
+d[at:at + 6] = b'[]    '
+open(path, 'wb').write(d)
+r = run(path)
+refused('trace clock', path, r, rf'offset {at}: the trace clock: ')
+print('ok: a trace.dat whose trace_clock names no clock is refused with its offset')
 
 lines = open(os.path.join(fx, 'sched-tcp.trace'), 'rb').read().split(b'\n')
 path = os.path.join(work, 'd.trace')
