@@ -192,8 +192,8 @@ static int bind_events(struct f2t_rawdec *s, uint32_t subbuf_size)
 	for (int i = 0; events[i]; i++) {
 		struct handler *h = &s->handlers[events[i]->id];
 
-		h->event = events[i];
-		h->kind = F2T_EV_OTHER;
+		/* Whole: a damaged file may give two events one id, the last one wins. */
+		*h = (struct handler){ .event = events[i], .kind = F2T_EV_OTHER };
 		h->needs_symbols = needs_symbols(events[i]);
 		h->record_width = record_width(events[i]);
 		h->min_size = s->common_pid->offset + s->common_pid->size;
