@@ -83,6 +83,16 @@ static int fail(const struct walk *w, uint64_t off, const char *why)
 	return -EINVAL;
 }
 
+/*
+ * A ring-buffer page (sub-buffer) size a kernel can have: a power of two
+ * from 4 KB up.  libtracecmd reads pages of whatever size the file says,
+ * past the data when that is absurd.
+ */
+static bool page_size_ok(uint32_t page)
+{
+	return page >= 4096 && page <= (16u << 20) && !(page & (page - 1));
+}
+
 /* A file that is not damaged but holds what we do not read. */
 static int latency_text(const struct walk *w, uint64_t off)
 {
@@ -265,15 +275,14 @@ static int check_printk(struct walk *w)
 }
 
 /*
- * Every page of an uncompressed CPU data range [OFF, OFF + LEN): libtracecmd
- * hands each to kbuffer, which reads as far as its commit word says.
+ * Every page of an uncompressed CPU data range [OFF, OFF + LEN) (PAGE:
+ * page_size_ok()): libtracecmd hands each to kbuffer, which reads as far as
+ * its commit word says.
  */
 static int check_pages(struct walk *w, uint64_t off, uint64_t len, uint32_t page)
 {
 	unsigned char head[F2T_RB_PAGE_HEADER];
 
-	if (page < F2T_RB_PAGE_HEADER)
-		return 0;
 	w->what = "CPU data";
 	for (uint64_t p = off; p + F2T_RB_PAGE_HEADER <= off + len; p += page) {
 		if (pread(w->fd, head, sizeof(head), (off_t)p) != (ssize_t)sizeof(head))
@@ -750,6 +759,8 @@ static int check_buffer_v7(struct walk *w, uint64_t end)
 		return ret;
 	if (flyrecord > w->size)
 		return fail(w, w->off - 8, "points past the end of the file");
+	if (!page_size_ok(page))
+		return fail(w, w->off - 8, "not a ring-buffer page size");
 	if (cpus > 65536 || w->off + (uint64_t)cpus * 20 > end)
 		return fail(w, w->off - 4, "not a number of CPUs");
 	b = add_buffer(w, name, page, cpus);
@@ -878,6 +889,8 @@ int f2t_tracedat_check(const char *path, int fd, uint64_t size, struct f2t_trace
 	ret = get(&w, endian_long, 2) ?: get32(&w, &page);
 	if (ret)
 		return ret;
+	if (!page_size_ok(page))
+		return fail(&w, w.off - 4, "not a ring-buffer page size (a power of two from 4 KB to 16 MB)");
 	w.page = page;
 	w.long8 = endian_long[1] == 8;
 	lay->version = (uint32_t)version;

@@ -48,9 +48,6 @@ const char *f2t_tracedat_pages_unreadable(const struct f2t_tracedat_layout *lay)
 		return "its options are compressed";
 	if (compression_of(lay->compression) < 0)
 		return "a compression other than zstd";
-	for (size_t i = 0; i < lay->nbuffers; i++)
-		if (lay->buffers[i].page < 64 || lay->buffers[i].page > (16u << 20))
-			return "an unusual sub-buffer size";
 	return NULL;
 }
 
