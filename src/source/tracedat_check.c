@@ -67,6 +67,8 @@ struct walk {
 	const char *what;	/* what is read at off, for the message */
 	struct f2t_tracedat_layout *lay;
 	bool trace_clock;	/* version 6: a TRACECLOCK option, so clock text after each table */
+	uint32_t cpucount;	/* version 6: a CPUCOUNT option's, which sizes the CPU data tables */
+	bool has_cpucount;
 	/* Reading an inflated section: its bytes, and where it lies compressed. */
 	const char *mem;
 	uint64_t mem_from;
@@ -284,7 +286,8 @@ static int check_pages(struct walk *w, uint64_t off, uint64_t len, uint32_t page
 	unsigned char head[F2T_RB_PAGE_HEADER];
 
 	w->what = "CPU data";
-	for (uint64_t p = off; p + F2T_RB_PAGE_HEADER <= off + len; p += page) {
+	/* libtracecmd reads a whole page where a range starts, however short the range. */
+	for (uint64_t p = off; p < off + len; p += page) {
 		if (pread(w->fd, head, sizeof(head), (off_t)p) != (ssize_t)sizeof(head))
 			return fail(w, p, "cannot be read");
 		if (!f2t_rb_page_fits_long(head, page, w->long8))
@@ -383,7 +386,14 @@ static int check_option(struct walk *w, uint16_t id, uint32_t len)
 	case OPTION_CPUSTAT:
 		return len ? 0 : fail(w, at, "empty CPU stats");
 	case OPTION_CPUCOUNT:
-		return len >= 4 ? 0 : fail(w, at, "a CPU count of fewer than 4 bytes");
+		if (len < 4)
+			return fail(w, at, "a CPU count of fewer than 4 bytes");
+		/* libtracecmd reads as many CPUs' entries in the data tables */
+		ret = get32(w, &w->cpucount);
+		if (!ret && w->cpucount > 65536)
+			ret = fail(w, at, "not a number of CPUs");
+		w->has_cpucount = !ret;
+		return ret;
 	case OPTION_DATE:	/* an offset of the timestamps too */
 		w->lay->ts_adjusted = true;
 		break;
@@ -454,6 +464,8 @@ static int check_options(struct walk *w, uint32_t cpus)
 			break;
 	}
 	end = w->off;
+	if (w->has_cpucount)
+		cpus = w->cpucount;
 	for (size_t i = 0; !ret && i < n; i++) {
 		w->what = "an option";
 		if (inst[i].off > w->size) {
@@ -704,7 +716,7 @@ static int check_v6(struct walk *w)
 		ret = check_options(w, cpus);
 	else
 		w->off -= 10;
-	return ret ?: check_flyrecord(w, cpus, "");
+	return ret ?: check_flyrecord(w, w->has_cpucount ? w->cpucount : cpus, "");
 }
 
 /*
