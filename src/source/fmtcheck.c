@@ -734,3 +734,39 @@ int f2t_format_check_record(const char *path, const struct f2t_cap_rec *r, uint3
 	}
 	return 0;
 }
+
+/*
+ * Is the printk formats line [S, E) one libtraceevent reads inside it?
+ * tep_parse_printk_formats() takes what follows the first ':' (after any
+ * leading ones), skips one character (the space), strips a leading quote,
+ * and looks two characters before the end of the rest for a trailing "\n":
+ * without a ':', with nothing after it, or with fewer than three characters
+ * left, it reads outside the line (or the whole text).
+ */
+static bool printk_line_ok(const char *s, const char *e)
+{
+	const char *colon, *fmt;
+
+	while (s < e && *s == ':')
+		s++;
+	colon = memchr(s, ':', (size_t)(e - s));
+	if (!colon || e - colon < 2)
+		return false;
+	fmt = colon + 2;
+	fmt += fmt < e && *fmt == '"';
+	return e - fmt >= 3;
+}
+
+int f2t_printk_formats_check(const char *text, size_t *at)
+{
+	for (const char *s = text, *e, *end = text + strlen(text); s < end; s = e + 1) {
+		e = memchr(s, '\n', (size_t)(end - s));
+		if (!e)
+			e = end;
+		if (e > s && !printk_line_ok(s, e)) {
+			*at = (size_t)(s - text);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}

@@ -4,7 +4,8 @@
  * handed to libtraceevent, whose parser trusts its input (a truncated or
  * misspelt format can make it dereference NULL or recurse without bound).
  * What passes is the shape the kernel writes, field by field, with offsets
- * that fit a ring-buffer record; see fmtcheck.c for the rules.
+ * that fit a ring-buffer record; see fmtcheck.c for the rules.  Likewise
+ * for the printk formats.
  */
 #ifndef F2T_FMTCHECK_H
 #define F2T_FMTCHECK_H
@@ -49,5 +50,15 @@ int f2t_format_check(const char *text, size_t len, uint32_t max_size, uint32_t *
  */
 int f2t_format_check_record(const char *path, const struct f2t_cap_rec *r, uint32_t subbuf_size,
 			    struct tep_handle *tep);
+
+/**
+ * f2t_printk_formats_check() - can libtraceevent read these printk formats?
+ * @text: tracefs printk_formats ("ADDRESS : \"FORMAT\"" lines), read up to
+ *	  its first NUL as tep_parse_printk_formats() reads it
+ * @at: set to the offset of the first line it would read past
+ *
+ * Return: 0, or -EINVAL with @at set.
+ */
+int f2t_printk_formats_check(const char *text, size_t *at);
 
 #endif

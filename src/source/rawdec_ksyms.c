@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "source/fmtcheck.h"
 #include "source/rawdec.h"
 #include "symbols/kallsyms.h"
 #include "util/log.h"
@@ -88,13 +89,17 @@ void f2t_rawdec_tep_symbols(struct f2t_rawdec *s)
 		return;
 	s->tep_symbols = true;
 	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		size_t bad;
 		char *copy;
 
 		if (!texts[i]->s || !texts[i]->len)
 			continue;
 		/* The parsers want a terminated string; the recording's is not. */
 		copy = strndup(texts[i]->s, texts[i]->len);
-		if (!copy || parse[i](s->tep, copy) < 0)
+		if (copy && i && f2t_printk_formats_check(copy, &bad))
+			f2t_warn("%s: the recording's printk formats: a line that is not 'ADDRESS : \"FORMAT\"' at byte %zu, which libtraceevent would read past: not read, some kernel strings stay addresses",
+				 s->path, bad);
+		else if (!copy || parse[i](s->tep, copy) < 0)
 			f2t_warn("%s: cannot read the recording's %s: some kernel addresses stay numbers",
 				 s->path, i ? "printk formats" : "kernel symbols");
 		free(copy);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * trace-cmd's trace.dat: the check of its layout before libtracecmd reads
- * it, which also says where each buffer's CPU data lies; our own reading of
- * that data, page by page; and the uncompressed copy a big compressed file
- * is read through when libtracecmd has to read its data.
+ * trace-cmd's trace.dat: the check of its layout, which also gathers what
+ * the file says about the recording and where each buffer's CPU data lies;
+ * our own reading of that data, page by page, and of the rest (a tep made
+ * from the file's formats); and the uncompressed copy a big compressed file
+ * is read through when libtracecmd has to read it.
  */
 #ifndef F2T_TRACEDAT_H
 #define F2T_TRACEDAT_H
@@ -13,6 +14,7 @@
 
 #include "source/rbwalk.h"
 
+struct tep_handle;
 struct tracecmd_input;
 
 /* No compressed chunk is bigger (trace-cmd cuts them at 10 pages). */
@@ -26,9 +28,29 @@ struct f2t_tracedat_cpu {
 
 struct f2t_tracedat_buffer {
 	char *name;			/* "" for the top one */
+	char *clock;			/* an instance's own trace clock (version 6), else NULL */
 	uint32_t page;			/* its sub-buffer size */
 	uint32_t ncpus;
 	struct f2t_tracedat_cpu *cpus;
+};
+
+/* An event format file, as the file holds it (text NUL-terminated). */
+struct f2t_tracedat_format {
+	char *system;			/* "ftrace" for ftrace's own events */
+	char *text;
+	size_t len;
+};
+
+/* What the file says besides its events; texts NUL-terminated, NULL when absent. */
+struct f2t_tracedat_meta {
+	char *header_page;		/* the kernel's ring-buffer page description */
+	size_t header_page_len;
+	struct f2t_tracedat_format *formats;
+	size_t nformats;
+	char *kallsyms, *printk, *cmdlines, *uname;
+	char *clock;			/* the trace clock of the file (its top buffer's) */
+	char *cpustats;			/* every CPU stats option's text, one after the other */
+	uint32_t ncpus;
 };
 
 struct f2t_tracedat_layout {
@@ -39,6 +61,7 @@ struct f2t_tracedat_layout {
 	bool partial;			/* compressed options: buffers beyond are not listed */
 	size_t nbuffers;
 	struct f2t_tracedat_buffer *buffers;
+	struct f2t_tracedat_meta meta;
 };
 
 /**
@@ -49,7 +72,9 @@ struct f2t_tracedat_layout {
  * @lay: filled with what the walk learnt of the layout (free it)
  *
  * Version 6 or 7, little-endian; for version 6, every length and every CPU
- * data range inside the file.
+ * data range inside the file.  @lay also gets the file's metadata where
+ * we can read it (not in compressed options, nor in a compression other
+ * than zstd: f2t_tracedat_pages_unreadable() says so).
  *
  * Return: 0, or -EINVAL after reporting the first problem and its offset
  * (@lay then empty).
@@ -104,6 +129,20 @@ int f2t_tracedat_cpu_init(struct f2t_tracedat_cpu_reader *r, const struct f2t_tr
  */
 int f2t_tracedat_cpu_next(struct f2t_tracedat_cpu_reader *r);
 void f2t_tracedat_cpu_fini(struct f2t_tracedat_cpu_reader *r);
+
+/**
+ * f2t_tracedat_tep() - libtraceevent's view of the file, from @lay's metadata
+ * @path: the file, for messages
+ * @lay: its layout, from f2t_tracedat_check()
+ *
+ * The ring-buffer page description and every event format, as libtracecmd
+ * would have given them (a format libtraceevent cannot parse leaves its
+ * event unknown), and the saved cmdlines' task names.
+ *
+ * Return: the tep, or NULL with errno set: ENOMEM (not reported), or EINVAL
+ * after saying why.
+ */
+struct tep_handle *f2t_tracedat_tep(const char *path, const struct f2t_tracedat_layout *lay);
 
 /*
  * Is HANDLE's file (of FILE_SIZE bytes) big and compressed, and this

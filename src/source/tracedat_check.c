@@ -16,7 +16,9 @@
  * kbuffer reads as far as it says; and the options libtracecmd takes as
  * C strings end inside themselves.  On the way, it notes where each
  * buffer's CPU data lies and whether anything in the file changes its
- * timestamps, for our own reading of the CPU data (tracedat_pages.c).
+ * timestamps, for our own reading of the CPU data (tracedat_pages.c), and
+ * keeps what the file says about the recording (formats, kallsyms, printk
+ * formats, cmdlines, uname, clocks, CPU stats) for our own reading of that.
  * Layout facts: trace-cmd's trace-cmd.dat.v6(5) and .v7(5).
  */
 #include <endian.h>
@@ -53,7 +55,9 @@ enum {
 	OPTION_HEADER_INFO = 16,
 	OPTION_FTRACE_EVENTS = 17,
 	OPTION_EVENT_FORMATS = 18,
+	OPTION_KALLSYMS = 19,
 	OPTION_PRINTK = 20,
+	OPTION_CMDLINES = 21,
 	OPTION_BUFFER_TEXT = 22,	/* a latency-format instance */
 };
 
@@ -67,6 +71,7 @@ struct walk {
 	const char *what;	/* what is read at off, for the message */
 	struct f2t_tracedat_layout *lay;
 	bool trace_clock;	/* version 6: a TRACECLOCK option, so clock text after each table */
+	char *clock;		/* version 6: the TRACECLOCK option's clock */
 	uint32_t cpucount;	/* version 6: a CPUCOUNT option's, which sizes the CPU data tables */
 	bool has_cpucount;
 	/* Reading an inflated section: its bytes, and where it lies compressed. */
@@ -144,13 +149,6 @@ static int skip_sized64(struct walk *w)
 	return get64(w, &n) ?: skip(w, n);
 }
 
-static int skip_sized32(struct walk *w)
-{
-	uint32_t n;
-
-	return get32(w, &n) ?: skip(w, n);
-}
-
 /* A NUL-terminated name of at most 256 bytes, into NAME[257] unless NULL. */
 static int get_name(struct walk *w, char *name)
 {
@@ -200,11 +198,26 @@ static struct f2t_tracedat_buffer *add_buffer(struct walk *w, const char *name, 
 
 void f2t_tracedat_layout_free(struct f2t_tracedat_layout *lay)
 {
+	struct f2t_tracedat_meta *m = &lay->meta;
+
 	for (size_t i = 0; i < lay->nbuffers; i++) {
 		free(lay->buffers[i].name);
+		free(lay->buffers[i].clock);
 		free(lay->buffers[i].cpus);
 	}
 	free(lay->buffers);
+	for (size_t i = 0; i < m->nformats; i++) {
+		free(m->formats[i].system);
+		free(m->formats[i].text);
+	}
+	free(m->formats);
+	free(m->header_page);
+	free(m->kallsyms);
+	free(m->printk);
+	free(m->cmdlines);
+	free(m->uname);
+	free(m->clock);
+	free(m->cpustats);
 	*lay = (struct f2t_tracedat_layout){ 0 };
 }
 
@@ -230,26 +243,27 @@ static int get_text(struct walk *w, uint64_t n, char **text)
 	return ret;
 }
 
-/*
- * Is the printk formats line [S, E) one libtraceevent reads inside it?
- * tep_parse_printk_formats() takes what follows the first ':' (after any
- * leading ones), skips one character (the space), strips a leading quote,
- * and looks two characters before the end of the rest for a trailing "\n":
- * without a ':', with nothing after it, or with fewer than three characters
- * left, it reads outside the line (or the whole text).
- */
-static bool printk_line_ok(const char *s, const char *e)
+/* TEXT into *SLOT, for the metadata: the last of two wins, as in libtracecmd. */
+static void keep(char **slot, char *text)
 {
-	const char *colon, *fmt;
+	free(*slot);
+	*slot = text;
+}
 
-	while (s < e && *s == ':')
-		s++;
-	colon = memchr(s, ':', (size_t)(e - s));
-	if (!colon || e - colon < 2)
-		return false;
-	fmt = colon + 2;
-	fmt += fmt < e && *fmt == '"';
-	return e - fmt >= 3;
+/* A size (4 or 8 bytes) and that many bytes of text, kept in *SLOT. */
+static int keep_sized(struct walk *w, int size_bytes, char **slot)
+{
+	uint64_t n = 0;
+	uint32_t n32;
+	char *text;
+	int ret = size_bytes == 4 ? get32(w, &n32) : get64(w, &n);
+
+	if (size_bytes == 4)
+		n = n32;
+	ret = ret ?: get_text(w, n, &text);
+	if (!ret)
+		keep(slot, text);
+	return ret;
 }
 
 /* The printk formats: a size, then "ADDR : \"FORMAT\"" lines. */
@@ -258,21 +272,17 @@ static int check_printk(struct walk *w)
 	w->what = "the printk formats";
 	uint64_t at = w->off + 4;
 	uint32_t n;
+	size_t bad;
 	char *text = NULL;
 	int ret = get32(w, &n) ?: get_text(w, n, &text);
 
-	/* libtraceevent reads it as a C string: up to its first NUL. */
-	for (const char *s = text, *e, *end = text ? text + strlen(text) : NULL; !ret && s < end;
-	     s = e + 1) {
-		e = memchr(s, '\n', (size_t)(end - s));
-		if (!e)
-			e = end;
-		if (e > s && !printk_line_ok(s, e)) {
-			ret = fail(w, at + (uint64_t)(s - text),
-				   "a line that is not 'ADDRESS : \"FORMAT\"', which libtraceevent would read past");
-		}
-	}
-	free(text);
+	if (!ret && f2t_printk_formats_check(text, &bad))
+		ret = fail(w, at + bad,
+			   "a line that is not 'ADDRESS : \"FORMAT\"', which libtraceevent would read past");
+	if (ret)
+		free(text);
+	else
+		keep(&w->lay->meta.printk, text);
 	return ret;
 }
 
@@ -297,21 +307,39 @@ static int check_pages(struct walk *w, uint64_t off, uint64_t len, uint32_t page
 }
 
 /*
+ * The clock a trace_clock file's text selects, as libtracecmd reads it:
+ * the first space-separated word that starts with '[', up to ']' or white
+ * space.  NULL when there is none (or no memory).
+ */
+static char *clock_of(const char *text)
+{
+	for (const char *p = text; p && *p; p = strchr(p, ' '), p = p ? p + 1 : NULL) {
+		if (*p != '[')
+			continue;
+		p += strspn(p, "[]");
+		return strndup(p, strcspn(p, "[] \t\n\r\v\f"));
+	}
+	return NULL;
+}
+
+/*
  * Version 6, with a TRACECLOCK option: after each CPU data table, the
  * buffer's trace_clock file ("local [mono] ...").  libtracecmd takes the
  * first word in brackets through strtok() and sscanf(), which crash when
  * the brackets hold nothing; text it cannot read at all it replaces by
  * "[local]" itself.
  */
-static int check_clock_text(struct walk *w)
+static int check_clock_text(struct walk *w, struct f2t_tracedat_buffer *b)
 {
 	uint64_t n, at;
 	char *text = NULL, *p;
 	int ret = 0;
 
 	w->what = "the trace clock";
-	if (get64(w, &n) || n > w->size - w->off || n > 65536)
+	if (get64(w, &n) || n > w->size - w->off || n > 65536) {
+		keep(&b->clock, strdup("local"));	/* what libtracecmd takes then */
 		return 0;
+	}
 	at = w->off;
 	ret = get_text(w, n, &text);
 	for (p = text; !ret && p && (p = strchr(p, '[')); p++) {
@@ -321,6 +349,8 @@ static int check_clock_text(struct walk *w)
 			ret = fail(w, at + (uint64_t)(p - text), "a clock in brackets with no name");
 		break;
 	}
+	if (!ret)
+		keep(&b->clock, clock_of(text));
 	free(text);
 	return ret;
 }
@@ -360,7 +390,35 @@ static int check_flyrecord(struct walk *w, uint32_t cpus, const char *name)
 		b->cpus[b->ncpus++] = (struct f2t_tracedat_cpu){ .cpu = c, .off = off, .len = len };
 		w->what = "the CPU data table";
 	}
-	return w->trace_clock ? check_clock_text(w) : 0;
+	if (w->clock && !(b->clock = strdup(w->clock)))
+		return -ENOMEM;
+	return w->trace_clock ? check_clock_text(w, b) : 0;
+}
+
+/*
+ * A CPU stats option's TEXT (LEN bytes) after the others'.  trace-cmd ends
+ * each with a NUL, which libtracecmd joins with them: its text stops after
+ * the first CPU's.  Here they are one text.
+ */
+static int add_cpustats(struct walk *w, char *text, uint32_t len)
+{
+	struct f2t_tracedat_meta *m = &w->lay->meta;
+	size_t have = m->cpustats ? strlen(m->cpustats) : 0;
+	char *all;
+
+	len = (uint32_t)strnlen(text, len);
+	all = realloc(m->cpustats, have + len + 1);
+
+	if (!all) {
+		free(text);
+		f2t_err("%s: out of memory", w->path);
+		return -ENOMEM;
+	}
+	memcpy(all + have, text, len);
+	all[have + len] = '\0';
+	m->cpustats = all;
+	free(text);
+	return 0;
 }
 
 /*
@@ -384,7 +442,9 @@ static int check_option(struct walk *w, uint16_t id, uint32_t len)
 	case OPTION_BUFFER_TEXT:
 		return latency_text(w, at);
 	case OPTION_CPUSTAT:
-		return len ? 0 : fail(w, at, "empty CPU stats");
+		if (!len)
+			return fail(w, at, "empty CPU stats");
+		break;
 	case OPTION_CPUCOUNT:
 		if (len < 4)
 			return fail(w, at, "a CPU count of fewer than 4 bytes");
@@ -393,6 +453,8 @@ static int check_option(struct walk *w, uint16_t id, uint32_t len)
 		if (!ret && w->cpucount > 65536)
 			ret = fail(w, at, "not a number of CPUs");
 		w->has_cpucount = !ret;
+		if (!ret)
+			w->lay->meta.ncpus = w->cpucount;
 		return ret;
 	case OPTION_DATE:	/* an offset of the timestamps too */
 		w->lay->ts_adjusted = true;
@@ -410,9 +472,16 @@ static int check_option(struct walk *w, uint16_t id, uint32_t len)
 	if (len > 65536)
 		return fail(w, at, "a text option longer than 64 KB");
 	ret = get_text(w, len, &text);
+	if (!ret && id == OPTION_CPUSTAT)
+		return add_cpustats(w, text, len);
 	if (!ret && !memchr(text, '\0', len))
 		ret = fail(w, at, "a text option without its terminating NUL");
-	free(text);
+	if (!ret && id == OPTION_UNAME)
+		keep(&w->lay->meta.uname, text);
+	else if (!ret && id == OPTION_TRACECLOCK)
+		keep(&w->clock, clock_of(text));
+	if (ret || (id != OPTION_UNAME))
+		free(text);
 	return ret;
 }
 
@@ -524,15 +593,40 @@ static int check_header_page(struct walk *w)
 	if (n > F2T_FORMAT_MAX)
 		return fail(w, at, "longer than 64 KB");
 	ret = get_text(w, n, &text) ?: check_header_text(w, at, text, n);
+	if (ret) {
+		free(text);
+		return ret;
+	}
+	keep(&w->lay->meta.header_page, text);
+	w->lay->meta.header_page_len = (size_t)n;
+	return 0;
+}
+
+/* A format file of SYSTEM, into the metadata (it takes TEXT, also on failure). */
+static int add_format(struct walk *w, const char *system, char *text, size_t len)
+{
+	struct f2t_tracedat_meta *m = &w->lay->meta;
+	struct f2t_tracedat_format *f = realloc(m->formats, (m->nformats + 1) * sizeof(*f));
+
+	if (f) {
+		m->formats = f;
+		f += m->nformats;
+		*f = (struct f2t_tracedat_format){ .system = strdup(system), .text = text, .len = len };
+		if (f->system) {
+			m->nformats++;
+			return 0;
+		}
+	}
 	free(text);
-	return ret;
+	f2t_err("%s: out of memory", w->path);
+	return -ENOMEM;
 }
 
 /*
- * An event format file, checked as a capture's are (fmtcheck.h) before
- * libtracecmd hands it to libtraceevent, whose parser and printer trust it.
+ * An event format file of SYSTEM, checked as a capture's are (fmtcheck.h)
+ * before libtraceevent parses it: its parser and printer trust it.
  */
-static int check_format(struct walk *w)
+static int check_format(struct walk *w, const char *system)
 {
 	const char *why;
 	uint64_t n, at;
@@ -548,8 +642,11 @@ static int check_format(struct walk *w)
 	ret = get_text(w, n, &text);
 	if (!ret && f2t_format_check(text, (size_t)n, w->page, NULL, &why, &bad))
 		ret = fail(w, at + bad, why);
-	free(text);
-	return ret;
+	if (ret) {
+		free(text);
+		return ret;
+	}
+	return add_format(w, system, text, (size_t)n);
 }
 
 /* A count, then that many format files. */
@@ -561,7 +658,7 @@ static int check_ftrace_formats(struct walk *w)
 	w->what = "the ftrace event formats";
 	ret = get32(w, &n);
 	for (uint32_t i = 0; !ret && i < n; i++)
-		ret = check_format(w);
+		ret = check_format(w, "ftrace");
 	return ret;
 }
 
@@ -574,11 +671,12 @@ static int check_event_formats(struct walk *w)
 	w->what = "the event formats";
 	ret = get32(w, &n);
 	for (uint32_t i = 0; !ret && i < n; i++) {
+		char system[257];
 		uint32_t k;
 
-		ret = skip_name(w) ?: get32(w, &k);
+		ret = get_name(w, system) ?: get32(w, &k);
 		for (uint32_t j = 0; !ret && j < k; j++)
-			ret = check_format(w);
+			ret = check_format(w, system);
 	}
 	return ret;
 }
@@ -625,6 +723,12 @@ static int check_section_body(struct walk *w, uint16_t id)
 		return check_ftrace_formats(w);
 	case OPTION_EVENT_FORMATS:
 		return check_event_formats(w);
+	case OPTION_KALLSYMS:
+		w->what = "kallsyms";
+		return keep_sized(w, 4, &w->lay->meta.kallsyms);
+	case OPTION_CMDLINES:
+		w->what = "the saved cmdlines";
+		return keep_sized(w, 8, &w->lay->meta.cmdlines);
 	default:
 		return check_printk(w);
 	}
@@ -697,16 +801,17 @@ static int check_v6(struct walk *w)
 	if (ret)
 		return ret;
 	w->what = "kallsyms";
-	ret = skip_sized32(w);
+	ret = keep_sized(w, 4, &w->lay->meta.kallsyms);
 	ret = ret ?: check_printk(w);
 	w->what = "the saved cmdlines";
-	ret = ret ?: skip_sized64(w);
+	ret = ret ?: keep_sized(w, 8, &w->lay->meta.cmdlines);
 	w->what = "the CPU count";
 	ret = ret ?: get32(w, &cpus);
 	if (ret)
 		return ret;
 	if (cpus > 65536)
 		return fail(w, w->off - 4, "not a number of CPUs");
+	w->lay->meta.ncpus = cpus;
 	/* "options  \0", its options, then the top buffer's "flyrecord\0". */
 	w->what = "the options";
 	ret = get(w, tag, 10);
@@ -762,10 +867,10 @@ static int check_buffer_v7(struct walk *w, uint64_t end)
 	struct f2t_tracedat_buffer *b;
 	uint64_t flyrecord, off, len;
 	uint32_t page, cpus, id;
-	char name[257];
+	char name[257], clock[257];
 	int ret;
 
-	ret = get64(w, &flyrecord) ?: get_name(w, name) ?: skip_name(w) ?: get32(w, &page) ?:
+	ret = get64(w, &flyrecord) ?: get_name(w, name) ?: get_name(w, clock) ?: get32(w, &page) ?:
 	      get32(w, &cpus);
 	if (ret)
 		return ret;
@@ -778,6 +883,16 @@ static int check_buffer_v7(struct walk *w, uint64_t end)
 	b = add_buffer(w, name, page, cpus);
 	if (!b)
 		return -ENOMEM;
+	/*
+	 * The top buffer's, unless a TRACECLOCK option says (set_clock()).  An
+	 * instance's is whatever trace-cmd's instance was reset to before the
+	 * file was written (local, on one recorded on mono): libtracecmd gives
+	 * instances the top buffer's clock.
+	 */
+	if (!*name && *clock && !(b->clock = strdup(clock))) {
+		f2t_err("%s: out of memory", w->path);
+		return -ENOMEM;
+	}
 	for (uint32_t c = 0; c < cpus; c++) {
 		uint64_t at = w->off;
 
@@ -860,12 +975,33 @@ static int check_v7(struct walk *w)
 			if (!ret && olen >= 8 && (le16toh(opt) == OPTION_HEADER_INFO ||
 					le16toh(opt) == OPTION_FTRACE_EVENTS ||
 					le16toh(opt) == OPTION_EVENT_FORMATS ||
-					le16toh(opt) == OPTION_PRINTK))
+					le16toh(opt) == OPTION_KALLSYMS ||
+					le16toh(opt) == OPTION_PRINTK ||
+					le16toh(opt) == OPTION_CMDLINES))
 				ret = check_section_v7(w, le16toh(opt));
 			w->off = at + olen;
 		}
 	}
 	return ret;
+}
+
+/*
+ * The file's clock, as libtracecmd reads it: version 6, the top buffer's
+ * (the text after its table, else the TRACECLOCK option's); version 7, the
+ * TRACECLOCK option's, else the top buffer's BUFFER option's.
+ */
+static int set_clock(struct walk *w, uint32_t version)
+{
+	const char *clock = version == 7 ? w->clock : NULL;
+
+	for (size_t i = 0; !clock && i < w->lay->nbuffers; i++)
+		if (!*w->lay->buffers[i].name)
+			clock = w->lay->buffers[i].clock;
+	if (clock && !(w->lay->meta.clock = strdup(clock))) {
+		f2t_err("%s: out of memory", w->path);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 int f2t_tracedat_check(const char *path, int fd, uint64_t size, struct f2t_tracedat_layout *lay)
@@ -917,6 +1053,8 @@ int f2t_tracedat_check(const char *path, int fd, uint64_t size, struct f2t_trace
 	if (endian_long[1] != 4 && endian_long[1] != 8)
 		return fail(&w, w.off - 5, "a kernel long of neither 4 nor 8 bytes");
 	ret = version == 6 ? check_v6(&w) : check_v7(&w);
+	ret = ret ?: set_clock(&w, (uint32_t)version);
+	free(w.clock);
 	if (ret)
 		f2t_tracedat_layout_free(lay);
 	return ret;

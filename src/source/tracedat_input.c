@@ -2,17 +2,18 @@
 /*
  * trace-cmd's trace.dat as an input: file versions 6 and 7, compressed or
  * not, the top buffer and every named instance (-B), each one source, merged
- * by time.  libtracecmd opens it and reads what it says about the recording;
- * the CPU data we read ourselves (tracedat_pages.c), unless the file is one
- * whose timestamps libtracecmd converts, or otherwise not ours to read
- * (f2t_tracedat_pages_unreadable()), when libtracecmd reads its records
- * too.  Either way they are the kernel's raw ring-buffer records with the
- * kernel's format files, decoded exactly as our own capture's are
- * (rawdec.h).  What the file says besides its events: task names from its
- * saved cmdlines (for the tasks it holds records of), kallsyms and printk
- * formats (handed to libtraceevent by libtracecmd), the uname, the trace
- * clock, the CPU stats at the end.  A trace.dat holds no tgids: a thread's
- * process is learned from fork events (with task_newtask), or is its own.
+ * by time.  We read it ourselves: the layout walk (tracedat_check.c) keeps
+ * what the file says about the recording, libtraceevent gets its formats
+ * (tracedat_tep.c), and the CPU data is read page by page
+ * (tracedat_pages.c).  A file whose timestamps libtracecmd converts, or that
+ * is otherwise not ours to read (f2t_tracedat_pages_unreadable()), is opened
+ * and read by libtracecmd instead.  Either way the events are the kernel's
+ * raw ring-buffer records with the kernel's format files, decoded exactly as
+ * our own capture's are (rawdec.h).  What the file says besides its events:
+ * task names from its saved cmdlines (for the tasks it holds records of),
+ * kallsyms and printk formats, the uname, the trace clock, the CPU stats at
+ * the end.  A trace.dat holds no tgids: a thread's process is learned from
+ * fork events (with task_newtask), or is its own.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -63,7 +64,8 @@ struct buffer {
 
 struct tracedat_input {
 	struct f2t_input in;
-	struct tracecmd_input *handle;
+	struct tracecmd_input *handle;	/* when libtracecmd reads the file */
+	struct tep_handle *tep;		/* when we do */
 	char *host, *kernel, *recorder, *clock;
 	struct f2t_tracedat_layout layout;
 	struct f2t_tracedat_data data;	/* mapped when we read the CPU data */
@@ -306,19 +308,20 @@ static bool cursor_pending(const struct buffer *b, const struct cursor *c)
 }
 
 /*
- * A source for HANDLE's records; it owns HANDLE when OWN_HANDLE, also on
- * failure.  Its CPU data is read by us when OWN (HANDLE's in the layout)
- * is given.  Lowers *FIRST_TS to the time of its first record.
+ * A source for a buffer's records, decoded with TEP, on NCPUS CPUs: read by
+ * us when OWN (the buffer in the layout) is given, else by libtracecmd from
+ * HANDLE.  It owns HANDLE when OWN_HANDLE, also on failure.  Lowers
+ * *FIRST_TS to the time of its first record.
  */
 static struct f2t_source *buffer_open(struct tracecmd_input *handle, bool own_handle,
+				      struct tep_handle *tep, int ncpus,
 				      const struct f2t_tracedat_buffer *own,
 				      const struct f2t_tracedat_data *data,
 				      struct f2t_recording *rec, uint64_t *first_ts)
 {
 	struct buffer *b = calloc(1, sizeof(*b));
-	struct tep_handle *tep = tracecmd_get_tep(handle);
 	uint32_t subbuf = 4096;
-	int ret, ncpus = tracecmd_cpus(handle);
+	int ret;
 
 	if (!b) {
 		if (own_handle)
@@ -400,26 +403,27 @@ static void say_clock(const char *path, const char *clock)
 			 path, clock);
 }
 
-static int read_info(struct tracedat_input *t)
+/*
+ * The recording's facts: UNAME ("Linux HOST RELEASE #VERSION"), the top
+ * buffer's CLOCK, the CPU STATS, the file's COMPRESSION (NULL or "none":
+ * not compressed) and its CPU count.
+ */
+static int set_info(struct tracedat_input *t, const char *uname, const char *clock,
+		    const char *stats, const char *compression, uint32_t ncpus)
 {
 	struct f2t_recording *rec = &t->in.rec;
 	struct f2t_trace_info *info = &rec->info;
-	const char *uname = tracecmd_get_uname(t->handle);
-	const char *clock = tracecmd_get_trace_clock(t->handle);
-	const char *stats = tracecmd_get_cpustats(t->handle);
-	const char *comp = NULL, *compver = NULL;
 	char word[3][128] = { "", "", "" };
 
-	/* "Linux HOST RELEASE #VERSION": the node name and the release. */
 	if (uname)
 		sscanf(uname, "%127s %127s %127s", word[0], word[1], word[2]);
 	t->host = strdup(word[1]);
 	t->kernel = strdup(word[2]);
 	t->clock = strdup(clock && *clock ? clock : "local");
-	if (tracecmd_get_file_compress_proto(t->handle, &comp, &compver) < 0 || !comp)
-		comp = "not compressed";
-	if (asprintf(&t->recorder, "trace-cmd (trace.dat version %lu, %s)",
-		     tracecmd_get_in_file_version(t->handle), comp) < 0)
+	if (!compression || !strcmp(compression, "none"))
+		compression = "not compressed";
+	if (asprintf(&t->recorder, "trace-cmd (trace.dat version %u, %s)", t->layout.version,
+		     compression) < 0)
 		t->recorder = NULL;
 	if (!t->host || !t->kernel || !t->clock || !t->recorder)
 		return -ENOMEM;
@@ -428,10 +432,43 @@ static int read_info(struct tracedat_input *t)
 	info->cmdline = "";
 	info->clock = t->clock;
 	info->recorder = t->recorder;
-	info->ncpus = (uint32_t)tep_get_cpus(tracecmd_get_tep(t->handle));
+	info->ncpus = ncpus;
 	add_cpustats(rec, stats);
 	say_clock(rec->path, t->clock);
 	return 0;
+}
+
+/* The layout's top buffer, or NULL. */
+static const struct f2t_tracedat_buffer *top_buffer(const struct f2t_tracedat_layout *lay)
+{
+	for (size_t i = 0; i < lay->nbuffers; i++)
+		if (!*lay->buffers[i].name)
+			return &lay->buffers[i];
+	return NULL;
+}
+
+static int read_own_info(struct tracedat_input *t)
+{
+	const struct f2t_tracedat_meta *m = &t->layout.meta;
+
+	/* Read on first use, as a capture's are (rawdec_ksyms.c). */
+	if (m->kallsyms)
+		t->in.rec.kallsyms = (struct f2t_text){ m->kallsyms, strlen(m->kallsyms) };
+	if (m->printk)
+		t->in.rec.printk_formats = (struct f2t_text){ m->printk, strlen(m->printk) };
+	return set_info(t, m->uname, m->clock, m->cpustats, t->layout.compression, m->ncpus);
+}
+
+static int read_libtracecmd_info(struct tracedat_input *t)
+{
+	const char *comp = NULL, *compver = NULL;
+	/* The walk's, where it saw them: libtracecmd's text stops after the first CPU's. */
+	const char *stats = t->layout.meta.cpustats ?: tracecmd_get_cpustats(t->handle);
+
+	if (tracecmd_get_file_compress_proto(t->handle, &comp, &compver) < 0)
+		comp = NULL;
+	return set_info(t, tracecmd_get_uname(t->handle), tracecmd_get_trace_clock(t->handle),
+			stats, comp, (uint32_t)tep_get_cpus(tracecmd_get_tep(t->handle)));
 }
 
 static void tracedat_close(struct f2t_input *in)
@@ -443,6 +480,7 @@ static void tracedat_close(struct f2t_input *in)
 	f2t_tasks_free(in->rec.tasks_end);
 	if (t->handle)
 		tracecmd_close(t->handle);
+	tep_free(t->tep);
 	free(t->host);
 	free(t->kernel);
 	free(t->recorder);
@@ -453,17 +491,64 @@ static void tracedat_close(struct f2t_input *in)
 	free(t);
 }
 
-/* The layout's buffer NAME when we read the CPU data, else NULL. */
-static const struct f2t_tracedat_buffer *own_buffer(const struct tracedat_input *t, const char *name)
+/*
+ * The input's events: the buffers' N sources in SRCS (an array freed here),
+ * merged from FIRST_TS; or, when opening them failed (RET), none of them.
+ */
+static int merge_buffers(struct tracedat_input *t, struct f2t_source **srcs, unsigned int n,
+			 uint64_t first_ts, int ret)
 {
-	for (size_t i = 0; t->data.map && name && i < t->layout.nbuffers; i++)
-		if (!strcmp(t->layout.buffers[i].name, name))
-			return &t->layout.buffers[i];
-	return NULL;
+	if (ret) {
+		for (unsigned int i = 0; i < n; i++)
+			f2t_source_close(srcs[i]);
+	} else {
+		t->in.events = f2t_source_merge(srcs, n);
+		if (!t->in.events)
+			ret = -errno;
+		t->in.rec.info.start_ns = first_ts == UINT64_MAX ? 0 : first_ts;
+	}
+	free(srcs);
+	return ret;
 }
 
-/* Every buffer with data: the top one, then the instances in the file's order. */
-static int open_buffers(struct tracedat_input *t)
+static void say_instance_clock(const struct tracedat_input *t, const char *name, const char *clock)
+{
+	if (clock && strcmp(clock, t->clock))
+		f2t_warn("%s: buffer '%s' has trace clock '%s', not '%s' like the top buffer: its times are on another clock",
+			 t->in.rec.path, name, clock, t->clock);
+}
+
+/* Every buffer of the layout, read by us: the top one, then the instances in the file's order. */
+static int open_own_buffers(struct tracedat_input *t)
+{
+	const struct f2t_tracedat_layout *lay = &t->layout;
+	const struct f2t_tracedat_buffer *top = top_buffer(lay);
+	struct f2t_source **srcs = calloc(lay->nbuffers + 1, sizeof(*srcs));
+	uint64_t first_ts = UINT64_MAX;
+	unsigned int k = 0;
+	int ret = 0;
+
+	if (!srcs)
+		return -ENOMEM;
+	for (size_t i = 0; !ret && i <= lay->nbuffers; i++) {
+		const struct f2t_tracedat_buffer *b = i ? &lay->buffers[i - 1] : top;
+
+		if (!b || (i && b == top))
+			continue;
+		if (i && b->ncpus)
+			say_instance_clock(t, b->name, b->clock);
+		srcs[k] = buffer_open(NULL, false, t->tep, (int)lay->meta.ncpus, b, &t->data,
+				      &t->in.rec, &first_ts);
+		if (!srcs[k])
+			ret = -errno;
+		else
+			k++;
+	}
+	return merge_buffers(t, srcs, k, first_ts, ret);
+}
+
+/* Every buffer, read by libtracecmd: the top one, then the instances in the file's order. */
+static int open_libtracecmd_buffers(struct tracedat_input *t)
 {
 	int n = tracecmd_buffer_instances(t->handle);
 	struct f2t_source **srcs = calloc((size_t)(n > 0 ? n : 0) + 1, sizeof(*srcs));
@@ -473,14 +558,14 @@ static int open_buffers(struct tracedat_input *t)
 
 	if (!srcs)
 		return -ENOMEM;
-	srcs[k] = buffer_open(t->handle, false, own_buffer(t, ""), &t->data, &t->in.rec, &first_ts);
+	srcs[k] = buffer_open(t->handle, false, tracecmd_get_tep(t->handle), tracecmd_cpus(t->handle),
+			      NULL, NULL, &t->in.rec, &first_ts);
 	if (!srcs[k])
 		ret = -errno;
 	else
 		k++;
 	for (int i = 0; !ret && i < n; i++) {
 		struct tracecmd_input *h = tracecmd_buffer_instance_handle(t->handle, i);
-		const char *clock;
 
 		if (!h) {
 			f2t_err("%s: libtracecmd cannot read buffer instance '%s' (a truncated or corrupt trace.dat)",
@@ -488,38 +573,27 @@ static int open_buffers(struct tracedat_input *t)
 			ret = -EINVAL;
 			break;
 		}
-		if (tracecmd_get_cpustats(h) != tracecmd_get_cpustats(t->handle))
+		/* The walk's stats, when it saw them, hold every buffer's already. */
+		if (!t->layout.meta.cpustats &&
+		    tracecmd_get_cpustats(h) != tracecmd_get_cpustats(t->handle))
 			add_cpustats(&t->in.rec, tracecmd_get_cpustats(h));
-		clock = tracecmd_get_trace_clock(h);
-		if (clock && strcmp(clock, t->clock) && tracecmd_cpus(h) > 0)
-			f2t_warn("%s: buffer '%s' has trace clock '%s', not '%s' like the top buffer: its times are on another clock",
-				 t->in.rec.path, tracecmd_buffer_instance_name(t->handle, i), clock,
-				 t->clock);
-		srcs[k] = buffer_open(h, true,
-				      own_buffer(t, tracecmd_buffer_instance_name(t->handle, i)),
-				      &t->data, &t->in.rec, &first_ts);
+		if (tracecmd_cpus(h) > 0)
+			say_instance_clock(t, tracecmd_buffer_instance_name(t->handle, i),
+					   tracecmd_get_trace_clock(h));
+		srcs[k] = buffer_open(h, true, tracecmd_get_tep(h), tracecmd_cpus(h), NULL, NULL,
+				      &t->in.rec, &first_ts);
 		if (!srcs[k])
 			ret = -errno;
 		else
 			k++;
 	}
-	if (ret) {
-		for (unsigned int i = 0; i < k; i++)
-			f2t_source_close(srcs[i]);
-	} else {
-		t->in.events = f2t_source_merge(srcs, k);
-		if (!t->in.events)
-			ret = -errno;
-		t->in.rec.info.start_ns = first_ts == UINT64_MAX ? 0 : first_ts;
-	}
-	free(srcs);
-	return ret;
+	return merge_buffers(t, srcs, k, first_ts, ret);
 }
 
 /*
  * libtracecmd 1.3 and libtraceevent crash on some damaged files while they
  * open them: in libtracecmd's own cleanup after an instance's data fails to
- * read, in the parser of a damaged format file.  What compressed chunks and
+ * read, in libtraceevent's parser of a damaged format file (ours too).  What compressed chunks and
  * format texts hold cannot be checked without reading them as they do.  So
  * while they open the file, a crash becomes the one-line error it deserves
  * and exit status 1: no output exists yet, and the handler only writes and
@@ -550,7 +624,7 @@ static void guard_open(const char *path, struct sigaction *old)
 {
 	struct sigaction sa = { .sa_handler = on_crash, .sa_flags = SA_RESETHAND };
 	int n = snprintf(crash_msg, sizeof(crash_msg),
-			 "ftrace2trace: error: %s: libtracecmd crashed reading it (a truncated or corrupt trace.dat)\n",
+			 "ftrace2trace: error: %s: libtracecmd or libtraceevent crashed reading it (a truncated or corrupt trace.dat)\n",
 			 path);
 
 	crash_len = n > 0 && (size_t)n < sizeof(crash_msg) ? (size_t)n : 0;
@@ -615,6 +689,27 @@ static int tracedat_open(const char *path, struct f2t_input **out)
 	ret = check_layout(path, &size, &t->layout);
 	if (ret)
 		goto out;
+	why = f2t_tracedat_pages_unreadable(&t->layout);
+	/* Test hook: libtracecmd's reading, to compare ours with. */
+	if (!why && getenv("F2T_TEST_TRACEDAT_LIBTRACECMD"))
+		why = "F2T_TEST_TRACEDAT_LIBTRACECMD is set";
+	if (!why) {
+		t->tep = f2t_tracedat_tep(path, &t->layout);
+		if (!t->tep) {
+			ret = -errno;
+			goto out;
+		}
+		if (tep_is_old_format(t->tep))
+			why = "an old ring-buffer format";
+	}
+	if (!why) {
+		ret = read_own_info(t) ?: f2t_tracedat_data_open(&t->data, path, &t->layout) ?:
+		      open_own_buffers(t);
+		goto out;
+	}
+	tep_free(t->tep);
+	t->tep = NULL;
+	f2t_info("%s: libtracecmd reads it (%s)", path, why);
 	/* Our own messages say what is wrong; libtracecmd's would be noise. */
 	tracecmd_set_loglevel(f2t_verbose ? TEP_LOG_WARNING : TEP_LOG_NONE);
 	/*
@@ -629,29 +724,16 @@ static int tracedat_open(const char *path, struct f2t_input **out)
 		ret = -EINVAL;
 		goto out;
 	}
-	ret = read_info(t);
+	ret = read_libtracecmd_info(t);
 	if (ret)
 		goto out;
-	why = f2t_tracedat_pages_unreadable(&t->layout);
-	if (!why && tep_is_old_format(tracecmd_get_tep(t->handle)))
-		why = "an old ring-buffer format";
-	/* Test hook: libtracecmd's reading, to compare ours with. */
-	if (!why && getenv("F2T_TEST_TRACEDAT_LIBTRACECMD"))
-		why = "F2T_TEST_TRACEDAT_LIBTRACECMD is set";
-	if (!why) {
-		ret = f2t_tracedat_data_open(&t->data, path, &t->layout);
-		if (ret)
-			goto out;
-	} else {
-		f2t_info("%s: libtracecmd reads its events (%s)", path, why);
-	}
 	/* Read through a copy, but named, described and checked as the file itself. */
-	if (why && f2t_tracedat_should_inflate(t->handle, size) &&
+	if (f2t_tracedat_should_inflate(t->handle, size) &&
 	    (copy = f2t_tracedat_inflate(path, TRACECMD_FL_LOAD_NO_PLUGINS))) {
 		tracecmd_close(t->handle);
 		t->handle = copy;
 	}
-	ret = open_buffers(t);
+	ret = open_libtracecmd_buffers(t);
 out:
 	unguard_open(old);
 	if (ret == -ENOMEM)

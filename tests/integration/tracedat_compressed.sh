@@ -33,7 +33,7 @@ trace-cmd convert -i "$TMP/z.dat" -o "$TMP/plain.dat" --compression none >/dev/n
 mkdir "$TMP/tmpdir"
 TMPDIR=$TMP/tmpdir "$F2T" convert -v "$TMP/z.dat" -o "$TMP/z.txt" 2>"$TMP/z.err" ||
 	fail "convert of the compressed trace.dat failed: $(tail -3 "$TMP/z.err")"
-grep -q 'libtracecmd reads its events\|copying it uncompressed' "$TMP/z.err" &&
+grep -q 'libtracecmd reads it (\|copying it uncompressed' "$TMP/z.err" &&
 	fail "not read by our page reader: $(grep -v '^ftrace2trace: [0-9]' "$TMP/z.err" | head -3)"
 [ -z "$(ls -A "$TMP/tmpdir")" ] || fail "left in \$TMPDIR: $(ls -A "$TMP/tmpdir")"
 "$F2T" convert -q "$TMP/plain.dat" -o "$TMP/plain.txt" || fail "convert of the uncompressed copy failed"
@@ -62,7 +62,7 @@ ok "libtracecmd's reading, $how, gives the same text"
 	-o "$TMP/date.dat" -- taskset -c 0 "$PINGPONG" 200 >"$TMP/out" 2>"$TMP/err" ||
 	fail "trace-cmd record --date failed: $(tail -3 "$TMP/err")"
 "$F2T" convert -v "$TMP/date.dat" -o "$TMP/date.txt" 2>"$TMP/date.err" || fail "convert of the --date file failed"
-grep -q 'libtracecmd reads its events (its options shift or scale the timestamps)' "$TMP/date.err" ||
+grep -q 'libtracecmd reads it (its options shift or scale the timestamps)' "$TMP/date.err" ||
 	fail "the --date file was not left to libtracecmd: $(head -3 "$TMP/date.err")"
 trace-cmd report -N "$TMP/date.dat" > "$TMP/date.report" 2>/dev/null || fail "trace-cmd report failed"
 python3 "$F2T_TESTS/integration/compare_tracecmd_report.py" "$TMP/date.report" "$TMP/date.txt" ||

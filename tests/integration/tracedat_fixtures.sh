@@ -78,21 +78,26 @@ for f in "$fx/tracedat-v7.dat" "$out/v7.report"; do
 done
 echo "ok: report reads the trace.dat and trace-cmd report's text"
 
-# Our reading of the pages (tracedat_pages.c) against libtracecmd's reading
-# of the same records: every output the same, byte for byte.
+# Our reading of the file (the layout walk's metadata, tracedat_tep.c, the
+# pages by tracedat_pages.c) against libtracecmd's opening and reading of
+# it: every output the same, byte for byte (the JSON holds the clock, host,
+# kernel and recorder), and the same messages.
 for v in v6 v7 local; do
 	for how in ours libtracecmd; do
 		hook=()
 		[ "$how" = libtracecmd ] && hook=(env F2T_TEST_TRACEDAT_LIBTRACECMD=1)
 		"${hook[@]}" "$F2T" convert -v "$fx/tracedat-$v.dat" -o "$out/$how.txt" -o "$out/$how.fxt" \
-			-o "$out/$how.pftrace" 2>"$out/$how.err" || fail "$v ($how): convert failed"
+			-o "$out/$how.pftrace" -o "$out/$how.json" 2>"$out/$how.err" || fail "$v ($how): convert failed"
 	done
-	grep -q 'libtracecmd reads its events' "$out/ours.err" && fail "$v: not read by our page reader"
-	grep -q 'libtracecmd reads its events' "$out/libtracecmd.err" || fail "$v: the test hook did nothing"
-	for ext in txt fxt pftrace; do
+	grep -q 'libtracecmd reads it (' "$out/ours.err" && fail "$v: not read by us"
+	grep -q 'libtracecmd reads it (' "$out/libtracecmd.err" || fail "$v: the test hook did nothing"
+	for ext in txt fxt pftrace json; do
 		cmp -s "$out/ours.$ext" "$out/libtracecmd.$ext" || fail "$v: our reading gives another .$ext than libtracecmd's"
 	done
-	echo "ok: $v: our page reader gives the same .txt, .fxt and .pftrace as libtracecmd's records ($(grep -c . "$out/ours.txt") text lines)"
+	diff <(grep -v "libtracecmd reads it\|wrote\| events from " "$out/ours.err") \
+		<(grep -v "libtracecmd reads it\|wrote\| events from " "$out/libtracecmd.err") >/dev/null ||
+		fail "$v: other messages than with libtracecmd's reading: $(diff "$out/ours.err" "$out/libtracecmd.err")"
+	echo "ok: $v: our reading gives the same .txt, .fxt, .pftrace, .json and messages as libtracecmd's ($(grep -c . "$out/ours.txt") text lines)"
 done
 
 # The clock: trace-cmd records on "local" unless told -C mono; said, and kept.
