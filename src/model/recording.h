@@ -92,6 +92,13 @@ struct f2t_recording {
 	struct f2t_sampling sampling;
 
 	struct f2t_text kallsyms;	/* /proc/kallsyms */
+	/*
+	 * Or, from an input that reads them only when asked (a trace.dat's are
+	 * megabytes to inflate): read_kallsyms(kallsyms_ctx), the same text at
+	 * every call.  See f2t_recording_kallsyms().
+	 */
+	struct f2t_text (*read_kallsyms)(void *ctx);
+	void *kallsyms_ctx;
 	struct f2t_text printk_formats;	/* tracefs printk_formats */
 	struct f2t_text build_ids;	/* "HEXBUILDID PATH\n" lines */
 	const char *kernel_build_id;	/* hex, or NULL */
@@ -100,6 +107,9 @@ struct f2t_recording {
 	const struct f2t_pid_text *proc_maps;	/* /proc/PID/maps at start */
 	size_t nproc_maps;
 };
+
+/* The recording's /proc/kallsyms text (s NULL: none), read now if the input reads it late. */
+struct f2t_text f2t_recording_kallsyms(const struct f2t_recording *rec);
 
 /* Room for f2t_recording_sync_id()'s id. */
 #define F2T_SYNC_ID_MAX 64

@@ -17,7 +17,8 @@
 
 static void load(struct f2t_rawdec *s)
 {
-	const struct f2t_text *k = &s->recording->kallsyms;
+	struct f2t_text text = f2t_recording_kallsyms(s->recording);
+	const struct f2t_text *k = &text;
 
 	s->ksyms_tried = true;
 	if (!k->s) {
@@ -48,7 +49,7 @@ const char *f2t_rawdec_ksym(struct f2t_rawdec *s, uint64_t addr, const char **mo
 		load(s);
 	if (s->ksyms)
 		name = f2t_ksyms_lookup(s->ksyms, addr, &mod, &off);
-	else if (!s->recording->kallsyms.s)
+	else
 		name = tep_find_function(s->tep, addr);	/* no module names there */
 	if (name) {
 		/* The kernel names a module's functions "name [mod]", its own "name". */
@@ -80,7 +81,8 @@ void f2t_rawdec_ksyms_free(struct f2t_rawdec *s)
  */
 void f2t_rawdec_tep_symbols(struct f2t_rawdec *s)
 {
-	const struct f2t_text *texts[] = { &s->recording->kallsyms, &s->recording->printk_formats };
+	struct f2t_text kallsyms = f2t_recording_kallsyms(s->recording);
+	const struct f2t_text *texts[] = { &kallsyms, &s->recording->printk_formats };
 	int (*parse[])(struct tep_handle *, const char *) = {
 		tep_parse_kallsyms, tep_parse_printk_formats,
 	};

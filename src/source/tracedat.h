@@ -47,7 +47,17 @@ struct f2t_tracedat_meta {
 	size_t header_page_len;
 	struct f2t_tracedat_format *formats;
 	size_t nformats;
-	char *kallsyms, *printk, *cmdlines, *uname;
+	char *printk, *cmdlines, *uname;
+	/*
+	 * Where the kallsyms lie, for f2t_tracedat_kallsyms(): megabytes that
+	 * only function events need.  At OFF: a 4-byte size and the text, or
+	 * with COMPRESSED, a section's compressed and uncompressed sizes and
+	 * its zstd data, which inflates to those.
+	 */
+	struct {
+		bool present, compressed;
+		uint64_t off;
+	} kallsyms_at;
 	char *clock;			/* the trace clock of the file (its top buffer's) */
 	char *cpustats;			/* every CPU stats option's text, one after the other */
 	uint32_t ncpus;
@@ -143,6 +153,16 @@ void f2t_tracedat_cpu_fini(struct f2t_tracedat_cpu_reader *r);
  * after saying why.
  */
 struct tep_handle *f2t_tracedat_tep(const char *path, const struct f2t_tracedat_layout *lay);
+
+/**
+ * f2t_tracedat_kallsyms() - the file's saved /proc/kallsyms text
+ * @path: the file
+ * @lay: its layout, from f2t_tracedat_check()
+ * @len: set to the text's length
+ *
+ * Return: the text (free it), or NULL after a warning (or none in the file).
+ */
+char *f2t_tracedat_kallsyms(const char *path, const struct f2t_tracedat_layout *lay, size_t *len);
 
 /*
  * Is HANDLE's file (of FILE_SIZE bytes) big and compressed, and this

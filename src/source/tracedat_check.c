@@ -212,7 +212,6 @@ void f2t_tracedat_layout_free(struct f2t_tracedat_layout *lay)
 	}
 	free(m->formats);
 	free(m->header_page);
-	free(m->kallsyms);
 	free(m->printk);
 	free(m->cmdlines);
 	free(m->uname);
@@ -250,20 +249,27 @@ static void keep(char **slot, char *text)
 	*slot = text;
 }
 
-/* A size (4 or 8 bytes) and that many bytes of text, kept in *SLOT. */
-static int keep_sized(struct walk *w, int size_bytes, char **slot)
+/* An 8-byte size and that many bytes of text, kept in *SLOT. */
+static int keep_sized64(struct walk *w, char **slot)
 {
-	uint64_t n = 0;
-	uint32_t n32;
+	uint64_t n;
 	char *text;
-	int ret = size_bytes == 4 ? get32(w, &n32) : get64(w, &n);
+	int ret = get64(w, &n) ?: get_text(w, n, &text);
 
-	if (size_bytes == 4)
-		n = n32;
-	ret = ret ?: get_text(w, n, &text);
 	if (!ret)
 		keep(slot, text);
 	return ret;
+}
+
+/* The kallsyms at w->off (a size, the text): noted, to be read only if needed. */
+static int note_kallsyms(struct walk *w)
+{
+	uint32_t n;
+
+	w->what = "kallsyms";
+	w->lay->meta.kallsyms_at.present = true;
+	w->lay->meta.kallsyms_at.off = w->off;
+	return get32(w, &n) ?: skip(w, n);
 }
 
 /* The printk formats: a size, then "ADDR : \"FORMAT\"" lines. */
@@ -724,11 +730,10 @@ static int check_section_body(struct walk *w, uint16_t id)
 	case OPTION_EVENT_FORMATS:
 		return check_event_formats(w);
 	case OPTION_KALLSYMS:
-		w->what = "kallsyms";
-		return keep_sized(w, 4, &w->lay->meta.kallsyms);
+		return note_kallsyms(w);
 	case OPTION_CMDLINES:
 		w->what = "the saved cmdlines";
-		return keep_sized(w, 8, &w->lay->meta.cmdlines);
+		return keep_sized64(w, &w->lay->meta.cmdlines);
 	default:
 		return check_printk(w);
 	}
@@ -771,6 +776,13 @@ static int check_section_v7(struct walk *w, uint16_t want)
 	if (strcmp(w->lay->compression, "zstd"))
 		return 0;
 	at = w->off;
+	if (want == OPTION_KALLSYMS) {
+		/* Inflated only if needed (f2t_tracedat_kallsyms()). */
+		w->lay->meta.kallsyms_at.present = true;
+		w->lay->meta.kallsyms_at.compressed = true;
+		w->lay->meta.kallsyms_at.off = at;
+		return 0;
+	}
 	ret = get32(w, &csize) ?: get32(w, &usize);
 	if (ret)
 		return ret;
@@ -800,11 +812,9 @@ static int check_v6(struct walk *w)
 	      check_event_formats(w);
 	if (ret)
 		return ret;
-	w->what = "kallsyms";
-	ret = keep_sized(w, 4, &w->lay->meta.kallsyms);
-	ret = ret ?: check_printk(w);
+	ret = note_kallsyms(w) ?: check_printk(w);
 	w->what = "the saved cmdlines";
-	ret = ret ?: keep_sized(w, 8, &w->lay->meta.cmdlines);
+	ret = ret ?: keep_sized64(w, &w->lay->meta.cmdlines);
 	w->what = "the CPU count";
 	ret = ret ?: get32(w, &cpus);
 	if (ret)

@@ -66,6 +66,8 @@ struct tracedat_input {
 	struct f2t_input in;
 	struct tracecmd_input *handle;	/* when libtracecmd reads the file */
 	struct tep_handle *tep;		/* when we do */
+	struct f2t_text kallsyms;	/* read on first use (read_kallsyms()) */
+	bool kallsyms_read;
 	char *host, *kernel, *recorder, *clock;
 	struct f2t_tracedat_layout layout;
 	struct f2t_tracedat_data data;	/* mapped when we read the CPU data */
@@ -447,13 +449,24 @@ static const struct f2t_tracedat_buffer *top_buffer(const struct f2t_tracedat_la
 	return NULL;
 }
 
+/* The file's kallsyms, read when first asked for (function events need them). */
+static struct f2t_text read_kallsyms(void *ctx)
+{
+	struct tracedat_input *t = ctx;
+
+	if (!t->kallsyms_read) {
+		t->kallsyms_read = true;
+		t->kallsyms.s = f2t_tracedat_kallsyms(t->in.rec.path, &t->layout, &t->kallsyms.len);
+	}
+	return t->kallsyms;
+}
+
 static int read_own_info(struct tracedat_input *t)
 {
 	const struct f2t_tracedat_meta *m = &t->layout.meta;
 
-	/* Read on first use, as a capture's are (rawdec_ksyms.c). */
-	if (m->kallsyms)
-		t->in.rec.kallsyms = (struct f2t_text){ m->kallsyms, strlen(m->kallsyms) };
+	t->in.rec.read_kallsyms = read_kallsyms;
+	t->in.rec.kallsyms_ctx = t;
 	if (m->printk)
 		t->in.rec.printk_formats = (struct f2t_text){ m->printk, strlen(m->printk) };
 	return set_info(t, m->uname, m->clock, m->cpustats, t->layout.compression, m->ncpus);
@@ -481,6 +494,7 @@ static void tracedat_close(struct f2t_input *in)
 	if (t->handle)
 		tracecmd_close(t->handle);
 	tep_free(t->tep);
+	free((char *)t->kallsyms.s);
 	free(t->host);
 	free(t->kernel);
 	free(t->recorder);

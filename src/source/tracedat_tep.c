@@ -10,9 +10,15 @@
  * the header page with the kernel's long size, every format with its
  * system, a format it cannot parse only counted, and the saved cmdlines.
  */
+#include <endian.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include <traceevent/event-parse.h>
+#include <zstd.h>
 
 #include "source/tracedat.h"
 #include "util/log.h"
@@ -57,4 +63,80 @@ out:
 		return NULL;
 	}
 	return tep;
+}
+
+/* N bytes at OFF of FD into a new buffer (one byte more, zeroed); NULL if short. */
+static char *read_at(int fd, uint64_t off, size_t n)
+{
+	char *buf = malloc(n + 1);
+
+	if (buf && pread(fd, buf, n, (off_t)off) != (ssize_t)n) {
+		free(buf);
+		return NULL;
+	}
+	if (buf)
+		buf[n] = '\0';
+	return buf;
+}
+
+/* The kallsyms section's body (a size, the text) inflated: its bytes and *LEN, or NULL. */
+static char *inflate_section(int fd, uint64_t off, size_t *len)
+{
+	uint32_t sizes[2];
+	char *packed = NULL, *body = NULL;
+
+	if (pread(fd, sizes, sizeof(sizes), (off_t)off) != (ssize_t)sizeof(sizes))
+		return NULL;
+	sizes[0] = le32toh(sizes[0]);
+	sizes[1] = le32toh(sizes[1]);
+	/* As the walk bounds every section. */
+	if (sizes[1] > (64u << 20))
+		return NULL;
+	packed = read_at(fd, off + 8, sizes[0]);
+	body = packed ? malloc((size_t)sizes[1] + 1) : NULL;
+	if (body && ZSTD_decompress(body, sizes[1], packed, sizes[0]) != sizes[1]) {
+		free(body);
+		body = NULL;
+	}
+	free(packed);
+	*len = sizes[1];
+	return body;
+}
+
+char *f2t_tracedat_kallsyms(const char *path, const struct f2t_tracedat_layout *lay, size_t *len)
+{
+	int fd = lay->meta.kallsyms_at.present ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	uint64_t off = lay->meta.kallsyms_at.off;
+	char *body = NULL, *text = NULL;
+	uint32_t n = 0;
+	size_t blen = 0;
+
+	if (fd < 0) {
+		if (lay->meta.kallsyms_at.present)
+			f2t_warn("%s: cannot read its kernel symbols: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (lay->meta.kallsyms_at.compressed) {
+		body = inflate_section(fd, off, &blen);
+		if (body && blen >= 4) {
+			memcpy(&n, body, 4);
+			n = le32toh(n);
+			if (n <= blen - 4) {
+				text = body;
+				memmove(text, body + 4, n);
+				text[n] = '\0';
+				body = NULL;
+			}
+		}
+	} else if (pread(fd, &n, 4, (off_t)off) == 4) {
+		n = le32toh(n);
+		text = read_at(fd, off + 4, n);
+	}
+	free(body);
+	close(fd);
+	if (!text)
+		f2t_warn("%s: offset %llu: kallsyms that cannot be read (a truncated or corrupt trace.dat): functions are named by address",
+			 path, (unsigned long long)off);
+	*len = n;
+	return text;
 }

@@ -11,6 +11,8 @@
 #   in our own capture;
 # - the same scheduling records in its FXT as in our recorder's FXT of the
 #   same run, CPU by CPU, where both recorded.
+# And a trace.dat of timer events, whose function= fields name kernel
+# functions from the file's kallsyms (read only then): as trace-cmd report.
 # The records are compared from 5 ms after the later recorder started to
 # 5 ms before the earlier stopped.
 # Needs root and trace-cmd.
@@ -72,3 +74,16 @@ else
 	python3 "$here/same_sched.py" "$TMP/tc.sched" "$TMP/ours.sched" --min 5000 --margin 5000000 ||
 		fail "the trace.dat and our capture of the same run give other scheduling records"
 fi
+
+# Timer events print their callback (%ps): named from the file's kallsyms,
+# which are read only when such a field is printed.
+"$F2T_TESTS/helpers/trace_cmd_record.sh" -C mono -e timer:hrtimer_start -e timer:timer_start \
+	-o "$TMP/timer.dat" -- sleep 0.2 >"$TMP/out" 2>"$TMP/err" ||
+	fail "trace-cmd record of timer events failed: $(tail -3 "$TMP/err")"
+"$F2T" convert -q "$TMP/timer.dat" -o "$TMP/timer.txt" || fail "convert of the timer trace.dat failed"
+trace-cmd report -N "$TMP/timer.dat" > "$TMP/timer.reportN" 2>/dev/null
+python3 "$here/compare_tracecmd_report.py" "$TMP/timer.reportN" "$TMP/timer.txt" ||
+	fail "timer records differ"
+named=$(grep -Ec ' function=[a-z_][a-z_0-9.]* ' "$TMP/timer.txt")
+[ "$named" -ge 10 ] || fail "only $named timer callbacks named in our text"
+ok "$named timer callbacks named from the file's kallsyms, every record as trace-cmd report -N prints it"
