@@ -57,6 +57,7 @@ struct buffer {
 	struct cursor *cursors;
 	uint32_t ncursors;
 	uint32_t ncpus;		/* the buffer's CPUs (with data or not) */
+	uint32_t page;		/* its ring-buffer page size */
 	struct f2t_kmerge merge;
 	struct tep_record *done;	/* handed out last; freed on the next call */
 	uint64_t lost_events, lost_pages;
@@ -163,6 +164,16 @@ static int cursor_record(struct buffer *b, struct cursor *c, void **data, int *s
 	if (c->rec->size < 8) {
 		f2t_err("%s: offset %llu: cpu %u: record of %d bytes is too short",
 			b->path, c->rec->offset, c->cpu, c->rec->size);
+		return -EINVAL;
+	}
+	/*
+	 * kbuffer takes an event's length as the page says, past the page's
+	 * end.  libtracecmd reads pages at offsets that are multiples of the
+	 * page size, and the record's offset is where its header is.
+	 */
+	if ((c->rec->offset & (b->page - 1)) + (uint64_t)c->rec->record_size > b->page) {
+		f2t_err("%s: offset %llu: cpu %u: event runs past the end of its page",
+			b->path, c->rec->offset, c->cpu);
 		return -EINVAL;
 	}
 	*data = c->rec->data;
@@ -310,13 +321,13 @@ static bool cursor_pending(const struct buffer *b, const struct cursor *c)
 }
 
 /*
- * A source for a buffer's records, decoded with TEP, on NCPUS CPUs: read by
- * us when OWN (the buffer in the layout) is given, else by libtracecmd from
- * HANDLE.  It owns HANDLE when OWN_HANDLE, also on failure.  Lowers
- * *FIRST_TS to the time of its first record.
+ * A source for a buffer's records, decoded with TEP, on NCPUS CPUs in pages
+ * of PAGE bytes: read by us when OWN (the buffer in the layout) is given,
+ * else by libtracecmd from HANDLE.  It owns HANDLE when OWN_HANDLE, also on
+ * failure.  Lowers *FIRST_TS to the time of its first record.
  */
 static struct f2t_source *buffer_open(struct tracecmd_input *handle, bool own_handle,
-				      struct tep_handle *tep, int ncpus,
+				      struct tep_handle *tep, int ncpus, uint32_t page,
 				      const struct f2t_tracedat_buffer *own,
 				      const struct f2t_tracedat_data *data,
 				      struct f2t_recording *rec, uint64_t *first_ts)
@@ -338,12 +349,13 @@ static struct f2t_source *buffer_open(struct tracecmd_input *handle, bool own_ha
 	b->own_handle = own_handle;
 	b->tasks = rec->tasks;
 	b->ncpus = ncpus > 0 ? (uint32_t)ncpus : 0;
+	b->page = page;
+	if (page > subbuf)
+		subbuf = page;
 	if (tep_get_sub_buffer_size(tep) > (int)subbuf)
 		subbuf = (uint32_t)tep_get_sub_buffer_size(tep);
 	if (tep_get_page_size(tep) > (int)subbuf)
 		subbuf = (uint32_t)tep_get_page_size(tep);
-	if (own && own->page > subbuf)
-		subbuf = own->page;
 	ret = f2t_rawdec_init(&b->dec, tep, subbuf, rec, rec->path) ?: add_cursors(b, own, data);
 	for (uint32_t i = 0; !ret && i < b->ncursors; i++) {
 		ret = f2t_kmerge_add(&b->merge, &b->cursors[i]);
@@ -551,14 +563,23 @@ static int open_own_buffers(struct tracedat_input *t)
 			continue;
 		if (i && b->ncpus)
 			say_instance_clock(t, b->name, b->clock);
-		srcs[k] = buffer_open(NULL, false, t->tep, (int)lay->meta.ncpus, b, &t->data,
-				      &t->in.rec, &first_ts);
+		srcs[k] = buffer_open(NULL, false, t->tep, (int)lay->meta.ncpus, b->page, b,
+				      &t->data, &t->in.rec, &first_ts);
 		if (!srcs[k])
 			ret = -errno;
 		else
 			k++;
 	}
 	return merge_buffers(t, srcs, k, first_ts, ret);
+}
+
+/* The page size of buffer NAME, as the walk found it: the file's when it did not see the buffer. */
+static uint32_t page_of(const struct tracedat_input *t, const char *name)
+{
+	for (size_t i = 0; name && i < t->layout.nbuffers; i++)
+		if (!strcmp(t->layout.buffers[i].name, name))
+			return t->layout.buffers[i].page;
+	return t->layout.page;
 }
 
 /* Every buffer, read by libtracecmd: the top one, then the instances in the file's order. */
@@ -573,7 +594,7 @@ static int open_libtracecmd_buffers(struct tracedat_input *t)
 	if (!srcs)
 		return -ENOMEM;
 	srcs[k] = buffer_open(t->handle, false, tracecmd_get_tep(t->handle), tracecmd_cpus(t->handle),
-			      NULL, NULL, &t->in.rec, &first_ts);
+			      page_of(t, ""), NULL, NULL, &t->in.rec, &first_ts);
 	if (!srcs[k])
 		ret = -errno;
 	else
@@ -594,7 +615,8 @@ static int open_libtracecmd_buffers(struct tracedat_input *t)
 		if (tracecmd_cpus(h) > 0)
 			say_instance_clock(t, tracecmd_buffer_instance_name(t->handle, i),
 					   tracecmd_get_trace_clock(h));
-		srcs[k] = buffer_open(h, true, tracecmd_get_tep(h), tracecmd_cpus(h), NULL, NULL,
+		srcs[k] = buffer_open(h, true, tracecmd_get_tep(h), tracecmd_cpus(h),
+				      page_of(t, tracecmd_buffer_instance_name(t->handle, i)), NULL, NULL,
 				      &t->in.rec, &first_ts);
 		if (!srcs[k])
 			ret = -errno;
