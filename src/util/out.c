@@ -9,7 +9,15 @@
 
 #include "util/out.h"
 
+/*
+ * The fuzz build's are small: every input flushes (the writing path gets
+ * fuzzed too), and ASan does not map and poison a megabyte per output.
+ */
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+#define OUT_BUF_SIZE (1u << 12)
+#else
 #define OUT_BUF_SIZE (1u << 20)
+#endif
 /* Fast compression: a trace is written once, at the end of a recording. */
 #define GZIP_LEVEL 1
 #define GZIP_WINDOW (15 + 16)	/* 32 KB window, gzip header and trailer */
