@@ -113,13 +113,15 @@ static bool same_kernel(const char *kernel)
 
 static int load_kernel(struct f2t_symbolizer *s, const struct f2t_recording *rec)
 {
+	struct f2t_text kallsyms = f2t_recording_kallsyms(rec);
+
 	if (rec->kernel_build_id)
 		f2t_build_id_parse(rec->kernel_build_id, strlen(rec->kernel_build_id),
 				   &s->kernel_bid);
 	s->same_kernel = same_kernel(rec->info.kernel);
-	if (!rec->kallsyms.s)
+	if (!kallsyms.s)
 		return 0;
-	s->ksyms = f2t_ksyms_parse(rec->kallsyms.s, rec->kallsyms.len);
+	s->ksyms = f2t_ksyms_parse(kallsyms.s, kallsyms.len);
 	return s->ksyms ? 0 : -ENOMEM;
 }
 
