@@ -3,7 +3,8 @@
  * Calls libtracecmd.so.1 exports and trace-cmd itself uses, but its public
  * header (trace-cmd/trace-cmd.h) does not declare: what a trace.dat says
  * about where and how it was recorded, so the trace.dat input can name the
- * recording's clock, kernel and CPU count (signatures unchanged since 1.0);
+ * recording's clock, kernel and CPU count (signatures unchanged since 1.0),
+ * when libtracecmd reads the file;
  * and the copy `trace-cmd convert` makes (this signature since 1.2).
  */
 #ifndef F2T_TRACECMD_PRIVATE_H
@@ -19,8 +20,6 @@ const char *tracecmd_get_uname(struct tracecmd_input *handle);
 const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
 /* How many CPUs the buffer has data for. */
 int tracecmd_cpus(struct tracecmd_input *handle);
-/* The file's format version: 6 or 7. */
-unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
 /* The compression of a version 7 file: 0 and its name, or -1 for none. */
 int tracecmd_get_file_compress_proto(struct tracecmd_input *handle, const char **name,
 				     const char **version);
