@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <traceevent/event-parse.h>
@@ -84,13 +85,14 @@ static char *inflate_section(int fd, uint64_t off, size_t *len)
 {
 	uint32_t sizes[2];
 	char *packed = NULL, *body = NULL;
+	struct stat st;
 
-	if (pread(fd, sizes, sizeof(sizes), (off_t)off) != (ssize_t)sizeof(sizes))
+	if (fstat(fd, &st) || pread(fd, sizes, sizeof(sizes), (off_t)off) != (ssize_t)sizeof(sizes))
 		return NULL;
 	sizes[0] = le32toh(sizes[0]);
 	sizes[1] = le32toh(sizes[1]);
-	/* As the walk bounds every section. */
-	if (sizes[1] > (64u << 20))
+	/* As the walk bounds every section it inflates. */
+	if (sizes[1] > (64u << 20) || sizes[0] > (uint64_t)st.st_size)
 		return NULL;
 	packed = read_at(fd, off + 8, sizes[0]);
 	body = packed ? malloc((size_t)sizes[1] + 1) : NULL;
