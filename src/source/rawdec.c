@@ -228,8 +228,14 @@ int f2t_rawdec_init(struct f2t_rawdec *d, struct tep_handle *tep, uint32_t subbu
 	d->tep = tep;
 	d->recording = rec;
 	d->path = path;
+	d->tep_symbols = &d->own_tep_symbols;
 	trace_seq_init(&d->seq);
 	return bind_events(d, subbuf_size);
+}
+
+void f2t_rawdec_share_tep(struct f2t_rawdec *d, bool *loaded)
+{
+	d->tep_symbols = loaded;
 }
 
 void f2t_rawdec_fini(struct f2t_rawdec *d)

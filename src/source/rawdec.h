@@ -80,7 +80,13 @@ struct f2t_rawdec {
 	/* Kernel symbols for function events (rawdec_ksyms.c), read on first need. */
 	struct f2t_ksyms *ksyms;
 	bool ksyms_tried;
-	bool tep_symbols;	/* libtraceevent given kallsyms and printk formats */
+	/*
+	 * Has the tep been given the kallsyms and printk formats?  Decoders
+	 * sharing a tep share this (f2t_rawdec_share_tep()): libtraceevent
+	 * given them twice frees past its function table.
+	 */
+	bool *tep_symbols;
+	bool own_tep_symbols;
 	/* Softirq names by vec, as the kernel's print format has them; "" until seen. */
 	char softirq_names[16][16];
 };
@@ -98,6 +104,12 @@ struct f2t_rawdec {
  */
 int f2t_rawdec_init(struct f2t_rawdec *d, struct tep_handle *tep, uint32_t subbuf_size,
 		    const struct f2t_recording *rec, const char *path);
+
+/*
+ * f2t_rawdec_share_tep() - D decodes with the same tep as another decoder:
+ * LOADED, the same for both, says whether it has the recording's symbols.
+ */
+void f2t_rawdec_share_tep(struct f2t_rawdec *d, bool *loaded);
 
 /** f2t_rawdec_fini() - free what the decoder holds (not the tep) */
 void f2t_rawdec_fini(struct f2t_rawdec *d);

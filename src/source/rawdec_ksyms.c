@@ -87,9 +87,9 @@ void f2t_rawdec_tep_symbols(struct f2t_rawdec *s)
 		tep_parse_kallsyms, tep_parse_printk_formats,
 	};
 
-	if (s->tep_symbols)
+	if (*s->tep_symbols)
 		return;
-	s->tep_symbols = true;
+	*s->tep_symbols = true;
 	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
 		size_t bad;
 		char *copy;

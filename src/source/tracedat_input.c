@@ -69,6 +69,7 @@ struct tracedat_input {
 	struct tep_handle *tep;		/* when we do */
 	struct f2t_text kallsyms;	/* read on first use (read_kallsyms()) */
 	bool kallsyms_read;
+	bool tep_symbols;		/* the tep has them: every buffer's decoder shares it */
 	char *host, *kernel, *recorder, *clock;
 	struct f2t_tracedat_layout layout;
 	struct f2t_tracedat_data data;	/* mapped when we read the CPU data */
@@ -568,7 +569,7 @@ static int open_own_buffers(struct tracedat_input *t)
 		if (!srcs[k])
 			ret = -errno;
 		else
-			k++;
+			f2t_rawdec_share_tep(&((struct buffer *)srcs[k++])->dec, &t->tep_symbols);
 	}
 	return merge_buffers(t, srcs, k, first_ts, ret);
 }

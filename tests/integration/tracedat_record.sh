@@ -77,16 +77,24 @@ fi
 
 # Timer events print their callback (%ps): named from the file's kallsyms,
 # which are read only when such a field is printed (version 7 keeps them in
-# a compressed section, version 6 plain).
-for v in 6 7; do
-	"$F2T_TESTS/helpers/trace_cmd_record.sh" --file-version "$v" -C mono -e timer:hrtimer_start \
-		-e timer:timer_start -o "$TMP/timer.dat" -- sleep 0.2 >"$TMP/out" 2>"$TMP/err" ||
-		fail "trace-cmd record of timer events (version $v) failed: $(tail -3 "$TMP/err")"
+# a compressed section, version 6 plain), once for all the file's buffers
+# (given twice, libtraceevent freed past its function table).
+inst2=f2t-test-tc2-$$
+for how in "version 6" "version 7" "two buffers"; do
+	case $how in
+	"version 6") args=(--file-version 6 -C mono -e timer:hrtimer_start -e timer:timer_start) ;;
+	"version 7") args=(--file-version 7 -C mono -e timer:hrtimer_start -e timer:timer_start) ;;
+	*) args=(-C mono -e timer:hrtimer_start -B "$inst2" -C mono -e timer:hrtimer_start) ;;
+	esac
+	"$F2T_TESTS/helpers/trace_cmd_record.sh" "${args[@]}" -o "$TMP/timer.dat" -- sleep 0.2 \
+		>"$TMP/out" 2>"$TMP/err" ||
+		fail "trace-cmd record of timer events ($how) failed: $(tail -3 "$TMP/err")"
 	"$F2T" convert -q "$TMP/timer.dat" -o "$TMP/timer.txt" || fail "convert of the timer trace.dat failed"
 	trace-cmd report -N "$TMP/timer.dat" > "$TMP/timer.reportN" 2>/dev/null
 	python3 "$here/compare_tracecmd_report.py" "$TMP/timer.reportN" "$TMP/timer.txt" ||
-		fail "timer records (version $v) differ"
+		fail "timer records ($how) differ"
 	named=$(grep -Ec ' function=[a-z_][a-z_0-9.]* ' "$TMP/timer.txt")
-	[ "$named" -ge 10 ] || fail "only $named timer callbacks named in our text (version $v)"
-	ok "version $v: $named timer callbacks named from the file's kallsyms, every record as trace-cmd report -N prints it"
+	[ "$named" -ge 10 ] || fail "only $named timer callbacks named in our text ($how)"
+	ok "$how: $named timer callbacks named from the file's kallsyms, every record as trace-cmd report -N prints it"
 done
+[ -d "$T/instances/$inst2" ] && fail "trace-cmd's instance $inst2 was left behind"
