@@ -97,4 +97,4 @@ for how in "version 6" "version 7" "two buffers"; do
 	[ "$named" -ge 10 ] || fail "only $named timer callbacks named in our text ($how)"
 	ok "$how: $named timer callbacks named from the file's kallsyms, every record as trace-cmd report -N prints it"
 done
-[ -d "$T/instances/$inst2" ] && fail "trace-cmd's instance $inst2 was left behind"
+[ ! -d "$T/instances/$inst2" ] || fail "trace-cmd's instance $inst2 was left behind"
