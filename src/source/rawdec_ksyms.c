@@ -17,17 +17,16 @@
 
 static void load(struct f2t_rawdec *s)
 {
-	struct f2t_text text = f2t_recording_kallsyms(s->recording);
-	const struct f2t_text *k = &text;
+	struct f2t_text k = f2t_recording_kallsyms(s->recording);
 
 	s->ksyms_tried = true;
-	if (!k->s) {
+	if (!k.s) {
 		if (!tep_get_function_count(s->tep))
 			f2t_warn("%s: no kernel symbols in the recording: functions are named by address",
 				 s->path);
 		return;
 	}
-	s->ksyms = f2t_ksyms_parse(k->s, k->len);
+	s->ksyms = f2t_ksyms_parse(k.s, k.len);
 	if (!s->ksyms)
 		f2t_warn("%s: out of memory reading the kernel symbols: functions are named by address",
 			 s->path);

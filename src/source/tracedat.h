@@ -28,7 +28,11 @@ struct f2t_tracedat_cpu {
 
 struct f2t_tracedat_buffer {
 	char *name;			/* "" for the top one */
-	char *clock;			/* an instance's own trace clock (version 6), else NULL */
+	/*
+	 * Its trace clock as the file names it (version 6: the text after its
+	 * table; version 7: the top buffer's BUFFER option), else NULL.
+	 */
+	char *clock;
 	uint32_t page;			/* its sub-buffer size */
 	uint32_t ncpus;
 	struct f2t_tracedat_cpu *cpus;

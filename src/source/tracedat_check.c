@@ -71,7 +71,7 @@ struct walk {
 	const char *what;	/* what is read at off, for the message */
 	struct f2t_tracedat_layout *lay;
 	bool trace_clock;	/* version 6: a TRACECLOCK option, so clock text after each table */
-	char *clock;		/* version 6: the TRACECLOCK option's clock */
+	char *clock;		/* the TRACECLOCK option's clock (set_clock()) */
 	uint32_t cpucount;	/* version 6: a CPUCOUNT option's, which sizes the CPU data tables */
 	bool has_cpucount;
 	/* Reading an inflated section: its bytes, and where it lies compressed. */
@@ -482,12 +482,13 @@ static int check_option(struct walk *w, uint16_t id, uint32_t len)
 		return add_cpustats(w, text, len);
 	if (!ret && !memchr(text, '\0', len))
 		ret = fail(w, at, "a text option without its terminating NUL");
-	if (!ret && id == OPTION_UNAME)
+	if (!ret && id == OPTION_UNAME) {
 		keep(&w->lay->meta.uname, text);
-	else if (!ret && id == OPTION_TRACECLOCK)
+		return 0;
+	}
+	if (!ret && id == OPTION_TRACECLOCK)
 		keep(&w->clock, clock_of(text));
-	if (ret || (id != OPTION_UNAME))
-		free(text);
+	free(text);
 	return ret;
 }
 

@@ -453,15 +453,6 @@ static int set_info(struct tracedat_input *t, const char *uname, const char *clo
 	return 0;
 }
 
-/* The layout's top buffer, or NULL. */
-static const struct f2t_tracedat_buffer *top_buffer(const struct f2t_tracedat_layout *lay)
-{
-	for (size_t i = 0; i < lay->nbuffers; i++)
-		if (!*lay->buffers[i].name)
-			return &lay->buffers[i];
-	return NULL;
-}
-
 /* The file's kallsyms, read when first asked for (function events need them). */
 static struct f2t_text read_kallsyms(void *ctx)
 {
@@ -549,7 +540,6 @@ static void say_instance_clock(const struct tracedat_input *t, const char *name,
 static int open_own_buffers(struct tracedat_input *t)
 {
 	const struct f2t_tracedat_layout *lay = &t->layout;
-	const struct f2t_tracedat_buffer *top = top_buffer(lay);
 	struct f2t_source **srcs = calloc(lay->nbuffers + 1, sizeof(*srcs));
 	uint64_t first_ts = UINT64_MAX;
 	unsigned int k = 0;
@@ -557,12 +547,14 @@ static int open_own_buffers(struct tracedat_input *t)
 
 	if (!srcs)
 		return -ENOMEM;
-	for (size_t i = 0; !ret && i <= lay->nbuffers; i++) {
-		const struct f2t_tracedat_buffer *b = i ? &lay->buffers[i - 1] : top;
+	/* Pass 0 opens the top buffer (name ""), pass 1 the instances. */
+	for (size_t n = 0; !ret && n < 2 * lay->nbuffers; n++) {
+		const struct f2t_tracedat_buffer *b = &lay->buffers[n % lay->nbuffers];
+		bool instance = *b->name != '\0';
 
-		if (!b || (i && b == top))
+		if (instance != (n >= lay->nbuffers))
 			continue;
-		if (i && b->ncpus)
+		if (instance && b->ncpus)
 			say_instance_clock(t, b->name, b->clock);
 		srcs[k] = buffer_open(NULL, false, t->tep, (int)lay->meta.ncpus, b->page, b,
 				      &t->data, &t->in.rec, &first_ts);
