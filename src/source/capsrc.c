@@ -38,6 +38,7 @@ struct f2t_capsrc {
 	struct f2t_source base;
 	const struct f2t_capr *cap;
 	struct tep_handle *tep;
+	bool own_tep;		/* made here, not lent (f2t_capsrc_open_with()) */
 	uint32_t subbuf_size;
 	struct f2t_rawdec dec;		/* records into events (rawdec.h) */
 
@@ -66,16 +67,27 @@ static int read_meta_u64(const struct f2t_capr *cap, const char *key, uint64_t *
 	return 0;
 }
 
-static int parse_formats(struct f2t_capsrc *s)
+/* The sub-buffer size the capture says it was recorded with (4096 in old ones). */
+static uint32_t subbuf_size_of(const struct f2t_capr *cap)
 {
-	const struct f2t_capr *cap = s->cap;
+	uint64_t v;
+
+	if (read_meta_u64(cap, "subbuf_size", &v) == 0 && v >= 64 && v <= (1u << 24))
+		return (uint32_t)v;
+	if (read_meta_u64(cap, "page_size", &v) == 0 && v >= 64 && v <= (1u << 24))
+		return (uint32_t)v;
+	return 4096;
+}
+
+static int parse_formats(const struct f2t_capr *cap, struct tep_handle *tep, uint32_t subbuf_size)
+{
 	const struct f2t_cap_rec *hp = f2t_capr_find(cap, F2T_CAP_HEADER_PAGE, -1);
 
 	if (!hp) {
 		f2t_err("%s: no header_page record: not a complete capture", cap->path);
 		return -EINVAL;
 	}
-	if (tep_parse_header_page(s->tep, (char *)hp->data, hp->len, 8) < 0) {
+	if (tep_parse_header_page(tep, (char *)hp->data, hp->len, 8) < 0) {
 		f2t_err("%s: offset %llu: cannot parse header_page",
 			 cap->path, (unsigned long long)hp->offset);
 		return -EINVAL;
@@ -93,15 +105,38 @@ static int parse_formats(struct f2t_capsrc *s)
 			return -EINVAL;
 		}
 		/* libtraceevent's parser trusts the text: check it first (fmtcheck.h). */
-		if (f2t_format_check_record(cap->path, r, s->subbuf_size, s->tep))
+		if (f2t_format_check_record(cap->path, r, subbuf_size, tep))
 			return -EINVAL;
-		if (tep_parse_event(s->tep, nul + 1, r->len - (size_t)(nul + 1 - sys), sys)) {
+		if (tep_parse_event(tep, nul + 1, r->len - (size_t)(nul + 1 - sys), sys)) {
 			f2t_err("%s: offset %llu: cannot parse the format of an event in system %s",
 				 cap->path, (unsigned long long)r->offset, sys);
 			return -EINVAL;
 		}
 	}
 	return 0;
+}
+
+struct tep_handle *f2t_capsrc_formats(const struct f2t_capr *cap)
+{
+	uint32_t subbuf_size = subbuf_size_of(cap);
+	struct tep_handle *tep = tep_alloc();
+	int ret;
+
+	if (!tep) {
+		f2t_err("%s: out of memory", cap->path);
+		errno = ENOMEM;
+		return NULL;
+	}
+	tep_set_long_size(tep, 8);
+	tep_set_page_size(tep, (int)subbuf_size);
+	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
+	ret = parse_formats(cap, tep, subbuf_size);
+	if (ret) {
+		tep_free(tep);
+		errno = -ret;
+		return NULL;
+	}
+	return tep;
 }
 
 /* ---- the merge of cursors, ordered by the timestamp of their next event ---- */
@@ -294,7 +329,7 @@ static void capsrc_close(struct f2t_source *src)
 	f2t_cap_cpus_free(&s->split);
 	f2t_kmerge_free(&s->merge);
 	f2t_rawdec_fini(&s->dec);
-	if (s->tep)
+	if (s->own_tep)
 		tep_free(s->tep);
 	free(s);
 }
@@ -319,10 +354,11 @@ static const struct f2t_source_ops capsrc_ops = {
 	.close = capsrc_close,
 };
 
-struct f2t_source *f2t_capsrc_open(const struct f2t_capr *cap, const struct f2t_recording *rec)
+struct f2t_source *f2t_capsrc_open_with(const struct f2t_capr *cap,
+					const struct f2t_recording *rec, struct tep_handle *tep,
+					bool *tep_symbols)
 {
 	struct f2t_capsrc *s = calloc(1, sizeof(*s));
-	uint64_t v;
 	int ret;
 
 	if (!s) {
@@ -331,25 +367,13 @@ struct f2t_source *f2t_capsrc_open(const struct f2t_capr *cap, const struct f2t_
 	}
 	s->base.ops = &capsrc_ops;
 	s->cap = cap;
-	s->subbuf_size = 4096;
-	if (read_meta_u64(cap, "subbuf_size", &v) == 0 && v >= 64 && v <= (1u << 24))
-		s->subbuf_size = (uint32_t)v;
-	else if (read_meta_u64(cap, "page_size", &v) == 0 && v >= 64 && v <= (1u << 24))
-		s->subbuf_size = (uint32_t)v;
-	s->tep = tep_alloc();
-	if (!s->tep) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	tep_set_long_size(s->tep, 8);
-	tep_set_page_size(s->tep, (int)s->subbuf_size);
-	tep_set_file_bigendian(s->tep, TEP_LITTLE_ENDIAN);
-	ret = parse_formats(s);
-	if (ret)
-		goto out;
+	s->subbuf_size = subbuf_size_of(cap);
+	s->tep = tep;
 	ret = f2t_rawdec_init(&s->dec, s->tep, s->subbuf_size, rec, cap->path);
 	if (ret)
 		goto out;
+	if (tep_symbols)
+		f2t_rawdec_share_tep(&s->dec, tep_symbols);
 	ret = setup_cursors(s);
 	if (ret)
 		goto out;
@@ -364,5 +388,24 @@ out:
 		errno = -ret;
 		return NULL;
 	}
+	return &s->base;
+}
+
+struct f2t_source *f2t_capsrc_open(const struct f2t_capr *cap, const struct f2t_recording *rec)
+{
+	struct tep_handle *tep = f2t_capsrc_formats(cap);
+	struct f2t_capsrc *s;
+
+	if (!tep)
+		return NULL;
+	s = (struct f2t_capsrc *)f2t_capsrc_open_with(cap, rec, tep, NULL);
+	if (!s) {
+		int err = errno;
+
+		tep_free(tep);
+		errno = err;
+		return NULL;
+	}
+	s->own_tep = true;
 	return &s->base;
 }

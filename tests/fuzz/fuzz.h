@@ -60,6 +60,19 @@ void fz_cap_end(struct fz_cap *c);
  */
 int fz_convert(const void *data, size_t len);
 
+/* Writes @data/@len to the capture file fz_convert() reads: its path. */
+const char *fz_cap_file(const void *data, size_t len);
+
+/*
+ * @data/@len in a file of its own, kept for the life of the process (a
+ * fixed capture read once): its path.  Mapped as is, not copied.
+ */
+const char *fz_kept_file(const void *data, size_t len);
+
+struct f2t_convert_opts;
+/* fz_convert()'s outputs: FXT, JSON and systrace text, all to stdout. */
+void fz_convert_opts(struct f2t_convert_opts *o);
+
 struct f2t_input_kind;
 /*
  * Opens @data/@size (in a memfd) as an input of @kind and reads every event

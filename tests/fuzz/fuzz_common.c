@@ -187,17 +187,41 @@ void fz_cap_end(struct fz_cap *c)
 	fz_cap_add(c, F2T_CAP_END, 0, NULL, 0);
 }
 
-int fz_convert(const void *data, size_t len)
+const char *fz_cap_file(const void *data, size_t len)
 {
-	struct f2t_convert_opts o = { 0 };
-
 	fz_init();
 	if (ftruncate(cap_fd, 0) || pwrite(cap_fd, data, len, 0) != (ssize_t)len)
 		abort();
-	if (f2t_convert_add_output(&o, "-", "fxt") || f2t_convert_add_output(&o, "-", "json") ||
-	    f2t_convert_add_output(&o, "-", "systrace"))
+	return cap_path;
+}
+
+const char *fz_kept_file(const void *data, size_t len)
+{
+	static char paths[4][64];
+	static int n;
+	int fd = memfd_create("fuzz-fixed", MFD_CLOEXEC);
+
+	if (n == 4 || fd < 0 || write(fd, data, len) != (ssize_t)len)
 		abort();
-	return f2t_convert(cap_path, &o);
+	snprintf(paths[n], sizeof(paths[n]), "/proc/self/fd/%d", fd);
+	return paths[n++];
+}
+
+void fz_convert_opts(struct f2t_convert_opts *o)
+{
+	*o = (struct f2t_convert_opts){ 0 };
+	if (f2t_convert_add_output(o, "-", "fxt") || f2t_convert_add_output(o, "-", "json") ||
+	    f2t_convert_add_output(o, "-", "systrace"))
+		abort();
+}
+
+int fz_convert(const void *data, size_t len)
+{
+	struct f2t_convert_opts o;
+	const char *path = fz_cap_file(data, len);
+
+	fz_convert_opts(&o);
+	return f2t_convert(path, &o);
 }
 
 /* ---- the capture's mapping as an exact-size heap copy ---- */
