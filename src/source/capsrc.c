@@ -287,7 +287,7 @@ static int capsrc_next(struct f2t_source *src, struct f2t_event *ev)
 			return 1;
 		}
 		if (!f2t_rbwalk_event_fits(&c->w)) {
-			f2t_err("%s: offset %llu: cpu %u: event runs past the end of its page",
+			f2t_err("%s: offset %llu: cpu %u: an event lies past the end of its page or before the one before it",
 				s->cap->path, (unsigned long long)c->page_off, c->cpu);
 			return -EINVAL;
 		}

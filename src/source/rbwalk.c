@@ -32,6 +32,7 @@ int f2t_rbwalk_load(struct f2t_rbwalk *w, const unsigned char *page, uint32_t si
 	w->page = page;
 	w->page_end = page + size;
 	w->data = NULL;
+	w->prev = NULL;
 	w->lost = false;
 	/* kbuffer trusts the commit word (rbpage.h). */
 	if (!f2t_rb_page_fits(page, size) || kbuffer_load_subbuffer(w->kbuf, (void *)page) < 0)

@@ -20,6 +20,7 @@ struct f2t_rbwalk {
 	struct kbuffer *kbuf;
 	const unsigned char *page, *page_end;
 	void *data;		/* the current event; NULL when only a lost note is left */
+	const void *prev;	/* the event before it in this sub-buffer, or NULL */
 	int size;		/* its size: header and payload */
 	uint64_t ts;		/* its time, or the sub-buffer's for a lone lost note */
 	bool lost;		/* a lost note comes before data */
@@ -53,6 +54,7 @@ static inline int f2t_rbwalk_next(struct f2t_rbwalk *w)
 		w->lost = false;
 		return w->data != NULL;
 	}
+	w->prev = w->data;
 	w->data = kbuffer_next_event(w->kbuf, &ts);
 	if (!w->data)
 		return 0;
@@ -61,10 +63,16 @@ static inline int f2t_rbwalk_next(struct f2t_rbwalk *w)
 	return 1;
 }
 
-/* Does the current event lie inside its sub-buffer, header included? */
+/*
+ * Does the current event lie inside its sub-buffer, header included, and
+ * after the one before it?  kbuffer takes a length word as the page says:
+ * a hostile one can step it back to an earlier event, and round again for
+ * ever (found by fuzzing).
+ */
 static inline bool f2t_rbwalk_event_fits(const struct f2t_rbwalk *w)
 {
-	return w->size >= 8 && (const unsigned char *)w->data + w->size <= w->page_end;
+	return w->size >= 8 && (const unsigned char *)w->data + w->size <= w->page_end &&
+	       (const unsigned char *)w->data > (const unsigned char *)w->prev;
 }
 
 #endif

@@ -40,6 +40,7 @@ struct cursor {
 	/* Read by libtracecmd: */
 	struct tep_record *rec;	/* pending; NULL when the CPU is done */
 	bool lost_note;		/* an F2T_EV_LOST goes out before rec */
+	uint64_t last_offset;	/* the file offset of the record before rec */
 	/* Or read by us: */
 	struct f2t_tracedat_cpu_reader own;
 };
@@ -149,7 +150,7 @@ static int cursor_record(struct buffer *b, struct cursor *c, void **data, int *s
 		if (w->lost)
 			return 0;
 		if (!f2t_rbwalk_event_fits(w)) {
-			f2t_err("%s: offset %llu: cpu %u: event runs past the end of its page",
+			f2t_err("%s: offset %llu: cpu %u: an event lies past the end of its page or before the one before it",
 				b->path, (unsigned long long)c->own.page_off, c->cpu);
 			return -EINVAL;
 		}
@@ -177,6 +178,14 @@ static int cursor_record(struct buffer *b, struct cursor *c, void **data, int *s
 			b->path, c->rec->offset, c->cpu);
 		return -EINVAL;
 	}
+	/* A hostile length word can step kbuffer back, round a page for ever (rbwalk.h). */
+	if (c->rec->offset <= c->last_offset &&
+	    c->rec->offset / b->page == c->last_offset / b->page) {
+		f2t_err("%s: offset %llu: cpu %u: an event lies before the one before it",
+			b->path, c->rec->offset, c->cpu);
+		return -EINVAL;
+	}
+	c->last_offset = c->rec->offset;
 	*data = c->rec->data;
 	*size = c->rec->size;
 	return 0;
