@@ -77,6 +77,12 @@ struct walk {
 	/* Reading an inflated section: its bytes, and where it lies compressed. */
 	const char *mem;
 	uint64_t mem_from;
+	/*
+	 * The event IDs formats were read for, a bit each (shared by the walks
+	 * of sections): the decoder keeps one handler per ID, and libtraceevent
+	 * could find another event for the ID than the one it was given.
+	 */
+	uint8_t *ids;
 };
 
 static int fail(const struct walk *w, uint64_t off, const char *why)
@@ -637,6 +643,7 @@ static int check_format(struct walk *w, const char *system)
 {
 	const char *why;
 	uint64_t n, at;
+	uint32_t id;
 	size_t bad;
 	char *text;
 	int ret = get64(w, &n);
@@ -647,8 +654,12 @@ static int check_format(struct walk *w, const char *system)
 	if (n > F2T_FORMAT_MAX)
 		return fail(w, at, "a format file longer than 64 KB");
 	ret = get_text(w, n, &text);
-	if (!ret && f2t_format_check(text, (size_t)n, w->page, NULL, &why, &bad))
+	if (!ret && f2t_format_check(text, (size_t)n, w->page, &id, &why, &bad))
 		ret = fail(w, at + bad, why);
+	else if (!ret && (w->ids[id / 8] & (1u << (id % 8))))
+		ret = fail(w, at, "a second event format with the same ID");
+	else if (!ret)
+		w->ids[id / 8] |= (uint8_t)(1u << (id % 8));
 	if (ret) {
 		free(text);
 		return ret;
@@ -1017,7 +1028,9 @@ static int set_clock(struct walk *w, uint32_t version)
 
 int f2t_tracedat_check(const char *path, int fd, uint64_t size, struct f2t_tracedat_layout *lay)
 {
-	struct walk w = { .path = path, .fd = fd, .size = size, .what = "the header", .lay = lay };
+	uint8_t ids[65536 / 8] = { 0 };	/* f2t_format_check() refuses larger IDs */
+	struct walk w = { .path = path, .fd = fd, .size = size, .what = "the header", .lay = lay,
+			  .ids = ids };
 	char head[10 + 16];
 	unsigned long version;
 	unsigned char endian_long[2];
