@@ -5,6 +5,7 @@
  * thousands of mapped libraries cost no file descriptors.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdio.h>
@@ -38,7 +39,55 @@ struct f2t_elfsyms {
 	size_t nsegs;
 	struct f2t_build_id bid;
 	const char *source;
+	/* Read from a file: kept in the list of files read (see read_files). */
+	bool kept;
+	struct file_id {
+		dev_t dev;
+		ino_t ino;
+		off_t size;
+		struct timespec mtime;
+		char *debug_root;
+	} id;
+	struct f2t_elfsyms *next;
 };
+
+/*
+ * The files read so far, kept for the life of the process: the perf and
+ * off-CPU sources of one capture symbolize with a symbolizer each, and
+ * would read the same libraries twice (libc's symbols come from its debug
+ * file: 7000 of them, read and sorted).  A file is the one read when its
+ * device, inode, size and modification time are; the build-id expected is
+ * checked against the one it carries, as when it is read.
+ */
+static struct f2t_elfsyms *read_files;
+
+static bool same_file(const struct file_id *a, const struct stat *st, const char *debug_root)
+{
+	return a->dev == st->st_dev && a->ino == st->st_ino && a->size == st->st_size &&
+	       a->mtime.tv_sec == st->st_mtim.tv_sec && a->mtime.tv_nsec == st->st_mtim.tv_nsec &&
+	       !strcmp(a->debug_root, debug_root ? debug_root : "");
+}
+
+static struct f2t_elfsyms *file_read(const struct stat *st, const char *debug_root)
+{
+	for (struct f2t_elfsyms *e = read_files; e; e = e->next)
+		if (same_file(&e->id, st, debug_root))
+			return e;
+	return NULL;
+}
+
+/* Keeps E, read from the file of ST: only an out-of-memory leaves it the caller's. */
+static void keep(struct f2t_elfsyms *e, const struct stat *st, const char *debug_root)
+{
+	e->id = (struct file_id){ .dev = st->st_dev, .ino = st->st_ino, .size = st->st_size,
+				  .mtime = st->st_mtim,
+				  .debug_root = strdup(debug_root ? debug_root : "") };
+	if (!e->id.debug_root)
+		return;
+	e->kept = true;
+	e->next = read_files;
+	read_files = e;
+}
 
 static int add_name(struct f2t_elfsyms *e, const char *s, uint32_t *at)
 {
@@ -223,7 +272,7 @@ static int load(struct f2t_elfsyms *e, Elf *elf, const char *debug_root)
 int f2t_elfsyms_open(const char *path, const struct f2t_build_id *expect,
 		     const char *debug_root, struct f2t_elfsyms **out)
 {
-	struct f2t_elfsyms *e = calloc(1, sizeof(*e));
+	struct f2t_elfsyms *e = calloc(1, sizeof(*e)), *known = NULL;
 	Elf *elf = NULL;
 	struct stat st;
 	int fd = -1, err;
@@ -253,6 +302,10 @@ int f2t_elfsyms_open(const char *path, const struct f2t_build_id *expect,
 		err = -ENOEXEC;
 		goto out;
 	}
+	if ((known = file_read(&st, debug_root))) {
+		err = expect && expect->len && !f2t_build_id_eq(&known->bid, expect) ? -ESTALE : 0;
+		goto out;
+	}
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf) {
 		err = -ENOEXEC;
@@ -267,15 +320,17 @@ int f2t_elfsyms_open(const char *path, const struct f2t_build_id *expect,
 		}
 	}
 	err = load(e, elf, debug_root);
+	if (!err)
+		keep(e, &st, debug_root);
 out:
 	if (elf)
 		elf_end(elf);
 	if (fd >= 0)
 		close(fd);
-	if (err)
+	if (known || err)
 		f2t_elfsyms_free(e);
-	else
-		*out = e;
+	if (!err)
+		*out = known ? known : e;
 	return err;
 }
 
@@ -302,7 +357,7 @@ int f2t_elfsyms_open_mem(const void *image, size_t len, struct f2t_elfsyms **out
 
 void f2t_elfsyms_free(struct f2t_elfsyms *e)
 {
-	if (!e)
+	if (!e || e->kept)
 		return;
 	for (size_t i = 0; i < e->n; i++)
 		free(e->v[i].dname);

@@ -4,7 +4,8 @@
  * else the .symtab of its separate debug file (found by build-id under
  * DEBUG_ROOT/.build-id/), else .dynsym.  Names are demangled on first use.
  * A file whose build-id differs from the one recorded is refused: it is
- * not the code that ran.
+ * not the code that ran.  A file is read once per process: what is read is
+ * kept and handed out again while the file is unchanged.
  */
 #ifndef F2T_ELFSYMS_H
 #define F2T_ELFSYMS_H
@@ -39,6 +40,7 @@ int f2t_elfsyms_open(const char *path, const struct f2t_build_id *expect,
  */
 int f2t_elfsyms_open_mem(const void *image, size_t len, struct f2t_elfsyms **out);
 
+/* Frees the symbols of f2t_elfsyms_open_mem(); those of a file are kept. */
 void f2t_elfsyms_free(struct f2t_elfsyms *e);
 
 /**

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,6 +161,41 @@ static void test_elf_build_ids(void **state)
 	assert_int_equal(f2t_elfsyms_open(path, NULL, NULL, &e), -ENOENT);
 	path_of(path, sizeof(path), "src.c");
 	assert_int_equal(f2t_elfsyms_open(path, NULL, NULL, &e), -ENOEXEC);
+}
+
+/*
+ * A file is read once: the perf and off-CPU sources of a capture each open
+ * the same libraries.  Changed, it is read again.
+ */
+static void test_elf_read_once(void **state)
+{
+	struct timespec later[2] = { { .tv_sec = 1000000000 }, { .tv_sec = 1000000000 } };
+	struct f2t_elfsyms *e, *again;
+	struct f2t_build_id wrong;
+	char path[300];
+	uint64_t off;
+
+	if (!built)
+		skip();
+	path_of(path, sizeof(path), "lib.so");
+	assert_int_equal(f2t_elfsyms_open(path, NULL, NULL, &e), 0);
+	assert_int_equal(f2t_elfsyms_open(path, NULL, NULL, &again), 0);
+	assert_ptr_equal(again, e);
+	/* The build-id expected is still checked against the file's. */
+	wrong = *f2t_elfsyms_build_id(e);
+	wrong.b[0] ^= 0xff;
+	assert_int_equal(f2t_elfsyms_open(path, &wrong, NULL, &again), -ESTALE);
+	assert_null(again);
+	/* Another debug root may give other symbols: read again. */
+	assert_int_equal(f2t_elfsyms_open(path, NULL, "/nonexistent-root", &again), 0);
+	assert_ptr_not_equal(again, e);
+	/* Modified since: read again, and what was read before stays valid. */
+	assert_int_equal(utimensat(AT_FDCWD, path, later, 0), 0);
+	assert_int_equal(f2t_elfsyms_open(path, NULL, NULL, &again), 0);
+	assert_ptr_not_equal(again, e);
+	assert_string_equal(f2t_elfsyms_lookup(e, nm_addr("alpha"), &off), "alpha");
+	f2t_elfsyms_free(e);
+	f2t_elfsyms_free(again);
 }
 
 /* A capture may name a FIFO or a device: refused, not opened (a FIFO would block for ever). */
@@ -341,6 +377,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_elf_lookup),
 		cmocka_unit_test(test_elf_build_ids),
+		cmocka_unit_test(test_elf_read_once),
 		cmocka_unit_test(test_elf_not_a_regular_file),
 		cmocka_unit_test(test_elf_debug_file),
 		cmocka_unit_test(test_kallsyms),
