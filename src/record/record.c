@@ -210,7 +210,7 @@ static int build_cmdline(struct run *r)
 
 static int command_error(const char *cmd, int err)
 {
-	f2t_err("%s: %s", cmd, strerror(-err));
+	f2t_err("cannot run %s: %s", cmd, strerror(-err));
 	return err == -ENOENT ? 127 : 126;
 }
 

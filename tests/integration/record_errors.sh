@@ -38,7 +38,7 @@ ok "no command: exit $rc with usage"
 for cmd in "$TMP/no-such-command" "no-such-command-$$"; do
 	rec "$TMP/err" -o "$TMP/nf.fxt" -- "$cmd" arg
 	[ "$RC" -ne 0 ] || fail "$cmd: exit 0"
-	grep -q "error: $cmd: No such file or directory" "$TMP/err" ||
+	grep -q "error: cannot run $cmd: No such file or directory" "$TMP/err" ||
 		fail "$cmd: wrong message: $(cat "$TMP/err")"
 	instance_left "$RPID" && fail "$cmd: instance ftrace2trace-$RPID left behind"
 	[ -e "$TMP/nf.fxt" ] && fail "$cmd: output file left behind"
