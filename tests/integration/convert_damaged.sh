@@ -58,4 +58,23 @@ for i in range(300):
     else:
         converted += 1
 print(f'ok: 300 damaged captures: {converted} converted and reported, {refused} refused with file and offset, no crash')
+
+# A page whose length words step kbuffer back to an earlier event (found by
+# fuzzing): convert looped for ever on it; now refused with its offset.
+start, length = pages[0]
+d = bytearray(src)
+page = open(os.path.join(os.path.dirname(fixture), '..', 'fuzz', 'crashes', 'ringbuf',
+                         'kbuffer-steps-back'), 'rb').read()
+d[start:start + 4096] = page.ljust(4096, b'\0')
+open(cap, 'wb').write(d)
+for cmd in (['convert', '-q', cap, '-o', out], ['report', '-q', '-o', out, cap]):
+    try:
+        r = subprocess.run([f2t] + cmd, capture_output=True, text=True, errors='replace', timeout=60)
+    except subprocess.TimeoutExpired:
+        print(f'FAIL: a page stepping back: {cmd[0]} still running after 60 s')
+        sys.exit(1)
+    if r.returncode != 1 or f'offset {start}: cpu ' not in r.stderr or 'before the one before it' not in r.stderr:
+        print(f'FAIL: a page stepping back: {cmd[0]}: exit {r.returncode}, stderr {r.stderr[-400:]!r}')
+        sys.exit(1)
+print('ok: a page whose events step back is refused by convert and report, naming its offset')
 PY
