@@ -5,9 +5,9 @@
  * thousands of mapped libraries cost no file descriptors.
  */
 #include <errno.h>
-#include <stdbool.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,14 +272,12 @@ static int load(struct f2t_elfsyms *e, Elf *elf, const char *debug_root)
 int f2t_elfsyms_open(const char *path, const struct f2t_build_id *expect,
 		     const char *debug_root, struct f2t_elfsyms **out)
 {
-	struct f2t_elfsyms *e = calloc(1, sizeof(*e)), *known = NULL;
+	struct f2t_elfsyms *e = NULL, *known;
 	Elf *elf = NULL;
 	struct stat st;
 	int fd = -1, err;
 
 	*out = NULL;
-	if (!e)
-		return -ENOMEM;
 	elf_version(EV_CURRENT);
 	/*
 	 * The path comes from the capture: a FIFO there would block open()
@@ -302,8 +300,16 @@ int f2t_elfsyms_open(const char *path, const struct f2t_build_id *expect,
 		err = -ENOEXEC;
 		goto out;
 	}
-	if ((known = file_read(&st, debug_root))) {
+	known = file_read(&st, debug_root);
+	if (known) {
 		err = expect && expect->len && !f2t_build_id_eq(&known->bid, expect) ? -ESTALE : 0;
+		if (!err)
+			*out = known;
+		goto out;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e) {
+		err = -ENOMEM;
 		goto out;
 	}
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
@@ -327,10 +333,10 @@ out:
 		elf_end(elf);
 	if (fd >= 0)
 		close(fd);
-	if (known || err)
+	if (err)
 		f2t_elfsyms_free(e);
-	if (!err)
-		*out = known ? known : e;
+	else if (e)
+		*out = e;
 	return err;
 }
 

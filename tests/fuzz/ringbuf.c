@@ -18,8 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <traceevent/event-parse.h>
-
 #include "capture/capture.h"
 #include "pipeline/convert.h"
 #include "source/capsrc.h"
