@@ -77,7 +77,7 @@ $(B)/bpf/vmlinux.h:
 
 # -mcpu=v3: the kernel-stack table hands out ids with an atomic fetch-and-add
 # (Linux 5.12 on; tp_btf and ring buffers already need 5.8).
-$(B)/bpf/offcpu.bpf.o: bpf/offcpu.bpf.c src/capture/offcpu_rec.h $(B)/bpf/vmlinux.h
+$(B)/bpf/offcpu.bpf.o: bpf/offcpu.bpf.c $(wildcard bpf/*.bpf.h) src/capture/offcpu_rec.h $(B)/bpf/vmlinux.h
 	$(BPF_CLANG) -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(BPF_ARCH) -I$(B)/bpf -Isrc \
 		$(shell $(PKG_CONFIG) --cflags libbpf) -Wall -c -o $@ $<
 

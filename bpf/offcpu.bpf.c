@@ -7,13 +7,13 @@
  * the ring buffer.  Only the traced processes (and the processes they
  * fork) when the filter is on.
  *
- * Stack walks are most of the cost (bench-offcpu.sh: about 1.6 us for the
- * two walks of a switch into a sleep on the ping-pong).  The blocked
- * thread's are taken at the switch out, before the episode's length is
- * known: nothing reads another task's user stack, and bpf_get_task_stack()
- * on a sleeping task leaves out every scheduler function (do_nanosleep,
- * schedule_timeout, mutex_lock and the like), which are what an off-CPU
- * stack is read for.  The waker's are taken only when the thread has
+ * Stack walks are most of the cost.  The blocked thread's are taken at the
+ * switch out, before the episode's length is known: nothing reads another
+ * task's user stack, and bpf_get_task_stack() on a sleeping task leaves out
+ * every scheduler function (do_nanosleep, schedule_timeout, mutex_lock and
+ * the like), which are what an off-CPU stack is read for.  A thread blocking
+ * again where it blocked before reuses the stacks walked then, after a
+ * check (stacks.bpf.h).  The waker's are taken only when the thread has
  * already been blocked min_ns when woken: most wakeups of short episodes,
  * which are not kept, walk nothing.
  *
@@ -26,12 +26,13 @@
 #include <bpf/bpf_tracing.h>
 
 #include "capture/offcpu_rec.h"
+#include "counters.bpf.h"
+#include "stacks.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual MIT/GPL";
 
 /* Set by the recorder before loading. */
 const volatile __u64 min_ns = 1000;
-const volatile __u32 kstacks_max = 16384;	/* the kstacks table's entries */
 const volatile bool filter = false;
 const volatile __u64 ring_bytes = 1;
 
@@ -59,131 +60,14 @@ struct {
 	__type(value, __u8);
 } targets SEC(".maps");
 
-typedef __u64 frames_t[F2T_OFFCPU_MAX_DEPTH];
-
-/*
- * Kernel stacks: a table of distinct stacks (id = index, frames zero
- * padded, as a stack map holds them) and their hashes.  Unlike a stack map
- * it loses no stack to a collision, and walks each stack once (a stack map
- * refuses a stack whose bucket holds another, and the retry without the
- * innermost frames walked it again).
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 16384);
-	__type(key, __u32);
-	__type(value, frames_t);
-} kstacks SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u64);
-	__type(value, __u32);
-} kstack_ids SEC(".maps");
-
-/* kstacks entries handed out so far (a few past kstacks_max once full). */
-__u32 kstacks_used;
-
-/* Where a kernel stack is walked into (one per CPU). */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, frames_t);
-} scratch SEC(".maps");
-
-/*
- * User stacks: a stack map, whose bucket is the stack's hash; a stack whose
- * bucket holds another is refused (replacing it would change what earlier
- * ids name).
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(max_entries, 16384);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, F2T_OFFCPU_MAX_DEPTH * sizeof(__u64));
-} ustacks SEC(".maps");
-
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 16 << 20);	/* resized by the recorder */
 } events SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, F2T_OFFCPU_NCOUNTERS);
-	__type(key, __u32);
-	__type(value, __u64);
-} counters SEC(".maps");
-
-static __always_inline void count(__u32 what)
-{
-	__u64 *n = bpf_map_lookup_elem(&counters, &what);
-
-	if (n)
-		(*n)++;
-}
-
 static __always_inline bool wanted(__u32 tgid)
 {
 	return !filter || bpf_map_lookup_elem(&targets, &tgid);
-}
-
-/*
- * The id of the kernel stack in F (LEN bytes, the rest zero): the id it
- * got when first seen, or the next free one.  Two stacks with the same
- * 64-bit hash would share an id; with thousands of stacks that is a chance
- * in 10^12.  When two CPUs add the same new stack at once, one id is spent
- * for nothing.  -ENOSPC (counted) once the table is full.
- */
-static __always_inline __s32 kernel_stack_id(frames_t *f, long len)
-{
-	__u64 h = 0xcbf29ce484222325ull;	/* FNV-1a over the frames */
-	__u32 id, *known;
-
-	if (len <= 0)
-		return (__s32)(len < 0 ? len : -61 /* ENODATA */);
-	for (int i = 0; i < F2T_OFFCPU_MAX_DEPTH && i < len / 8; i++)
-		h = (h ^ (*f)[i]) * 0x100000001b3ull;
-	known = bpf_map_lookup_elem(&kstack_ids, &h);
-	if (known)
-		return (__s32)*known;
-	/* Checked before and after: once full, the count stops growing (it must never wrap). */
-	id = kstacks_used < kstacks_max ? __sync_fetch_and_add(&kstacks_used, 1) : kstacks_max;
-	if (id >= kstacks_max || bpf_map_update_elem(&kstacks, &id, f, BPF_ANY)) {
-		count(F2T_OFFCPU_STACK_COLLISIONS);
-		return -28;	/* ENOSPC */
-	}
-	bpf_map_update_elem(&kstack_ids, &h, &id, BPF_NOEXIST);
-	return (__s32)id;
-}
-
-/* The current task's kernel stack (frames of the tracing itself first: the decoder drops them). */
-static __always_inline __s32 kernel_stack(void *ctx)
-{
-	__u32 zero = 0;
-	frames_t *f = bpf_map_lookup_elem(&scratch, &zero);
-
-	if (!f)
-		return -12;	/* ENOMEM: cannot happen */
-	return kernel_stack_id(f, bpf_get_stack(ctx, f, sizeof(*f), 0));
-}
-
-/*
- * A user stack id.  When the stack's bucket holds another stack (EEXIST),
- * the stack without its innermost frame hashes elsewhere: it is retried
- * once so (counted as shortened).  A stack still refused is counted as lost.
- */
-static __always_inline __s32 user_stack(void *ctx)
-{
-	long id = bpf_get_stackid(ctx, &ustacks, BPF_F_USER_STACK);
-
-	if (id == -17) {
-		id = bpf_get_stackid(ctx, &ustacks, BPF_F_USER_STACK | 1);
-		count(id == -17 ? F2T_OFFCPU_STACK_COLLISIONS : F2T_OFFCPU_STACKS_SHORTENED);
-	}
-	return (__s32)id;
 }
 
 /*
@@ -220,16 +104,13 @@ static __always_inline void switch_out(void *ctx, struct task_struct *prev, __u3
 		.start_ns = now,
 		.state = state,
 		.tgid = tgid,
-		.ustack = -14,	/* EFAULT: no user stack */
 		.waker_kstack = -2, .waker_ustack = -2,	/* ENOENT: no waker seen */
 	};
 
 	if (!tid || !wanted(tgid))
 		return;
 	/* current is still prev: the stacks are where it blocked. */
-	b.kstack = kernel_stack(ctx);
-	if (!(prev->flags & 0x00200000 /* PF_KTHREAD */))
-		b.ustack = user_stack(ctx);
+	stacks_of(ctx, prev, false, &b.kstack, &b.ustack);
 	if (bpf_map_update_elem(&blocked, &tid, &b, BPF_ANY))
 		count(F2T_OFFCPU_DROPPED_MAP);
 }
@@ -299,8 +180,7 @@ int BPF_PROG(offcpu_waking, struct task_struct *p)
 		b->waker_kstack = b->waker_ustack = -61;	/* ENODATA */
 		return 0;
 	}
-	b->waker_kstack = kernel_stack(ctx);
-	b->waker_ustack = user_stack(ctx);
+	stacks_of(ctx, bpf_get_current_task_btf(), true, &b->waker_kstack, &b->waker_ustack);
 	return 0;
 }
 

@@ -13,7 +13,8 @@
  *                   max_depth=127   frames per stack at most
  *                 arg 1, at stop: the counters below, "key=value\n":
  *                   episodes=N dropped_ring=N dropped_map=N stack_collisions=N
- *                   stacks_shortened=N
+ *                   stacks_shortened=N stacks_reused=N stacks_rechecked=N
+ *                   stacks_stale=N
  *   OFFCPU_DATA   whole struct f2t_offcpu_rec records, back to back, in the
  *                 order the ring buffer held them (by end time, give or take
  *                 the microseconds between two CPUs' reservations)
@@ -71,6 +72,9 @@ enum f2t_offcpu_counter {
 	F2T_OFFCPU_DROPPED_MAP,		/* blocked-task map full: episode lost */
 	F2T_OFFCPU_STACK_COLLISIONS,	/* stack not kept (user: hash collision; kernel: table full) */
 	F2T_OFFCPU_STACKS_SHORTENED,	/* user stack kept without its innermost frame */
+	F2T_OFFCPU_STACKS_REUSED,	/* a site's two stacks given again, not walked */
+	F2T_OFFCPU_STACKS_RECHECKED,	/* walked where they could have been reused */
+	F2T_OFFCPU_STACKS_STALE,	/* ... and found different from the site's */
 	F2T_OFFCPU_NCOUNTERS
 };
 

@@ -4,8 +4,10 @@
  * bpf/offcpu.bpf.c.  While recording, the only work per episode is a copy
  * of its record into a batch; a batch becomes one OFFCPU_DATA record.
  *
- * Test hook: F2T_TEST_OFFCPU_STACK_ENTRIES sets the stack map's size; one
+ * Test hooks: F2T_TEST_OFFCPU_STACK_ENTRIES sets the stack map's size; one
  * the kernel refuses (0) exercises the loader's failure path for real.
+ * F2T_TEST_OFFCPU_RECHECK=N walks every Nth reuse of a site's stacks (1:
+ * every one, so the stale count says how many reuses would have been wrong).
  */
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -121,6 +123,7 @@ static int fill_targets(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 static int load(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 {
 	const char *hook = getenv("F2T_TEST_OFFCPU_STACK_ENTRIES");
+	const char *recheck = getenv("F2T_TEST_OFFCPU_RECHECK");
 	int err;
 
 	if (access(BTF_PATH, R_OK) < 0) {
@@ -144,6 +147,8 @@ static int load(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 		oc->skel->rodata->kstacks_max = (__u32)strtoul(hook, NULL, 10);
 		err = bpf_map__set_max_entries(oc->skel->maps.kstacks, oc->skel->rodata->kstacks_max);
 	}
+	if (recheck && *recheck)
+		oc->skel->rodata->recheck_every = (__u32)strtoul(recheck, NULL, 10) ?: 1;
 	if (!err)
 		err = offcpu_bpf__load(oc->skel);
 	if (err == -EPERM || err == -EACCES) {
@@ -310,12 +315,16 @@ int f2t_offcpu_finish(struct f2t_offcpu *oc, struct f2t_offcpu_counts *counts)
 	}
 	n = snprintf(text, sizeof(text),
 		     "episodes=%llu\ndropped_ring=%llu\ndropped_map=%llu\nstack_collisions=%llu\n"
-		     "stacks_shortened=%llu\n",
+		     "stacks_shortened=%llu\nstacks_reused=%llu\nstacks_rechecked=%llu\n"
+		     "stacks_stale=%llu\n",
 		     (unsigned long long)counts->n[F2T_OFFCPU_EPISODES],
 		     (unsigned long long)counts->n[F2T_OFFCPU_DROPPED_RING],
 		     (unsigned long long)counts->n[F2T_OFFCPU_DROPPED_MAP],
 		     (unsigned long long)counts->n[F2T_OFFCPU_STACK_COLLISIONS],
-		     (unsigned long long)counts->n[F2T_OFFCPU_STACKS_SHORTENED]);
+		     (unsigned long long)counts->n[F2T_OFFCPU_STACKS_SHORTENED],
+		     (unsigned long long)counts->n[F2T_OFFCPU_STACKS_REUSED],
+		     (unsigned long long)counts->n[F2T_OFFCPU_STACKS_RECHECKED],
+		     (unsigned long long)counts->n[F2T_OFFCPU_STACKS_STALE]);
 	err = f2t_capw_add(oc->w, F2T_CAP_OFFCPU_INFO, 1, text, (size_t)n);
 	if (!err)
 		err = write_stacks(oc, oc->skel->maps.kstacks, 0);

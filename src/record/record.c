@@ -479,12 +479,16 @@ static void summary(struct run *r)
 	if (!f2t_quiet && r->o->off_cpu)
 		fprintf(stderr, "ftrace2trace: %llu off-CPU episodes of at least %.0f us, "
 			"%llu lost (ring buffer full), %llu lost (blocked-task map full), "
-			"%llu stacks lost (stack map collisions or full), %llu user stacks shortened\n",
+			"%llu stacks lost (stack map collisions or full), %llu user stacks shortened; "
+			"stacks reused %llu times, %llu checked by a walk, %llu of them stale\n",
 			(unsigned long long)c->n[F2T_OFFCPU_EPISODES], (double)r->o->off_cpu_min_ns / 1e3,
 			(unsigned long long)c->n[F2T_OFFCPU_DROPPED_RING],
 			(unsigned long long)c->n[F2T_OFFCPU_DROPPED_MAP],
 			(unsigned long long)c->n[F2T_OFFCPU_STACK_COLLISIONS],
-			(unsigned long long)c->n[F2T_OFFCPU_STACKS_SHORTENED]);
+			(unsigned long long)c->n[F2T_OFFCPU_STACKS_SHORTENED],
+			(unsigned long long)c->n[F2T_OFFCPU_STACKS_REUSED],
+			(unsigned long long)c->n[F2T_OFFCPU_STACKS_RECHECKED],
+			(unsigned long long)c->n[F2T_OFFCPU_STACKS_STALE]);
 	if (c->n[F2T_OFFCPU_DROPPED_RING] || c->n[F2T_OFFCPU_DROPPED_MAP])
 		f2t_warn("the kernel lost %llu off-CPU episodes: the BPF ring buffer or map filled "
 			 "faster than it was read; try a larger --off-cpu-min",
