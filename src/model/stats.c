@@ -39,6 +39,8 @@ const struct f2t_stat_desc f2t_stat_list[] = {
 	STAT("offcpu_dropped", offcpu_dropped),
 	STAT("offcpu_stacks_lost", offcpu_stacks_lost),
 	STAT("offcpu_stacks_missing", offcpu_stacks_missing),
+	STAT("offcpu_stacks_rechecked", offcpu_stacks_rechecked),
+	STAT("offcpu_stacks_stale", offcpu_stacks_stale),
 	/* Records decoded against the kernel's own count of what it handed out. */
 	STAT("records", records),
 	STAT("kernel_read", kernel_read),

@@ -53,6 +53,8 @@ struct f2t_stats {
 	uint64_t offcpu_dropped;	/* episodes lost: BPF ring buffer or map full */
 	uint64_t offcpu_stacks_lost;	/* stacks not kept: stack-map hash collisions */
 	uint64_t offcpu_stacks_missing;	/* stack ids with no stack in the capture */
+	uint64_t offcpu_stacks_rechecked;	/* reused stacks walked again to check them */
+	uint64_t offcpu_stacks_stale;	/* ... that came out different (bpf/stacks.bpf.h) */
 	/* trace_marker writes (model/marker_track.h) */
 	uint64_t markers;
 	uint64_t markers_malformed;		/* kept as instants */

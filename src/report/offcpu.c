@@ -453,10 +453,13 @@ int f2t_offcpu_report_file(const char *path, const struct f2t_offcpu_report_opts
 	}
 	if (!o->folded)
 		fprintf(out, "%s: %llu off-CPU episodes; %llu lost in the kernel (ring buffer or "
-			"map full), %llu stacks lost (stack map collisions or full)\n\n", path,
+			"map full), %llu stacks lost (stack map collisions or full), %llu reused stacks "
+			"checked by a walk, %llu stale\n\n", path,
 			(unsigned long long)st.events[F2T_EV_OFFCPU],
 			(unsigned long long)st.offcpu_dropped,
-			(unsigned long long)st.offcpu_stacks_lost);
+			(unsigned long long)st.offcpu_stacks_lost,
+			(unsigned long long)st.offcpu_stacks_rechecked,
+			(unsigned long long)st.offcpu_stacks_stale);
 	ret = o->folded ? f2t_offcpu_report_folded(r, in->rec.tasks, out)
 			: f2t_offcpu_report_print(r, in->rec.tasks, o->top, out);
 	if (ret)

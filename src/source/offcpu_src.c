@@ -261,6 +261,8 @@ static void offcpu_counts(const struct f2t_source *src, struct f2t_stats *st)
 	st->offcpu_dropped += s->st.offcpu_dropped;
 	st->offcpu_stacks_lost += s->st.offcpu_stacks_lost;
 	st->offcpu_stacks_missing += s->st.offcpu_stacks_missing;
+	st->offcpu_stacks_rechecked += s->st.offcpu_stacks_rechecked;
+	st->offcpu_stacks_stale += s->st.offcpu_stacks_stale;
 }
 
 static void offcpu_close(struct f2t_source *src)
@@ -297,6 +299,8 @@ static int read_info(struct f2t_offcpu_src *s, const struct f2t_cap_rec *info)
 	s->st.offcpu_dropped = f2t_capr_kv_u64(end, "dropped_ring") +
 			       f2t_capr_kv_u64(end, "dropped_map");
 	s->st.offcpu_stacks_lost = f2t_capr_kv_u64(end, "stack_collisions");
+	s->st.offcpu_stacks_rechecked = f2t_capr_kv_u64(end, "stacks_rechecked");
+	s->st.offcpu_stacks_stale = f2t_capr_kv_u64(end, "stacks_stale");
 	return 0;
 }
 

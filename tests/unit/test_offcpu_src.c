@@ -48,7 +48,8 @@ static void write_capture(const void *kstacks, size_t klen, const void *data, si
 {
 	static const char info[] = "record_size=56\nmin_ns=1000\nscope=command\nmax_depth=127\n";
 	static const char counts[] = "episodes=2\ndropped_ring=3\ndropped_map=0\n"
-				     "stack_collisions=1\nstacks_shortened=0\n";
+				     "stack_collisions=1\nstacks_shortened=0\nstacks_reused=640\n"
+				     "stacks_rechecked=10\nstacks_stale=2\n";
 	struct f2t_capw *w;
 
 	snprintf(path, sizeof(path), "/tmp/f2t-test-offcpu-%d", (int)getpid());
@@ -136,6 +137,8 @@ static void test_episodes_in_order_with_stacks(void **state)
 	assert_int_equal(st.offcpu_dropped, 3);
 	assert_int_equal(st.offcpu_stacks_lost, 1);
 	assert_int_equal(st.offcpu_stacks_missing, 0);
+	assert_int_equal(st.offcpu_stacks_rechecked, 10);
+	assert_int_equal(st.offcpu_stacks_stale, 2);
 	s->ops->close(s);
 	f2t_capr_close(cap);
 	unlink(path);
