@@ -149,8 +149,8 @@ ok "the FXT shows the same samples at the same times (count, first, last, checks
 # --- markers -------------------------------------------------------------------
 [ -e "$T/options/copy_trace_marker" ] ||
 	{ echo "SKIP (part): this kernel cannot copy top-level trace_marker writes into an instance"; exit 0; }
-"$F2T" record -q --no-sample -o "$TMP/k.pftrace" -- "$DEMO" -t 4 -n 50 >"$TMP/demo.out" ||
-	fail "record of marker_demo failed"
+"$F2T" record -q --no-sample -o "$TMP/k.pftrace" -- "$DEMO" -t 4 -n 50 >"$TMP/demo.out" 2>"$TMP/demo.err" ||
+	fail "record of marker_demo failed: $(cat "$TMP/demo.err"; grep -v 'rc=0$' "$TMP/demo.out" | head -5)"
 tgid=$(sed -n 's/^marker_demo: tgid=\([0-9]*\) .*/\1/p' "$TMP/demo.out")
 tp "$TMP/k.pftrace" "select 'slice', t.tid, s.name, to_monotonic(s.ts), to_monotonic(s.ts + s.dur), s.depth
 	from slice s join thread_track tt on s.track_id = tt.id join thread t using(utid)
