@@ -323,8 +323,9 @@ static __always_inline void stacks_of(void *ctx, struct task_struct *task, bool 
 	*ustack = user ? user_stack(ctx) : -14;	/* EFAULT: no user stack */
 	if (same) {
 		count(F2T_OFFCPU_STACKS_RECHECKED);
-		if (*kstack != s->kstack || *ustack != s->ustack)
-			count(F2T_OFFCPU_STACKS_STALE);
+		if (*kstack == s->kstack && *ustack == s->ustack)
+			return;		/* the site stands as it is */
+		count(F2T_OFFCPU_STACKS_STALE);
 	}
 	if (*kstack < 0 || (user && *ustack < 0))
 		return;
