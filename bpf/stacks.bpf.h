@@ -323,8 +323,8 @@ static __always_inline void stacks_of(void *ctx, struct task_struct *task, bool 
 	*ustack = user ? user_stack(ctx) : -14;	/* EFAULT: no user stack */
 	if (same) {
 		count(F2T_OFFCPU_STACKS_RECHECKED);
-		if (*kstack == s->kstack && *ustack == s->ustack)
-			return;		/* the site stands as it is */
+		if ((*kstack < 0 || *kstack == s->kstack) && (*ustack < 0 || *ustack == s->ustack))
+			return;		/* the site stands (a stack the tables could not keep is no other stack) */
 		count(F2T_OFFCPU_STACKS_STALE);
 	}
 	if (*kstack < 0 || (user && *ustack < 0))
