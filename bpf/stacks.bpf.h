@@ -168,16 +168,16 @@ struct {
 } scratch SEC(".maps");
 
 /*
- * Reads the kernel stack into RAW from the tracepoint's arguments (CTX) up,
- * WORDS words at most and not past the task's saved user registers (REGS,
- * the top of its stack).  Returns the words read: none in an interrupt,
- * whose CTX is on another stack.
+ * Reads the kernel stack of TASK (current) into RAW from the tracepoint's
+ * arguments (CTX) up, WORDS words at most and not past its saved user
+ * registers (REGS, the top of the stack).  Returns the words read: none in
+ * an interrupt, whose CTX is on another stack.
  */
-static __always_inline __u32 read_kernel_stack(void *ctx, struct pt_regs *regs, __u64 *raw,
-					       __u32 words)
+static __always_inline __u32 read_kernel_stack(void *ctx, struct task_struct *task,
+					       struct pt_regs *regs, __u64 *raw, __u32 words)
 {
 	__u64 base = (__u64)ctx, top = (__u64)regs + sizeof(*regs);
-	__u64 n = top > base ? (top - base) / 8 : 0;
+	__u64 n = base >= (__u64)task->stack && base < top ? (top - base) / 8 : 0;
 
 	if (n > words)
 		n = words;
@@ -239,15 +239,15 @@ static __always_inline bool place_frames(struct scratch *sc, __u32 n, __u32 nraw
 }
 
 /* Whether the kernel stack holds S's return addresses in S's places. */
-static __always_inline bool same_kernel_stack(void *ctx, struct pt_regs *regs, struct site *s,
-					      __u64 *raw)
+static __always_inline bool same_kernel_stack(void *ctx, struct task_struct *task,
+					      struct pt_regs *regs, struct site *s, __u64 *raw)
 {
 	__u32 nk = s->nk, words;
 
 	if (!nk || nk > SITE_KFRAMES)
 		return false;
 	words = (s->kpos[(nk - 1) & (SITE_KFRAMES - 1)] & (RAW_WORDS - 1)) + 1;
-	if (read_kernel_stack(ctx, regs, raw, words) != words)
+	if (read_kernel_stack(ctx, task, regs, raw, words) != words)
 		return false;
 	for (__u32 i = 0; i < SITE_KFRAMES && i < nk; i++)
 		if (raw[s->kpos[i] & (RAW_WORDS - 1)] != s->kval[i])
@@ -312,7 +312,7 @@ static __always_inline void stacks_of(void *ctx, struct task_struct *task, bool 
 	if (user)
 		user_frames(key.fp, &key);
 	s = bpf_map_lookup_elem(&sites, &key);
-	same = s && same_kernel_stack(ctx, regs, s, sc->raw);
+	same = s && same_kernel_stack(ctx, task, regs, s, sc->raw);
 	if (same && bpf_get_prandom_u32() % recheck_every) {
 		*kstack = s->kstack;
 		*ustack = s->ustack;
@@ -331,7 +331,7 @@ static __always_inline void stacks_of(void *ctx, struct task_struct *task, bool 
 		return;
 	sc->site.kstack = *kstack;
 	sc->site.ustack = *ustack;
-	if (place_frames(sc, (__u32)((__u64)len / 8), read_kernel_stack(ctx, regs, sc->raw, RAW_WORDS)))
+	if (place_frames(sc, (__u32)((__u64)len / 8), read_kernel_stack(ctx, task, regs, sc->raw, RAW_WORDS)))
 		bpf_map_update_elem(&sites, &key, &sc->site, BPF_ANY);
 }
 
