@@ -191,11 +191,12 @@ static __always_inline __u32 read_kernel_stack(void *ctx, struct task_struct *ta
 /* Where the walked frames are found: bpf_loop() state of place_frames(). */
 struct placing {
 	struct scratch *sc;
-	__u32 n, nraw;		/* frames walked, words read */
+	__u32 n, nraw;		/* frames to find, words read */
 	__u32 i, k;		/* the next frame to find, frames found */
 	bool full;		/* found more than a site checks */
 };
 
+/* bpf_loop() callback: whether word J is the next frame (1 to stop). */
 static long place_word(__u32 j, struct placing *p)
 {
 	struct scratch *sc = p->sc;
@@ -299,8 +300,8 @@ static __always_inline void stacks_of(void *ctx, struct task_struct *task, bool 
 		.fp = PT_REGS_FP(regs),
 	};
 	struct scratch *sc;
+	__u32 zero = 0, nraw;
 	struct site *s;
-	__u32 zero = 0;
 	bool same;
 	long len;
 
@@ -331,7 +332,8 @@ static __always_inline void stacks_of(void *ctx, struct task_struct *task, bool 
 		return;
 	sc->site.kstack = *kstack;
 	sc->site.ustack = *ustack;
-	if (place_frames(sc, (__u32)((__u64)len / 8), read_kernel_stack(ctx, task, regs, sc->raw, RAW_WORDS)))
+	nraw = read_kernel_stack(ctx, task, regs, sc->raw, RAW_WORDS);
+	if (place_frames(sc, (__u32)((__u64)len / 8), nraw))
 		bpf_map_update_elem(&sites, &key, &sc->site, BPF_ANY);
 }
 
