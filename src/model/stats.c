@@ -27,6 +27,7 @@ const struct f2t_stat_desc f2t_stat_list[] = {
 	STAT("samples", events[F2T_EV_SAMPLE]),
 	STAT("stack_frames", stack_frames),
 	STAT("samples_lost", samples_lost),
+	STAT("samples_no_thread", samples_no_thread),
 	STAT("samples_out_of_scope", samples_out_of_scope),
 	STAT("sample_throttles", sample_throttles),
 	STAT("perf_records", perf_records),

@@ -40,6 +40,7 @@ struct f2t_stats {
 	uint64_t bad_records;		/* records we could not decode */
 	/* CPU sampling (perf_event_open rings), when recorded */
 	uint64_t samples_lost;		/* PERF_RECORD_LOST: records the kernel dropped */
+	uint64_t samples_no_thread;	/* tid -1 (in a thread's exit), and no switch tells it */
 	uint64_t samples_out_of_scope;	/* other processes' samples, left out */
 	uint64_t sample_throttles;	/* the kernel throttled sampling this often */
 	uint64_t perf_records;		/* perf records decoded, of every type */

@@ -81,6 +81,17 @@ static const char *basename_of(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+int32_t f2t_tracker_sample_tid(struct f2t_tracker *t, const struct f2t_event *ev)
+{
+	const struct f2t_task *tk;
+	int32_t cur;
+
+	if (ev->cpu >= F2T_MAX_CPUS || (cur = t->current[ev->cpu]) <= 0)
+		return 0;
+	tk = f2t_tasks_find(t->tasks, cur);
+	return tk && tk->tgid == ev->sample.tgid ? cur : 0;
+}
+
 int f2t_tracker_event(struct f2t_tracker *t, const struct f2t_event *ev,
 		      struct f2t_stats *st)
 {

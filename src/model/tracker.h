@@ -24,5 +24,11 @@ void f2t_tracker_free(struct f2t_tracker *t);
 /* Updates the task table for EV and counts into ST.  Returns 0 or -ENOMEM. */
 int f2t_tracker_event(struct f2t_tracker *t, const struct f2t_event *ev,
 		      struct f2t_stats *st);
+/*
+ * The thread of a CPU sample that came with its process but tid -1 (taken
+ * in a thread's exit after its pid was released): the task the last switch
+ * put on the sample's CPU, when it is of the same process.  0 when not known.
+ */
+int32_t f2t_tracker_sample_tid(struct f2t_tracker *t, const struct f2t_event *ev);
 
 #endif

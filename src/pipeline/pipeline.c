@@ -155,10 +155,21 @@ static int to_writers(void *ctx, const struct f2t_item *it)
 
 int f2t_pipeline_event(struct f2t_pipeline *p, const struct f2t_event *ev)
 {
+	struct f2t_event named;
 	int ret;
 
 	if (!p->begun && (ret = begin(p)))
 		return ret;
+	if (ev->kind == F2T_EV_SAMPLE && ev->pid < 0) {
+		/* Taken in a thread's exit, its tid gone (-1): no thread's, not even the idle task's. */
+		named = *ev;
+		named.pid = f2t_tracker_sample_tid(p->tracker, ev);
+		if (!named.pid) {
+			p->st.samples_no_thread++;
+			return 0;
+		}
+		ev = &named;
+	}
 	ret = f2t_tracker_event(p->tracker, ev, &p->st);
 	if (!ret)
 		ret = f2t_model_event(p->model, ev, to_writers, p);

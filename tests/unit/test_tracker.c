@@ -175,10 +175,29 @@ static void test_loss_forgets_what_ran(void **state)
 	assert_int_equal(f->st.sched_gaps, 0);
 }
 
+/* perf gives a sample taken late in a thread's exit tid -1: the CPU's thread, if of its process. */
+static void test_sample_without_tid_is_the_cpus_thread(void **state)
+{
+	struct fixture *f = *state;
+	struct f2t_event smp = { .kind = F2T_EV_SAMPLE, .cpu = 1, .pid = -1 };
+
+	f2t_task_set(f2t_tasks_get(f->tasks, 101), "worker", 90);
+	feed(f, sw(1, 0, "swapper/1", 101, "worker"));
+	smp.sample.tgid = 90;
+	assert_int_equal(f2t_tracker_sample_tid(f->tr, &smp), 101);
+	smp.sample.tgid = 91;		/* another process's: not that thread */
+	assert_int_equal(f2t_tracker_sample_tid(f->tr, &smp), 0);
+	smp.sample.tgid = 90;
+	smp.cpu = 0;			/* no switch seen there */
+	assert_int_equal(f2t_tracker_sample_tid(f->tr, &smp), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_switch_names_both_tasks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sample_without_tid_is_the_cpus_thread, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_thread_joins_parents_process, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_fork_kind_uses_hints, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_exec_and_rename_bump_generation, setup, teardown),
