@@ -91,10 +91,10 @@ static bool html_probe(const unsigned char *head, size_t len)
 /* Gives back the pages behind P, in steps of 4 MiB: memory stays flat. */
 static void release_before(struct text_src *s, const char *p)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t upto = (size_t)(p - s->map) & ~(page - 1);
+	size_t upto = (size_t)(p - s->map);
 
 	if (upto > s->released + (4u << 20)) {
+		upto &= ~((size_t)sysconf(_SC_PAGESIZE) - 1);
 		madvise((char *)s->map + s->released, upto - s->released, MADV_DONTNEED);
 		s->released = upto;
 	}

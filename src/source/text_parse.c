@@ -11,9 +11,9 @@
 
 #include "source/text_parse.h"
 
-static bool is_digit(char c)
+static inline bool is_digit(char c)
 {
-	return c >= '0' && c <= '9';
+	return (unsigned char)(c - '0') < 10;
 }
 
 static bool is_ident(char c, bool first)
@@ -29,25 +29,28 @@ static bool has_prefix(const char *p, const char *end, const char *s)
 	return (size_t)(end - p) >= n && !memcmp(p, s, n);
 }
 
-/* Digits at *P (at most MAX) into *V; moves *P past them. */
-static bool digits(const char **p, const char *end, int max, uint64_t *v)
+/* Digits at *P (at most MAX, and no digit after them) into *V; moves *P past them. */
+static inline bool digits(const char **p, const char *end, long max, uint64_t *v)
 {
-	const char *q = *p;
+	const char *q = *p, *stop = end - q > max ? q + max : end;
+	uint64_t n = 0;
 
-	*v = 0;
-	while (q < end && is_digit(*q) && q - *p < max)
-		*v = *v * 10 + (uint64_t)(*q++ - '0');
+	while (q < stop && is_digit(*q))
+		n = n * 10 + (uint64_t)(*q++ - '0');
 	if (q == *p || (q < end && is_digit(*q)))
 		return false;
+	*v = n;
 	*p = q;
 	return true;
 }
 
 /* "SECONDS.FRACTION:" (or a plain count: clocks that are not in ns) at P. */
-static bool timestamp(const char **p, const char *end, uint64_t *ns)
+static inline bool timestamp(const char **p, const char *end, uint64_t *ns)
 {
+	static const uint32_t scale[10] = { 0, 100000000, 10000000, 1000000, 100000,
+					    10000, 1000, 100, 10, 1 };
 	const char *q = *p, *frac;
-	uint64_t sec, f = 0;
+	uint64_t sec, f;
 
 	if (!digits(&q, end, 12, &sec))
 		return false;
@@ -55,9 +58,7 @@ static bool timestamp(const char **p, const char *end, uint64_t *ns)
 		frac = ++q;
 		if (!digits(&q, end, 9, &f))
 			return false;
-		for (long n = q - frac; n < 9; n++)
-			f *= 10;
-		sec = sec * 1000000000ull + f;
+		sec = sec * 1000000000ull + f * scale[q - frac];
 	}
 	if (q >= end || *q != ':')
 		return false;
@@ -70,7 +71,7 @@ static bool timestamp(const char **p, const char *end, uint64_t *ns)
  * Is the '[' at B the CPU column?  It must hold digits and be preceded by
  * "-PID" and perhaps "(TGID)"; fills in what it finds.
  */
-static bool cpu_column(const char *start, const char *b, const char *end, struct f2t_tline *t)
+static inline bool cpu_column(const char *start, const char *b, const char *end, struct f2t_tline *t)
 {
 	const char *p = b + 1, *q = b;
 	uint64_t v;
