@@ -16,7 +16,7 @@ static inline bool is_digit(char c)
 	return (unsigned char)(c - '0') < 10;
 }
 
-static bool is_ident(char c, bool first)
+static inline bool is_ident(char c, bool first)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
 	       (!first && is_digit(c));
@@ -242,12 +242,12 @@ int f2t_tline_parse(const char *line, size_t len, struct f2t_tline *t)
 }
 
 /* Does " word=" or " ==> " start at P (a space)? */
-static bool value_ends(const char *p, const char *end)
+static inline bool value_ends(const char *p, const char *end)
 {
 	const char *q = p + 1;
 
-	if (has_prefix(p, end, " ==> "))
-		return true;
+	if (q < end && *q == '=')
+		return end - p >= 5 && p[2] == '=' && p[3] == '>' && p[4] == ' ';
 	if (q >= end || !is_ident(*q, true))
 		return false;
 	while (q < end && is_ident(*q, false))
@@ -255,7 +255,7 @@ static bool value_ends(const char *p, const char *end)
 	return q < end && *q == '=';
 }
 
-static struct f2t_span value_at(const char *v, const char *end)
+static inline struct f2t_span value_at(const char *v, const char *end)
 {
 	const char *q = v;
 
@@ -281,17 +281,62 @@ bool f2t_tline_field(struct f2t_span body, const char *key, struct f2t_span *val
 	return false;
 }
 
-bool f2t_fields_get(struct f2t_fields *f, const char *key, struct f2t_span *val)
+/* Is KEY (KLEN bytes, then '=') at P? */
+static inline bool key_at(const char *p, const char *end, const char *key, size_t klen)
+{
+	size_t i = 0;
+
+	if ((size_t)(end - p) <= klen || p[klen] != '=')
+		return false;
+	while (i < klen && p[i] == key[i])	/* a few bytes: no call */
+		i++;
+	return i == klen && klen;
+}
+
+/*
+ * May the lookup of KEY go on past a " ==> " at P?  Only while the fields
+ * from the start were found one after the other, where no " KEY=" can hide
+ * (a value ends at " word="), and KEY is none of them and all word bytes:
+ * then what lies past it is what a search would find first.
+ */
+static bool past_arrow(const struct f2t_fields *f, const char *p, const char *end,
+		       const char *key, size_t klen)
+{
+	if (f->nkeys < 0 || end - p < 4 || memcmp(p, "==> ", 4) || !klen || !is_ident(key[0], true))
+		return false;
+	for (size_t i = 1; i < klen; i++)
+		if (!is_ident(key[i], false))
+			return false;
+	for (int i = 0; i < f->nkeys; i++)
+		if (f->keys[i].len == klen && !memcmp(f->keys[i].s, key, klen))
+			return false;
+	return true;
+}
+
+bool f2t_fields_get_len(struct f2t_fields *f, const char *key, size_t klen, struct f2t_span *val)
 {
 	const char *p = f->at, *end = f->body.s + f->body.len;
-	size_t klen = strlen(key);
+	bool found;
 
 	while (p < end && *p == ' ')
 		p++;
-	if ((size_t)(end - p) > klen && p[klen] == '=' && !memcmp(p, key, klen))
+	found = key_at(p, end, key, klen);
+	if (!found && past_arrow(f, p, end, key, klen)) {
+		for (p += 4; p < end && *p == ' '; p++)
+			;
+		found = key_at(p, end, key, klen);
+	}
+	if (found) {
 		*val = value_at(p + klen + 1, end);
-	else if (!f2t_tline_field(f->body, key, val))
-		return false;
+		if (f->nkeys >= F2T_FIELDS_KEYS)
+			f->nkeys = -1;	/* too many to remember */
+		else if (f->nkeys >= 0)
+			f->keys[f->nkeys++] = (struct f2t_span){ key, klen };
+	} else {
+		f->nkeys = -1;
+		if (!f2t_tline_field(f->body, key, val))
+			return false;
+	}
 	f->at = val->s + val->len;
 	return true;
 }

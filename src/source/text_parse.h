@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* A piece of the line: not NUL-terminated. */
 struct f2t_span {
@@ -67,21 +68,38 @@ bool f2t_tline_field(struct f2t_span body, const char *key, struct f2t_span *val
 
 /*
  * A body's fields read in the order the kernel prints them: each lookup
- * tries first where the one before ended, and searches the whole body only
- * when the key is not there.
+ * tries first where the one before ended (past a " ==> " too, while every
+ * key so far was found so), and searches the whole body only when the key
+ * is not there.
  */
+#define F2T_FIELDS_KEYS 8
+
 struct f2t_fields {
 	struct f2t_span body;
 	const char *at;
+	/* The keys found in order from the start; nkeys -1 once one was not. */
+	int nkeys;
+	struct f2t_span keys[F2T_FIELDS_KEYS];
 };
 
 static inline struct f2t_fields f2t_fields_of(struct f2t_span body)
 {
-	return (struct f2t_fields){ body, body.s };
+	struct f2t_fields f;
+
+	f.body = body;
+	f.at = body.s;
+	f.nkeys = 0;
+	return f;
 }
 
+/** f2t_fields_get_len() - f2t_fields_get() for a key of KLEN bytes */
+bool f2t_fields_get_len(struct f2t_fields *f, const char *key, size_t klen, struct f2t_span *val);
+
 /** f2t_fields_get() - f2t_tline_field() for the next key, in order */
-bool f2t_fields_get(struct f2t_fields *f, const char *key, struct f2t_span *val);
+static inline bool f2t_fields_get(struct f2t_fields *f, const char *key, struct f2t_span *val)
+{
+	return f2t_fields_get_len(f, key, strlen(key), val);	/* a literal's length is known */
+}
 
 /**
  * f2t_tline_next_field() - walk the "key=value" pairs of a body
