@@ -63,7 +63,7 @@ static bool looks_like_ftrace(const char *p, const char *end)
 
 		if (!nl)
 			return false;	/* a partial line proves nothing */
-		if (f2t_tline_parse(p, (size_t)(nl - p), &t))
+		if (f2t_tline_head(p, (size_t)(nl - p), &t))
 			return false;
 		if (t.kind != F2T_TLINE_SKIP)
 			return true;
@@ -302,7 +302,7 @@ static int scan(struct text_src *s, struct f2t_recording *rec, struct scan *sc)
 
 		if (len > sc->longest)
 			sc->longest = len;
-		if (f2t_tline_parse(line, len, &t)) {
+		if (f2t_tline_head(line, len, &t)) {
 			if (!sc->first_bad)
 				sc->first_bad = s->lineno;
 			continue;

@@ -179,9 +179,9 @@ static bool notes(const char *p, const char *end)
 	return has_prefix(p, end, "CPU ") && memmem(p, (size_t)(end - p), " is empty", 9);
 }
 
-int f2t_tline_parse(const char *line, size_t len, struct f2t_tline *t)
+int f2t_tline_head(const char *line, size_t len, struct f2t_tline *t)
 {
-	const char *end = line + len, *p = line, *b, *name;
+	const char *end = line + len, *p = line, *b;
 
 	memset(t, 0, sizeof(*t));
 	if (len && end[-1] == '\r')
@@ -222,11 +222,23 @@ int f2t_tline_parse(const char *line, size_t len, struct f2t_tline *t)
 	if (p < end && *p != ' ')
 		return -EINVAL;
 	p += p < end;
+	t->kind = F2T_TLINE_EVENT;
+	t->body = (struct f2t_span){ p, (size_t)(end - p) };
+	return 0;
+}
+
+int f2t_tline_parse(const char *line, size_t len, struct f2t_tline *t)
+{
+	const char *p, *end, *name;
+	int ret = f2t_tline_head(line, len, t);
+
+	if (ret || t->kind != F2T_TLINE_EVENT)
+		return ret;
+	p = name = t->body.s;
+	end = p + t->body.len;
 	/* "NAME: BODY", or the function tracer's "FUNC <-PARENT" with no name. */
-	name = p;
 	while (p < end && *p != ':' && *p != ' ')
 		p++;
-	t->kind = F2T_TLINE_EVENT;
 	if (p < end && *p == ':' && p > name && (p + 1 == end || p[1] == ' ')) {
 		t->name = (struct f2t_span){ name, (size_t)(p - name) };
 		p += 1 + (p + 1 < end);

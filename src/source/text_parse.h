@@ -55,6 +55,19 @@ struct f2t_tline {
 int f2t_tline_parse(const char *line, size_t len, struct f2t_tline *out);
 
 /**
+ * f2t_tline_head() - f2t_tline_parse() without the event's name split off
+ * @line: the line, without its '\n'
+ * @len: its length
+ * @out: filled in as by f2t_tline_parse(), but for an event name is empty
+ *	 and body is all that follows the timestamp
+ *
+ * What a line is and whose, for a reader that wants no more of it.
+ *
+ * Return: 0, or -EINVAL as f2t_tline_parse().
+ */
+int f2t_tline_head(const char *line, size_t len, struct f2t_tline *out);
+
+/**
  * f2t_tline_field() - the value of KEY in a "key=value key=value" body
  * @body: an event's fields
  * @key: the key, without '='
