@@ -166,6 +166,48 @@ static void test_fields(void **state)
 	assert_false(f2t_tline_next_field(&body, &k, &v));
 }
 
+/* Fields in order, past " ==> ", give what a search of the body gives. */
+static void test_fields_in_order(void **state)
+{
+	static const char b[] = "prev_comm=a prev_state=S ==> next_comm=b";
+	static const char early[] = "next_comm=x prev_comm=a prev_state=S ==> next_comm=b";
+	static const char again[] = "pid=1 ==> pid=2";
+	struct f2t_fields f = f2t_fields_of((struct f2t_span){ b, sizeof(b) - 1 });
+	struct f2t_span v;
+
+	assert_true(f2t_fields_get(&f, "prev_comm", &v));
+	assert_true(f2t_fields_get(&f, "prev_state", &v));
+	assert_span(v, "S");
+	assert_true(f2t_fields_get(&f, "next_comm", &v));
+	assert_span(v, "b");
+	/* the first next_comm, where the lookups did not start in order */
+	f = f2t_fields_of((struct f2t_span){ early, sizeof(early) - 1 });
+	assert_true(f2t_fields_get(&f, "prev_comm", &v));
+	assert_true(f2t_fields_get(&f, "prev_state", &v));
+	assert_true(f2t_fields_get(&f, "next_comm", &v));
+	assert_span(v, "x");
+	/* a key asked twice is the first one twice */
+	f = f2t_fields_of((struct f2t_span){ again, sizeof(again) - 1 });
+	assert_true(f2t_fields_get(&f, "pid", &v));
+	assert_true(f2t_fields_get(&f, "pid", &v));
+	assert_span(v, "1");
+}
+
+/* The head of a line: its columns, and all after the timestamp as the body. */
+static void test_head(void **state)
+{
+	static const char line[] = "  a-1  [000] .... 5.000001: x: y=1";
+	struct f2t_tline t;
+
+	assert_int_equal(f2t_tline_head(line, sizeof(line) - 1, &t), 0);
+	assert_int_equal(t.kind, F2T_TLINE_EVENT);
+	assert_span(t.comm, "a");
+	assert_true(t.ts == 5000001000ull);
+	assert_int_equal(t.name.len, 0);
+	assert_span(t.body, "x: y=1");
+	assert_int_equal(f2t_tline_head("x", 1, &t), -EINVAL);
+}
+
 static void test_numbers(void **state)
 {
 	long long n;
@@ -188,6 +230,8 @@ int main(void)
 		cmocka_unit_test(test_lost_and_notes),
 		cmocka_unit_test(test_lines_that_are_not_events),
 		cmocka_unit_test(test_fields),
+		cmocka_unit_test(test_fields_in_order),
+		cmocka_unit_test(test_head),
 		cmocka_unit_test(test_numbers),
 	};
 
