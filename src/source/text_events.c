@@ -143,10 +143,11 @@ static int64_t state_value(struct f2t_span letters)
 
 static int decode_switch(struct text_src *s, struct f2t_span b, struct f2t_event *ev)
 {
-	struct f2t_fields f = f2t_fields_of(b);
+	struct f2t_fields f;
 	struct f2t_span state, left, right;
 	const char *arrow;
 
+	f2t_fields_init(&f, b);
 	if (str_field(s, &f, "prev_comm", &ev->sw.prev_comm)) {
 		if (!int_field(&f, "prev_pid", &ev->sw.prev_pid) ||
 		    !int_field(&f, "prev_prio", &ev->sw.prev_prio) ||
@@ -179,10 +180,11 @@ static int decode_switch(struct text_src *s, struct f2t_span b, struct f2t_event
 
 static int decode_wake(struct text_src *s, struct f2t_span b, struct f2t_event *ev)
 {
-	struct f2t_fields f = f2t_fields_of(b);
+	struct f2t_fields f;
 	const char *cpu;
 	long long n;
 
+	f2t_fields_init(&f, b);
 	if (str_field(s, &f, "comm", &ev->wake.comm))
 		return int_field(&f, "pid", &ev->wake.pid) && int_field(&f, "prio", &ev->wake.prio) &&
 		       int_field(&f, "target_cpu", &ev->wake.target_cpu) ? 1 : -EINVAL;
@@ -233,12 +235,13 @@ static int decode_print(const struct f2t_tline *t, struct f2t_event *ev)
 
 static int decode_newtask(struct text_src *s, struct f2t_span b, int32_t common_pid)
 {
-	struct f2t_fields f = f2t_fields_of(b);
+	struct f2t_fields f;
 	struct f2t_span v;
 	int32_t pid = common_pid;
 	long long flags;
 	uint32_t slot;
 
+	f2t_fields_init(&f, b);
 	if (!int_field(&f, "pid", &pid) || !f2t_fields_get(&f, "clone_flags", &v))
 		return -EINVAL;
 	/* printed as %lx, without 0x */
@@ -251,9 +254,10 @@ static int decode_newtask(struct text_src *s, struct f2t_span b, int32_t common_
 
 static int decode_fork(struct text_src *s, struct f2t_span b, struct f2t_event *ev)
 {
-	struct f2t_fields f = f2t_fields_of(b);
+	struct f2t_fields f;
 	uint32_t slot;
 
+	f2t_fields_init(&f, b);
 	if (!str_field(s, &f, "comm", &ev->fork.parent_comm) ||
 	    !int_field(&f, "pid", &ev->fork.parent_pid) ||
 	    !str_field(s, &f, "child_comm", &ev->fork.child_comm) ||
@@ -271,10 +275,11 @@ static int decode_fork(struct text_src *s, struct f2t_span b, struct f2t_event *
 
 static int decode_irq_exit(struct f2t_span b, struct f2t_event *ev)
 {
-	struct f2t_fields f = f2t_fields_of(b);
+	struct f2t_fields f;
 	struct f2t_span v;
 	long long n;
 
+	f2t_fields_init(&f, b);
 	if (!int_field(&f, "irq", &ev->irq.irq) || !f2t_fields_get(&f, "ret", &v))
 		return -EINVAL;
 	ev->irq.ret = span_is(v, "handled") ? 1 : f2t_span_int(v, &n) ? (int32_t)n : 0;
@@ -284,10 +289,11 @@ static int decode_irq_exit(struct f2t_span b, struct f2t_event *ev)
 /* "vec=1 [action=TIMER]" */
 static int decode_softirq(struct text_src *s, struct f2t_span b, struct f2t_event *ev)
 {
-	struct f2t_fields f = f2t_fields_of(b);
+	struct f2t_fields f;
 	struct f2t_span v;
 	int32_t vec;
 
+	f2t_fields_init(&f, b);
 	if (!int_field(&f, "vec", &vec))
 		return -EINVAL;
 	ev->softirq.vec = (uint32_t)vec;
@@ -301,10 +307,11 @@ static int decode_softirq(struct text_src *s, struct f2t_span b, struct f2t_even
 
 static int decode_power(struct f2t_span b, struct f2t_event *ev)
 {
-	struct f2t_fields f = f2t_fields_of(b);
+	struct f2t_fields f;
 	struct f2t_span v;
 	long long n;
 
+	f2t_fields_init(&f, b);
 	if (!f2t_fields_get(&f, "state", &v) || !f2t_span_int(v, &n))
 		return -EINVAL;
 	ev->power.state = (uint32_t)n;
@@ -330,10 +337,11 @@ static int decode_other(struct text_src *s, const struct f2t_tline *t, struct f2
 
 int f2t_text_event(struct text_src *s, const struct f2t_tline *t, struct f2t_event *ev)
 {
-	struct f2t_fields f = f2t_fields_of(t->body);
+	struct f2t_fields f;
 	struct f2t_span b = t->body;
 	int kind = -1;
 
+	f2t_fields_init(&f, t->body);
 	s->scratch_len = 0;
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
 		if (t->name.len == known[i].len && !memcmp(t->name.s, known[i].name, known[i].len)) {

@@ -95,14 +95,12 @@ struct f2t_fields {
 	struct f2t_span keys[F2T_FIELDS_KEYS];
 };
 
-static inline struct f2t_fields f2t_fields_of(struct f2t_span body)
+/* Filled in place: the struct is too big to hand back by value each event. */
+static inline void f2t_fields_init(struct f2t_fields *f, struct f2t_span body)
 {
-	struct f2t_fields f;
-
-	f.body = body;
-	f.at = body.s;
-	f.nkeys = 0;
-	return f;
+	f->body = body;
+	f->at = body.s;
+	f->nkeys = 0;
 }
 
 /** f2t_fields_get_len() - f2t_fields_get() for a key of KLEN bytes */

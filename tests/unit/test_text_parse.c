@@ -172,22 +172,23 @@ static void test_fields_in_order(void **state)
 	static const char b[] = "prev_comm=a prev_state=S ==> next_comm=b";
 	static const char early[] = "next_comm=x prev_comm=a prev_state=S ==> next_comm=b";
 	static const char again[] = "pid=1 ==> pid=2";
-	struct f2t_fields f = f2t_fields_of((struct f2t_span){ b, sizeof(b) - 1 });
+	struct f2t_fields f;
 	struct f2t_span v;
 
+	f2t_fields_init(&f, (struct f2t_span){ b, sizeof(b) - 1 });
 	assert_true(f2t_fields_get(&f, "prev_comm", &v));
 	assert_true(f2t_fields_get(&f, "prev_state", &v));
 	assert_span(v, "S");
 	assert_true(f2t_fields_get(&f, "next_comm", &v));
 	assert_span(v, "b");
 	/* the first next_comm, where the lookups did not start in order */
-	f = f2t_fields_of((struct f2t_span){ early, sizeof(early) - 1 });
+	f2t_fields_init(&f, (struct f2t_span){ early, sizeof(early) - 1 });
 	assert_true(f2t_fields_get(&f, "prev_comm", &v));
 	assert_true(f2t_fields_get(&f, "prev_state", &v));
 	assert_true(f2t_fields_get(&f, "next_comm", &v));
 	assert_span(v, "x");
 	/* a key asked twice is the first one twice */
-	f = f2t_fields_of((struct f2t_span){ again, sizeof(again) - 1 });
+	f2t_fields_init(&f, (struct f2t_span){ again, sizeof(again) - 1 });
 	assert_true(f2t_fields_get(&f, "pid", &v));
 	assert_true(f2t_fields_get(&f, "pid", &v));
 	assert_span(v, "1");
