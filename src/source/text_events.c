@@ -82,10 +82,9 @@ static bool str_field(struct text_src *s, struct f2t_fields *f, const char *key,
 
 static bool int_field(struct f2t_fields *f, const char *key, int32_t *out)
 {
-	struct f2t_span v;
 	long long n;
 
-	if (!f2t_fields_get(f, key, &v) || !f2t_span_int(v, &n))
+	if (!f2t_fields_int(f, key, &n))
 		return false;
 	*out = (int32_t)n;
 	return true;

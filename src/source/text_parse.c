@@ -374,32 +374,68 @@ static bool past_arrow(const struct f2t_fields *f, const char *p, const char *en
 	return true;
 }
 
-bool f2t_fields_get_len(struct f2t_fields *f, const char *key, size_t klen, struct f2t_span *val)
+/*
+ * Where KEY's value starts, when KEY is where the last field ended (or past a
+ * " ==> " there); NULL when it is not, and the order is broken.
+ */
+static inline const char *in_order(struct f2t_fields *f, const char *key, size_t klen)
 {
 	const char *p = f->at, *end = f->body.s + f->body.len;
-	bool found;
 
 	while (p < end && *p == ' ')
 		p++;
-	found = key_at(p, end, key, klen);
-	if (!found && past_arrow(f, p, end, key, klen)) {
+	if (!key_at(p, end, key, klen)) {
+		if (!past_arrow(f, p, end, key, klen)) {
+			f->nkeys = -1;
+			return NULL;
+		}
 		for (p += 4; p < end && *p == ' '; p++)
 			;
-		found = key_at(p, end, key, klen);
+		if (!key_at(p, end, key, klen)) {
+			f->nkeys = -1;
+			return NULL;
+		}
 	}
-	if (found) {
-		*val = value_at(p + klen + 1, end);
-		if (f->nkeys >= F2T_FIELDS_KEYS)
-			f->nkeys = -1;	/* too many to remember */
-		else if (f->nkeys >= 0)
-			f->keys[f->nkeys++] = (struct f2t_span){ key, klen };
-	} else {
-		f->nkeys = -1;
-		if (!f2t_tline_field(f->body, key, val))
-			return false;
-	}
+	if (f->nkeys >= F2T_FIELDS_KEYS)
+		f->nkeys = -1;	/* too many to remember */
+	else if (f->nkeys >= 0)
+		f->keys[f->nkeys++] = (struct f2t_span){ key, klen };
+	return p + klen + 1;
+}
+
+bool f2t_fields_get_len(struct f2t_fields *f, const char *key, size_t klen, struct f2t_span *val)
+{
+	const char *v = in_order(f, key, klen);
+
+	if (v)
+		*val = value_at(v, f->body.s + f->body.len);
+	else if (!f2t_tline_field(f->body, key, val))
+		return false;
 	f->at = val->s + val->len;
 	return true;
+}
+
+bool f2t_fields_int_len(struct f2t_fields *f, const char *key, size_t klen, long long *n)
+{
+	const char *v = in_order(f, key, klen), *end = f->body.s + f->body.len, *q = v;
+	unsigned long long x = 0;
+	struct f2t_span val;
+
+	/* Plain digits, as most numbers are: read once, not by value_at() then f2t_span_int(). */
+	if (v) {
+		while (q < end && q - v < 19 && is_digit(*q))
+			x = x * 10 + (unsigned long long)(*q++ - '0');
+		if (q > v && (q == end || (*q == ' ' && value_ends(q, end)))) {
+			f->at = q;
+			*n = (long long)x;
+			return true;
+		}
+		val = value_at(v, end);
+	} else if (!f2t_tline_field(f->body, key, &val)) {
+		return false;
+	}
+	f->at = val.s + val.len;
+	return f2t_span_int(val, n);
 }
 
 bool f2t_tline_next_field(struct f2t_span *body, struct f2t_span *key, struct f2t_span *val)

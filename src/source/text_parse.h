@@ -112,6 +112,22 @@ static inline bool f2t_fields_get(struct f2t_fields *f, const char *key, struct 
 	return f2t_fields_get_len(f, key, strlen(key), val);	/* a literal's length is known */
 }
 
+/** f2t_fields_int_len() - f2t_fields_int() for a key of KLEN bytes */
+bool f2t_fields_int_len(struct f2t_fields *f, const char *key, size_t klen, long long *v);
+
+/**
+ * f2t_fields_int() - f2t_fields_get() and f2t_span_int() of its value
+ * @f: the fields
+ * @key: the key
+ * @v: out: the number
+ *
+ * Return: true if KEY is there and its value is a number.
+ */
+static inline bool f2t_fields_int(struct f2t_fields *f, const char *key, long long *v)
+{
+	return f2t_fields_int_len(f, key, strlen(key), v);
+}
+
 /**
  * f2t_tline_next_field() - walk the "key=value" pairs of a body
  * @body: in: what is left to walk; out: what is left after this pair

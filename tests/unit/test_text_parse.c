@@ -194,6 +194,27 @@ static void test_fields_in_order(void **state)
 	assert_span(v, "1");
 }
 
+/* Numbers read in place, and the ones that are not plain digits as f2t_span_int() reads them. */
+static void test_fields_int(void **state)
+{
+	static const char b[] = "a=12 b=-3 c=0x1f d=7x e=5 5 f=9";
+	struct f2t_fields f;
+	long long n;
+
+	f2t_fields_init(&f, (struct f2t_span){ b, sizeof(b) - 1 });
+	assert_true(f2t_fields_int(&f, "a", &n));
+	assert_int_equal(n, 12);
+	assert_true(f2t_fields_int(&f, "b", &n));
+	assert_int_equal(n, -3);
+	assert_true(f2t_fields_int(&f, "c", &n));
+	assert_int_equal(n, 31);
+	assert_false(f2t_fields_int(&f, "d", &n));
+	assert_false(f2t_fields_int(&f, "e", &n));	/* "5 5": a space, then no key */
+	assert_true(f2t_fields_int(&f, "f", &n));
+	assert_int_equal(n, 9);
+	assert_false(f2t_fields_int(&f, "g", &n));
+}
+
 /* The head of a line: its columns, and all after the timestamp as the body. */
 static void test_head(void **state)
 {
@@ -232,6 +253,7 @@ int main(void)
 		cmocka_unit_test(test_lines_that_are_not_events),
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_fields_in_order),
+		cmocka_unit_test(test_fields_int),
 		cmocka_unit_test(test_head),
 		cmocka_unit_test(test_numbers),
 	};
