@@ -29,48 +29,60 @@ static bool has_prefix(const char *p, const char *end, const char *s)
 	return (size_t)(end - p) >= n && !memcmp(p, s, n);
 }
 
-/* The first byte C in [Q, END), or END: eight bytes a step where there are eight. */
+/*
+ * Eight bytes a step: 0x80 in each byte of X that is not 0, else 0.  Exact
+ * (no carry from one byte into the next), so any of them may be the first.
+ */
+static inline uint64_t nonzero_bytes(uint64_t x)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+
+	return (((x & low7) + low7) | x) & ~low7;
+}
+
+/* The byte at P + 0..7 that holds the first 0x80 of MARKS, in memory order. */
+static inline const char *first_marked(const char *p, uint64_t marks)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return p + __builtin_clzll(marks) / 8;
+#else
+	return p + __builtin_ctzll(marks) / 8;
+#endif
+}
+
+static inline uint64_t word_at(const char *p)
+{
+	uint64_t x;
+
+	memcpy(&x, p, 8);
+	return x;
+}
+
+#define EVERY_BYTE(c) (0x0101010101010101ull * (unsigned char)(c))
+
+/* The first byte C in [Q, END), or END. */
 static inline const char *find_byte(const char *q, const char *end, char c)
 {
-	const uint64_t low7 = 0x7f7f7f7f7f7f7f7full, ones = 0x0101010101010101ull;
-
 	for (; end - q >= 8; q += 8) {
-		uint64_t x, hit;
+		uint64_t hit = ~nonzero_bytes(word_at(q) ^ EVERY_BYTE(c)) & EVERY_BYTE(0x80);
 
-		memcpy(&x, q, 8);
-		x ^= ones * (unsigned char)c;
-		hit = ~(((x & low7) + low7) | x | low7);	/* 0x80 where a byte was C */
-		if (hit)	/* exact: no byte is taken for C that is not */
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-			return q + __builtin_clzll(hit) / 8;
-#else
-			return q + __builtin_ctzll(hit) / 8;
-#endif
+		if (hit)
+			return first_marked(q, hit);
 	}
 	while (q < end && *q != c)
 		q++;
 	return q;
 }
 
-/* Past the spaces and tabs from P, eight bytes a step where there are eight. */
+/* Past the spaces and tabs from P. */
 static inline const char *skip_blanks(const char *p, const char *end)
 {
-	const uint64_t low7 = 0x7f7f7f7f7f7f7f7full, ones = 0x0101010101010101ull;
-
 	for (; end - p >= 8; p += 8) {
-		uint64_t x, sp, tab, other;
+		uint64_t x = word_at(p);
+		uint64_t other = nonzero_bytes(x ^ EVERY_BYTE(' ')) & nonzero_bytes(x ^ EVERY_BYTE('\t'));
 
-		memcpy(&x, p, 8);
-		sp = x ^ (ones * ' ');
-		tab = x ^ (ones * '\t');
-		/* 0x80 where a byte is neither (exact, as in find_byte()) */
-		other = (((sp & low7) + low7) | sp) & (((tab & low7) + low7) | tab) & ~low7;
 		if (other)
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-			return p + __builtin_clzll(other) / 8;
-#else
-			return p + __builtin_ctzll(other) / 8;
-#endif
+			return first_marked(p, other);
 	}
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
@@ -86,19 +98,17 @@ static inline bool digits(const char **p, const char *end, long max, uint64_t *v
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	/* Fewer than eight, where eight bytes can be read: counted and summed a word at a time. */
 	if (end - q >= 8) {
-		const uint64_t zeros = 0x3030303030303030ull;
-		uint64_t w, other;
+		uint64_t w = word_at(q), other;
 		long k;
 
-		memcpy(&w, q, 8);
 		/* 0x80 in the bytes that are no digit (exact for the first of them) */
-		other = ((w + 0x4646464646464646ull) | (w - zeros)) & 0x8080808080808080ull;
+		other = ((w + EVERY_BYTE(0x46)) | (w - EVERY_BYTE('0'))) & EVERY_BYTE(0x80);
 		k = other ? __builtin_ctzll(other) / 8 : 8;
 		if (k < 8) {
 			if (!k || k > max)
 				return false;
 			/* the digits at the top, the first the most significant */
-			w = (w - zeros) << (8 * (8 - k));
+			w = (w - EVERY_BYTE('0')) << (8 * (8 - k));
 			w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffull;
 			w = (w * 100 + (w >> 16)) & 0x0000ffff0000ffffull;
 			w = (w * 10000 + (w >> 32)) & 0xffffffffull;
