@@ -18,8 +18,12 @@ static inline bool is_digit(char c)
 
 static inline bool is_ident(char c, bool first)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
-	       (!first && is_digit(c));
+	/* bit C of these: letters and '_', and the digits after the first */
+	static const uint64_t word[2][2] = { { 0x03ff000000000000ull, 0x07fffffe87fffffeull },
+					     { 0, 0x07fffffe87fffffeull } };
+	unsigned char u = (unsigned char)c;
+
+	return u < 128 && (word[first][u >> 6] >> (u & 63)) & 1;
 }
 
 static bool has_prefix(const char *p, const char *end, const char *s)
@@ -380,13 +384,9 @@ bool f2t_tline_field(struct f2t_span body, const char *key, struct f2t_span *val
 /* Is KEY (KLEN bytes, then '=') at P? */
 static inline bool key_at(const char *p, const char *end, const char *key, size_t klen)
 {
-	size_t i = 0;
-
 	if ((size_t)(end - p) <= klen || p[klen] != '=')
 		return false;
-	while (i < klen && p[i] == key[i])	/* a few bytes: no call */
-		i++;
-	return i == klen && klen;
+	return klen && !memcmp(p, key, klen);
 }
 
 /*
