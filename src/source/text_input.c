@@ -107,10 +107,10 @@ static bool next_line(struct text_src *s, const char **line, size_t *len)
 
 	if (s->pos >= s->end)
 		return false;
-	nl = memchr(s->pos, '\n', (size_t)(s->end - s->pos));
+	nl = f2t_find_byte(s->pos, s->end, '\n');
 	*line = s->pos;
-	*len = (size_t)((nl ? nl : s->end) - s->pos);
-	s->pos = nl ? nl + 1 : s->end;
+	*len = (size_t)(nl - s->pos);
+	s->pos = nl < s->end ? nl + 1 : s->end;
 	s->lineno++;
 	return true;
 }

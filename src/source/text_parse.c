@@ -284,10 +284,10 @@ int f2t_tline_head(const char *line, size_t len, struct f2t_tline *t)
 	if (end[-1] == ']' && lost_line(p, end, t))
 		return 0;
 	/* The CPU column: the first "[digits]" preceded by "-PID". */
-	for (b = p; (b = memchr(b, '[', (size_t)(end - b))); b++)
+	for (b = p; (b = f2t_find_byte(b, end, '[')) < end; b++)
 		if (b > p && (close = cpu_column(p, b, end, t)))
 			break;
-	if (!b)
+	if (b == end)
 		return -EINVAL;
 	drop_buffer_name(&t->comm);
 	p = close + 1;
