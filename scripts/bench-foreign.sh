@@ -27,8 +27,13 @@ make -s ftrace2trace build/tests/helpers/pingpong
 command -v trace-cmd >/dev/null || { echo "$0: needs trace-cmd" >&2; exit 1; }
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
-# Wall seconds on one pinned core.
-timed() { /usr/bin/time -f '%e' taskset -c "$CPU" "$@" 2>&1 >/dev/null | tail -1; }
+# Wall seconds on one pinned core, to the millisecond (time(1) gives hundredths,
+# too coarse for conversions of a tenth of a second).
+timed() {
+	local t0=$EPOCHREALTIME
+	taskset -c "$CPU" "$@" >/dev/null 2>&1
+	awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f\n", b - a }'
+}
 
 CAP=
 if [ -z "$DAT" ]; then
