@@ -367,7 +367,7 @@ struct f2t_source *f2t_capsrc_open_with(const struct f2t_capr *cap,
 	}
 	s->base.ops = &capsrc_ops;
 	s->cap = cap;
-	s->subbuf_size = subbuf_size_of(cap);
+	s->subbuf_size = (uint32_t)tep_get_page_size(tep);	/* as f2t_capsrc_formats() read it */
 	s->tep = tep;
 	ret = f2t_rawdec_init(&s->dec, s->tep, s->subbuf_size, rec, cap->path);
 	if (ret)
