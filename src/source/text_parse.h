@@ -64,8 +64,9 @@ int f2t_tline_parse(const char *line, size_t len, struct f2t_tline *out);
  * @end: where to stop
  * @c: the byte
  *
- * memchr() for a line's searches, inlined: libc's costs more per call than
- * a line's search takes (7% of a text conversion, measured).
+ * memchr() for the searches across a line (its end, the CPU column),
+ * inlined: libc's costs more per call than such a search takes (7% of a
+ * text conversion, measured).
  */
 static inline const char *f2t_find_byte(const char *p, const char *end, char c)
 {
