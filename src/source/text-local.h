@@ -23,8 +23,10 @@ struct text_src {
 	uint64_t lineno;		/* of the line read last */
 	uint64_t first_lineno;		/* of the line at begin */
 	uint64_t released;		/* bytes of map given back */
+	const char *fetched;		/* asked for up to here */
 
 	struct f2t_tline cur;		/* the line handed out last */
+	struct f2t_tline_cache heads;	/* both passes' (the columns are the same) */
 	uint64_t last_ts;
 	char *scratch;			/* NUL-terminated copies of its strings */
 	size_t scratch_len, scratch_cap;

@@ -271,15 +271,18 @@ static bool notes(const char *p, const char *end)
 	return has_prefix(p, end, "CPU ") && memmem(p, (size_t)(end - p), " is empty", 9);
 }
 
-int f2t_tline_head(const char *line, size_t len, struct f2t_tline *t)
+/*
+ * The columns up to the CPU's: 0 with *CLOSE at the column's ']' and the
+ * task's columns in T; 0 with *CLOSE NULL for a line that is no event
+ * (T's kind says which); -EINVAL.  *BLANKS: where the line's text starts.
+ */
+static int head_columns(const char *line, const char *end, struct f2t_tline *t,
+			const char **blanks, const char **close)
 {
-	static const struct f2t_tline blank;
-	const char *end = line + len, *p = line, *b, *close = NULL;
+	const char *p = skip_blanks(line, end), *b;
 
-	*t = blank;	/* a copy, where gcc makes a memset a slow rep stos */
-	if (len && end[-1] == '\r')
-		end--;
-	p = skip_blanks(p, end);
+	*blanks = p;
+	*close = NULL;
 	if (p == end || *p == '#')
 		return 0;	/* F2T_TLINE_SKIP */
 	/* Cheap tests first: most lines are events. */
@@ -289,12 +292,19 @@ int f2t_tline_head(const char *line, size_t len, struct f2t_tline *t)
 		return 0;
 	/* The CPU column: the first "[digits]" preceded by "-PID". */
 	for (b = p; (b = f2t_find_byte(b, end, '[')) < end; b++)
-		if (b > p && (close = cpu_column(p, b, end, t)))
+		if (b > p && (*close = cpu_column(p, b, end, t)))
 			break;
 	if (b == end)
 		return -EINVAL;
 	drop_buffer_name(&t->comm);
-	p = close + 1;
+	return 0;
+}
+
+/* What follows the CPU column's ']' at CLOSE: latency flags, timestamp, body. */
+static int head_rest(const char *close, const char *end, struct f2t_tline *t)
+{
+	const char *p = close + 1;
+
 	if (p >= end || *p != ' ')
 		return -EINVAL;
 	while (p < end && *p == ' ')
@@ -319,15 +329,119 @@ int f2t_tline_head(const char *line, size_t len, struct f2t_tline *t)
 	return 0;
 }
 
-int f2t_tline_parse(const char *line, size_t len, struct f2t_tline *t)
+static const char *line_end(const char *line, size_t len)
 {
-	const char *p, *end, *name;
-	int ret = f2t_tline_head(line, len, t);
+	return len && line[len - 1] == '\r' ? line + len - 1 : line + len;
+}
 
-	if (ret || t->kind != F2T_TLINE_EVENT)
+int f2t_tline_head(const char *line, size_t len, struct f2t_tline *t)
+{
+	static const struct f2t_tline blank;
+	const char *end = line_end(line, len), *blanks, *close;
+	int ret;
+
+	*t = blank;	/* a copy, where gcc makes a memset a slow rep stos */
+	ret = head_columns(line, end, t, &blanks, &close);
+	return ret || !close ? ret : head_rest(close, end, t);
+}
+
+/* ---- the columns of recent lines ---- */
+
+/* Are the N (>= 8) bytes at A and B the same?  Words, the last one overlapping. */
+static inline bool same_bytes(const char *a, const char *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + 8 < n; i += 8)
+		if (word_at(a + i) != word_at(b + i))
+			return false;
+	return word_at(a + n - 8) == word_at(b + n - 8);
+}
+
+/*
+ * The slot for a line whose first '[' is at B: from the 24 bytes before it
+ * ("-PID  (  TGID) ", the name's end) when the line has them, else 16, and the
+ * 4 after (the CPU), so the same task on two CPUs, or two tasks of one
+ * name, take different slots.
+ */
+static inline unsigned int slot_of(const char *line, const char *b)
+{
+	uint32_t cpu;
+	uint64_t h;
+
+	memcpy(&cpu, b + 1, 4);
+	h = (word_at(b - 16) * 0x9e3779b97f4a7c15ull) ^ (word_at(b - 8) * 0xc2b2ae3d27d4eb4full) ^
+	    cpu * 0x165667b19e3779f9ull;
+	if (b - line >= 24)
+		h ^= word_at(b - 24) * 0x27d4eb2f165667c5ull;
+	return (unsigned int)(h >> 56) % F2T_TLINE_CACHE_SLOTS;
+}
+
+/* The columns of a line as read, into the cache: one entry per task, the latest. */
+static void remember(struct f2t_tline_cache *c, struct f2t_tline_cache_entry *e, const char *line,
+		     const char *blanks, const char *close, const struct f2t_tline *t)
+{
+	size_t len = (size_t)(close + 1 - line);
+
+	/* A task's other columns are gone: a hit must mean its latest (f2t_tline_head_cached()). */
+	if (t->pid > 0)
+		for (unsigned int i = 0; i < F2T_TLINE_CACHE_SLOTS; i++)
+			if (c->slot[i].pid == t->pid)
+				c->slot[i].len = 0;
+	/* Not lines that may be notes or lost-event lines when their end differs. */
+	if (!e || len > F2T_TLINE_CACHE_KEY || *blanks == 'C' || *blanks == 'T' ||
+	    *blanks == 'c' || *blanks == 'v')
+		return;
+	*e = (struct f2t_tline_cache_entry){
+		.len = (uint8_t)len,
+		.blanks = (uint8_t)(blanks - line),
+		.comm = (uint8_t)(t->comm.s - line),
+		.comm_len = (uint8_t)t->comm.len,
+		.pid = t->pid,
+		.tgid = t->tgid,
+		.cpu = t->cpu,
+	};
+	memcpy(e->key, line, len);
+}
+
+int f2t_tline_head_cached(struct f2t_tline_cache *c, const char *line, size_t len,
+			  struct f2t_tline *t)
+{
+	static const struct f2t_tline blank;
+	const char *end = line_end(line, len), *b = f2t_find_byte(line, end, '['), *blanks, *close;
+	struct f2t_tline_cache_entry *e = NULL;
+	int ret;
+
+	*t = blank;
+	if (b - line >= 16 && end - b >= 5) {
+		e = &c->slot[slot_of(line, b)];
+		if (e->len && end - line > e->len && same_bytes(line, e->key, e->len)) {
+			/* The same bytes up to the CPU column's ']': the same columns. */
+			blanks = line + e->blanks;
+			if (end[-1] == ']' && lost_line(blanks, end, t))
+				return 0;
+			t->comm = (struct f2t_span){ line + e->comm, e->comm_len };
+			t->pid = e->pid;
+			t->tgid = e->tgid;
+			t->cpu = e->cpu;
+			ret = head_rest(line + e->len - 1, end, t);
+			return ret ? ret : 1;
+		}
+	}
+	ret = head_columns(line, end, t, &blanks, &close);
+	if (ret || !close)
 		return ret;
-	p = name = t->body.s;
-	end = p + t->body.len;
+	ret = head_rest(close, end, t);
+	if (!ret)
+		remember(c, e, line, blanks, close, t);
+	return ret;
+}
+
+/* "NAME: BODY" out of a head's body. */
+static void split_name(struct f2t_tline *t)
+{
+	const char *p = t->body.s, *name = p, *end = p + t->body.len;
+
 	/* "NAME: BODY", or the function tracer's "FUNC <-PARENT" with no name. */
 	while (p < end && *p != ':' && *p != ' ')
 		p++;
@@ -342,7 +456,25 @@ int f2t_tline_parse(const char *line, size_t len, struct f2t_tline *t)
 		p = name;
 	}
 	t->body = (struct f2t_span){ p, (size_t)(end - p) };
-	return 0;
+}
+
+int f2t_tline_parse(const char *line, size_t len, struct f2t_tline *t)
+{
+	int ret = f2t_tline_head(line, len, t);
+
+	if (!ret && t->kind == F2T_TLINE_EVENT)
+		split_name(t);
+	return ret;
+}
+
+int f2t_tline_parse_cached(struct f2t_tline_cache *c, const char *line, size_t len,
+			   struct f2t_tline *t)
+{
+	int ret = f2t_tline_head_cached(c, line, len, t);
+
+	if (ret >= 0 && t->kind == F2T_TLINE_EVENT)
+		split_name(t);
+	return ret;
 }
 
 /* Does " word=" or " ==> " start at P (a space)? */

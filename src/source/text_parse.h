@@ -98,6 +98,43 @@ static inline const char *f2t_find_byte(const char *p, const char *end, char c)
  */
 int f2t_tline_head(const char *line, size_t len, struct f2t_tline *out);
 
+/*
+ * The columns of recent lines.  A line with the same bytes as one read
+ * before, up to its CPU column, has the same task and CPU: most lines do,
+ * and their columns come from here instead of being read again.  Each task
+ * (pid above 0) has one entry at most, from its latest line read.
+ */
+#define F2T_TLINE_CACHE_SLOTS 256
+#define F2T_TLINE_CACHE_KEY 64
+
+struct f2t_tline_cache {
+	struct f2t_tline_cache_entry {
+		uint8_t len;		/* of key, through the CPU column's ']'; 0: empty */
+		uint8_t blanks;		/* where the text starts */
+		uint8_t comm, comm_len;
+		int32_t pid, tgid;
+		uint32_t cpu;
+		char key[F2T_TLINE_CACHE_KEY];
+	} slot[F2T_TLINE_CACHE_SLOTS];
+};
+
+/**
+ * f2t_tline_head_cached() - f2t_tline_head(), with the columns from @c
+ * @c: the cache (zeroed at first)
+ *
+ * The same result as f2t_tline_head() for every line.
+ *
+ * Return: 1 when the columns came from @c: a line with these columns, of
+ * this task, was read before and none of the task's with other columns
+ * since; else as f2t_tline_head().
+ */
+int f2t_tline_head_cached(struct f2t_tline_cache *c, const char *line, size_t len,
+			  struct f2t_tline *out);
+
+/** f2t_tline_parse_cached() - f2t_tline_parse(), with the columns from @c (as above) */
+int f2t_tline_parse_cached(struct f2t_tline_cache *c, const char *line, size_t len,
+			   struct f2t_tline *out);
+
 /**
  * f2t_tline_field() - the value of KEY in a "key=value key=value" body
  * @body: an event's fields

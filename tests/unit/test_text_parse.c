@@ -230,6 +230,76 @@ static void test_head(void **state)
 	assert_int_equal(f2t_tline_head("x", 1, &t), -EINVAL);
 }
 
+/* One line through the cache: the same as without, and 1 when its columns came from the cache. */
+static int cached(struct f2t_tline_cache *c, const char *line, struct f2t_tline *t)
+{
+	struct f2t_tline plain;
+	int ret = f2t_tline_parse_cached(c, line, strlen(line), t), want;
+
+	want = f2t_tline_parse(line, strlen(line), &plain);
+	assert_int_equal(ret < 0 ? ret : 0, want);
+	if (!want) {
+		assert_int_equal(t->kind, plain.kind);
+		assert_ptr_equal(t->comm.s, plain.comm.s);
+		assert_int_equal(t->comm.len, plain.comm.len);
+		assert_int_equal(t->pid, plain.pid);
+		assert_int_equal(t->tgid, plain.tgid);
+		assert_int_equal(t->cpu, plain.cpu);
+		assert_true(t->ts == plain.ts);
+		assert_int_equal(t->lost, plain.lost);
+		assert_ptr_equal(t->body.s, plain.body.s);
+	}
+	return ret;
+}
+
+#define ON0 "       pingpong-24127   (  24127) [000] d..2. 32735.127343: "
+#define ON1 "       pingpong-24127   (  24127) [001] d..2. 32735.127343: "
+
+/* The columns of a line like one before come from the cache, and only then. */
+static void test_cached_columns(void **state)
+{
+	static struct f2t_tline_cache c;
+	struct f2t_tline t;
+
+	assert_int_equal(cached(&c, ON0 "sched_waking: comm=a pid=1", &t), 0);	/* read */
+	assert_int_equal(cached(&c, ON0 "sched_wakeup: comm=a pid=1", &t), 1);	/* remembered */
+	assert_span(t.comm, "pingpong");
+	assert_int_equal(t.pid, 24127);
+	assert_int_equal(t.cpu, 0);
+	assert_span(t.name, "sched_wakeup");
+	/* Another CPU: other columns, read; then both are known. */
+	assert_int_equal(cached(&c, ON1 "x: y=1", &t), 0);
+	assert_int_equal(t.cpu, 1);
+	/* ...but a task keeps one entry, its latest: CPU 0's went when CPU 1's came. */
+	assert_int_equal(cached(&c, ON0 "x: y=1", &t), 0);
+	assert_int_equal(cached(&c, ON0 "x: y=1", &t), 1);
+	/* The same columns with a broken rest is still a bad line. */
+	assert_int_equal(cached(&c, "       pingpong-24127   (  24127) [000] d..2. 3x735.1: x: y", &t), -EINVAL);
+	assert_int_equal(cached(&c, "       pingpong-24127   (  24127) [000]", &t), -EINVAL);
+	/* ...or a lost-events note, as without the cache. */
+	assert_int_equal(cached(&c, ON0 "CPU:1 [LOST 7 EVENTS]", &t), 0);
+	assert_int_equal(t.kind, F2T_TLINE_LOST);
+	assert_int_equal(t.lost, 7);
+}
+
+/* A task renamed and back: its old columns are read again, so the latest name is always known. */
+static void test_cached_rename(void **state)
+{
+	static struct f2t_tline_cache c;
+	struct f2t_tline t;
+
+	assert_int_equal(cached(&c, "            a-5       (      5) [000] d..2. 1.000001: x: y=1", &t), 0);
+	assert_int_equal(cached(&c, "            a-5       (      5) [000] d..2. 1.000002: x: y=1", &t), 1);
+	assert_int_equal(cached(&c, "            b-5       (      5) [000] d..2. 1.000003: x: y=1", &t), 0);
+	assert_int_equal(cached(&c, "            a-5       (      5) [000] d..2. 1.000004: x: y=1", &t), 0);
+	assert_span(t.comm, "a");
+	/* Another task of the same name and CPU is another entry. */
+	assert_int_equal(cached(&c, "            a-6       (      5) [000] d..2. 1.000005: x: y=1", &t), 0);
+	assert_int_equal(cached(&c, "            a-5       (      5) [000] d..2. 1.000006: x: y=1", &t), 1);
+	assert_int_equal(cached(&c, "            a-6       (      5) [000] d..2. 1.000007: x: y=1", &t), 1);
+	assert_int_equal(t.pid, 6);
+}
+
 static void test_numbers(void **state)
 {
 	long long n;
@@ -255,6 +325,8 @@ int main(void)
 		cmocka_unit_test(test_fields_in_order),
 		cmocka_unit_test(test_fields_int),
 		cmocka_unit_test(test_head),
+		cmocka_unit_test(test_cached_columns),
+		cmocka_unit_test(test_cached_rename),
 		cmocka_unit_test(test_numbers),
 	};
 
