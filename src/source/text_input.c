@@ -236,7 +236,8 @@ static const struct f2t_source_ops text_ops = {
 /* ---- the first pass: what the recording is ---- */
 
 struct scan {
-	uint64_t events, first_bad;
+	bool events;		/* any event line */
+	uint64_t first_bad;
 	size_t longest;
 	uint32_t ncpus;
 	uint64_t first_ts, last_ts;
@@ -300,6 +301,27 @@ static int note_task(struct f2t_recording *rec, const struct f2t_tline *t, struc
 	return 0;
 }
 
+/*
+ * The last event's time: the file read backwards from its end, to the first
+ * line that is one (the first pass does not read the rest of a known task's
+ * lines).
+ */
+static uint64_t last_ts(const struct text_src *s)
+{
+	const char *end = s->end;
+
+	while (end > s->begin) {
+		const char *nl = memrchr(s->begin, '\n', (size_t)(end - s->begin));
+		const char *line = nl ? nl + 1 : s->begin;
+		struct f2t_tline t;
+
+		if (!f2t_tline_head(line, (size_t)(end - line), &t) && t.kind == F2T_TLINE_EVENT)
+			return t.ts;
+		end = nl ? nl : s->begin;
+	}
+	return 0;
+}
+
 static int scan(struct text_src *s, struct f2t_recording *rec, struct scan *sc)
 {
 	struct f2t_tline last = { .pid = -1 };
@@ -315,7 +337,15 @@ static int scan(struct text_src *s, struct f2t_recording *rec, struct scan *sc)
 
 		if (len > sc->longest)
 			sc->longest = len;
-		known = f2t_tline_head_cached(&s->heads, line, len, &t);
+		release_before(s, line);
+		/*
+		 * The task's latest columns, noted and their CPU counted, by a
+		 * line of theirs read before; whether this one is an event too
+		 * matters only for the last one, found at the end.
+		 */
+		known = f2t_tline_task_cached(&s->heads, line, len, &t);
+		if (known > 0)
+			continue;
 		if (known < 0) {
 			if (!sc->first_bad)
 				sc->first_bad = s->lineno;
@@ -325,16 +355,15 @@ static int scan(struct text_src *s, struct f2t_recording *rec, struct scan *sc)
 			header_line(sc, line, len);
 		if (t.kind != F2T_TLINE_EVENT)
 			continue;
-		if (!sc->events++)
+		if (!sc->events)
 			sc->first_ts = t.ts;
-		sc->last_ts = t.ts;
-		release_before(s, line);
-		if (known)	/* the task's latest columns: noted, CPU counted */
-			continue;
+		sc->events = true;
 		if (t.cpu + 1 > sc->ncpus)
 			sc->ncpus = t.cpu + 1;
 		ret = note_task(rec, &t, &last);
 	}
+	if (sc->events)
+		sc->last_ts = last_ts(s);
 	/* The events are read from the start again. */
 	s->pos = s->fetched = s->begin;
 	s->lineno = s->first_lineno - 1;

@@ -404,8 +404,9 @@ static void remember(struct f2t_tline_cache *c, struct f2t_tline_cache_entry *e,
 	memcpy(e->key, line, len);
 }
 
-int f2t_tline_head_cached(struct f2t_tline_cache *c, const char *line, size_t len,
-			  struct f2t_tline *t)
+/* f2t_tline_head_cached(), or with WHOLE false f2t_tline_task_cached(). */
+static int head_cached(struct f2t_tline_cache *c, const char *line, size_t len,
+		       struct f2t_tline *t, bool whole)
 {
 	static const struct f2t_tline blank;
 	const char *end = line_end(line, len), *b = f2t_find_byte(line, end, '['), *blanks, *close;
@@ -418,13 +419,13 @@ int f2t_tline_head_cached(struct f2t_tline_cache *c, const char *line, size_t le
 		if (e->len && end - line > e->len && same_bytes(line, e->key, e->len)) {
 			/* The same bytes up to the CPU column's ']': the same columns. */
 			blanks = line + e->blanks;
-			if (end[-1] == ']' && lost_line(blanks, end, t))
+			if (whole && end[-1] == ']' && lost_line(blanks, end, t))
 				return 0;
 			t->comm = (struct f2t_span){ line + e->comm, e->comm_len };
 			t->pid = e->pid;
 			t->tgid = e->tgid;
 			t->cpu = e->cpu;
-			ret = head_rest(line + e->len - 1, end, t);
+			ret = whole ? head_rest(line + e->len - 1, end, t) : 0;
 			return ret ? ret : 1;
 		}
 	}
@@ -435,6 +436,18 @@ int f2t_tline_head_cached(struct f2t_tline_cache *c, const char *line, size_t le
 	if (!ret)
 		remember(c, e, line, blanks, close, t);
 	return ret;
+}
+
+int f2t_tline_head_cached(struct f2t_tline_cache *c, const char *line, size_t len,
+			  struct f2t_tline *t)
+{
+	return head_cached(c, line, len, t, true);
+}
+
+int f2t_tline_task_cached(struct f2t_tline_cache *c, const char *line, size_t len,
+			  struct f2t_tline *t)
+{
+	return head_cached(c, line, len, t, false);
 }
 
 /* "NAME: BODY" out of a head's body. */

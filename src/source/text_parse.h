@@ -131,6 +131,19 @@ struct f2t_tline_cache {
 int f2t_tline_head_cached(struct f2t_tline_cache *c, const char *line, size_t len,
 			  struct f2t_tline *out);
 
+/**
+ * f2t_tline_task_cached() - whose line this is, from @c when it can
+ * @c: the cache
+ *
+ * For a reader that wants a line's task and no more: when the columns are
+ * in @c the rest of the line is not read (nor whether it makes an event).
+ *
+ * Return: 1 when the columns came from @c (@out holds them, and nothing
+ * else); else as f2t_tline_head(), the line read whole.
+ */
+int f2t_tline_task_cached(struct f2t_tline_cache *c, const char *line, size_t len,
+			  struct f2t_tline *out);
+
 /** f2t_tline_parse_cached() - f2t_tline_parse(), with the columns from @c (as above) */
 int f2t_tline_parse_cached(struct f2t_tline_cache *c, const char *line, size_t len,
 			   struct f2t_tline *out);
