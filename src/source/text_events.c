@@ -90,6 +90,71 @@ static bool int_field(struct f2t_fields *f, const char *key, int32_t *out)
 	return true;
 }
 
+/*
+ * The kernel's own layout of a body: each key in its place, every value one
+ * word ("prev_comm=X prev_pid=N ... next_prio=N").  Read in one pass, with
+ * the keys compared as constants.  A value ends at the first " word=" or
+ * " ==> " (f2t_tline_field()), and f2t_fields_get() looks for a key where
+ * the one before ended (past a " ==> " too), so where the next word is the
+ * next key, that lookup would find the same value; anything else is left
+ * to it.  Each @lit is "key=", or " key=" / " ==> key=" after a value.
+ */
+static inline bool layout_word(const char **p, const char *end, const char *lit, size_t n,
+			       struct f2t_span *v)
+{
+	const char *q = *p;
+
+	if ((size_t)(end - q) < n || memcmp(q, lit, n))
+		return false;
+	q += n;
+	*p = f2t_find_byte(q, end, ' ');
+	*v = (struct f2t_span){ q, (size_t)(*p - q) };
+	return true;
+}
+
+#define WORD(p, end, lit, v) layout_word(p, end, lit, sizeof(lit) - 1, v)
+
+/* As int_field() would find it: f2t_fields_int() of a value is f2t_span_int()'s. */
+static bool span_i32(struct f2t_span v, int32_t *out)
+{
+	long long n;
+
+	if (!f2t_span_int(v, &n))
+		return false;
+	*out = (int32_t)n;
+	return true;
+}
+
+/* sched_switch in the kernel's layout: 1, or 0 to be read field by field. */
+static int switch_layout(struct text_src *s, struct f2t_span b, struct f2t_event *ev,
+			 struct f2t_span *state)
+{
+	const char *p = b.s, *end = b.s + b.len;
+	struct f2t_span prev, pid, prio, next, npid, nprio;
+
+	if (!WORD(&p, end, "prev_comm=", &prev) || !WORD(&p, end, " prev_pid=", &pid) ||
+	    !WORD(&p, end, " prev_prio=", &prio) || !WORD(&p, end, " prev_state=", state) ||
+	    !WORD(&p, end, " ==> next_comm=", &next) || !WORD(&p, end, " next_pid=", &npid) ||
+	    !WORD(&p, end, " next_prio=", &nprio) || p != end)
+		return 0;
+	return span_i32(pid, &ev->sw.prev_pid) && span_i32(prio, &ev->sw.prev_prio) &&
+	       span_i32(npid, &ev->sw.next_pid) && span_i32(nprio, &ev->sw.next_prio) &&
+	       (ev->sw.prev_comm = dup_span(s, prev)) && (ev->sw.next_comm = dup_span(s, next));
+}
+
+/* sched_waking and the wakeups in the kernel's layout: 1, or 0 as above. */
+static int wake_layout(struct text_src *s, struct f2t_span b, struct f2t_event *ev)
+{
+	const char *p = b.s, *end = b.s + b.len;
+	struct f2t_span comm, pid, prio, cpu;
+
+	if (!WORD(&p, end, "comm=", &comm) || !WORD(&p, end, " pid=", &pid) ||
+	    !WORD(&p, end, " prio=", &prio) || !WORD(&p, end, " target_cpu=", &cpu) || p != end)
+		return 0;
+	return span_i32(pid, &ev->wake.pid) && span_i32(prio, &ev->wake.prio) &&
+	       span_i32(cpu, &ev->wake.target_cpu) && (ev->wake.comm = dup_span(s, comm));
+}
+
 /* "comm:pid [prio]" (trace-cmd's plugins), from the end of @v. */
 static bool plugin_task(struct text_src *s, struct f2t_span v, const char **comm, int32_t *pid,
 			int32_t *prio)
@@ -145,8 +210,12 @@ static int decode_switch(struct text_src *s, struct f2t_span b, struct f2t_event
 	struct f2t_fields f;
 	struct f2t_span state, left, right;
 	const char *arrow;
+	size_t mark = s->scratch_len;
 
 	f2t_fields_init(&f, b);
+	if (switch_layout(s, b, ev, &state))
+		goto state;
+	s->scratch_len = mark;
 	if (str_field(s, &f, "prev_comm", &ev->sw.prev_comm)) {
 		if (!int_field(&f, "prev_pid", &ev->sw.prev_pid) ||
 		    !int_field(&f, "prev_prio", &ev->sw.prev_prio) ||
@@ -170,6 +239,7 @@ static int decode_switch(struct text_src *s, struct f2t_span b, struct f2t_event
 		    !plugin_task(s, right, &ev->sw.next_comm, &ev->sw.next_pid, &ev->sw.next_prio))
 			return -EINVAL;
 	}
+state:
 	if (!state.len || state.len >= F2T_STATE_LEN)
 		return -EINVAL;
 	memcpy(ev->sw.prev_state, state.s, state.len);
@@ -182,7 +252,11 @@ static int decode_wake(struct text_src *s, struct f2t_span b, struct f2t_event *
 	struct f2t_fields f;
 	const char *cpu;
 	long long n;
+	size_t mark = s->scratch_len;
 
+	if (wake_layout(s, b, ev))
+		return 1;
+	s->scratch_len = mark;
 	f2t_fields_init(&f, b);
 	if (str_field(s, &f, "comm", &ev->wake.comm))
 		return int_field(&f, "pid", &ev->wake.pid) && int_field(&f, "prio", &ev->wake.prio) &&
