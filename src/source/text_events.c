@@ -99,46 +99,62 @@ static bool int_field(struct f2t_fields *f, const char *key, int32_t *out)
  * next key, that lookup would find the same value; anything else is left
  * to it.  Each @lit is "key=", or " key=" / " ==> key=" after a value.
  */
+static inline bool layout_key(const char **p, const char *end, const char *lit, size_t n)
+{
+	if ((size_t)(end - *p) < n || memcmp(*p, lit, n))
+		return false;
+	*p += n;
+	return true;
+}
+
 static inline bool layout_word(const char **p, const char *end, const char *lit, size_t n,
 			       struct f2t_span *v)
 {
 	const char *q = *p;
 
-	if ((size_t)(end - q) < n || memcmp(q, lit, n))
+	if (!layout_key(&q, end, lit, n))
 		return false;
-	q += n;
 	*p = f2t_find_byte(q, end, ' ');
 	*v = (struct f2t_span){ q, (size_t)(*p - q) };
 	return true;
 }
 
-#define WORD(p, end, lit, v) layout_word(p, end, lit, sizeof(lit) - 1, v)
-
-/* As int_field() would find it: f2t_fields_int() of a value is f2t_span_int()'s. */
-static bool span_i32(struct f2t_span v, int32_t *out)
+/*
+ * A value of 1 to 19 plain digits, read as int_field() reads it
+ * (f2t_span_int()); any other value is left to it.
+ */
+static inline bool layout_int(const char **p, const char *end, const char *lit, size_t n,
+			      int32_t *out)
 {
-	long long n;
+	const char *q = *p, *v;
+	uint64_t x = 0;
 
-	if (!f2t_span_int(v, &n))
+	if (!layout_key(&q, end, lit, n))
 		return false;
-	*out = (int32_t)n;
+	for (v = q; q < end && (unsigned char)(*q - '0') < 10 && q - v < 19; q++)
+		x = x * 10 + (uint64_t)(*q - '0');
+	if (q == v || (q < end && *q != ' '))
+		return false;
+	*out = (int32_t)(long long)x;
+	*p = q;
 	return true;
 }
+
+#define WORD(p, end, lit, v) layout_word(p, end, lit, sizeof(lit) - 1, v)
+#define INT(p, end, lit, v) layout_int(p, end, lit, sizeof(lit) - 1, v)
 
 /* sched_switch in the kernel's layout: 1, or 0 to be read field by field. */
 static int switch_layout(struct text_src *s, struct f2t_span b, struct f2t_event *ev,
 			 struct f2t_span *state)
 {
 	const char *p = b.s, *end = b.s + b.len;
-	struct f2t_span prev, pid, prio, next, npid, nprio;
+	struct f2t_span prev, next;
 
-	if (!WORD(&p, end, "prev_comm=", &prev) || !WORD(&p, end, " prev_pid=", &pid) ||
-	    !WORD(&p, end, " prev_prio=", &prio) || !WORD(&p, end, " prev_state=", state) ||
-	    !WORD(&p, end, " ==> next_comm=", &next) || !WORD(&p, end, " next_pid=", &npid) ||
-	    !WORD(&p, end, " next_prio=", &nprio) || p != end)
-		return 0;
-	return span_i32(pid, &ev->sw.prev_pid) && span_i32(prio, &ev->sw.prev_prio) &&
-	       span_i32(npid, &ev->sw.next_pid) && span_i32(nprio, &ev->sw.next_prio) &&
+	return WORD(&p, end, "prev_comm=", &prev) && INT(&p, end, " prev_pid=", &ev->sw.prev_pid) &&
+	       INT(&p, end, " prev_prio=", &ev->sw.prev_prio) &&
+	       WORD(&p, end, " prev_state=", state) && WORD(&p, end, " ==> next_comm=", &next) &&
+	       INT(&p, end, " next_pid=", &ev->sw.next_pid) &&
+	       INT(&p, end, " next_prio=", &ev->sw.next_prio) && p == end &&
 	       (ev->sw.prev_comm = dup_span(s, prev)) && (ev->sw.next_comm = dup_span(s, next));
 }
 
@@ -146,13 +162,12 @@ static int switch_layout(struct text_src *s, struct f2t_span b, struct f2t_event
 static int wake_layout(struct text_src *s, struct f2t_span b, struct f2t_event *ev)
 {
 	const char *p = b.s, *end = b.s + b.len;
-	struct f2t_span comm, pid, prio, cpu;
+	struct f2t_span comm;
 
-	if (!WORD(&p, end, "comm=", &comm) || !WORD(&p, end, " pid=", &pid) ||
-	    !WORD(&p, end, " prio=", &prio) || !WORD(&p, end, " target_cpu=", &cpu) || p != end)
-		return 0;
-	return span_i32(pid, &ev->wake.pid) && span_i32(prio, &ev->wake.prio) &&
-	       span_i32(cpu, &ev->wake.target_cpu) && (ev->wake.comm = dup_span(s, comm));
+	return WORD(&p, end, "comm=", &comm) && INT(&p, end, " pid=", &ev->wake.pid) &&
+	       INT(&p, end, " prio=", &ev->wake.prio) &&
+	       INT(&p, end, " target_cpu=", &ev->wake.target_cpu) && p == end &&
+	       (ev->wake.comm = dup_span(s, comm));
 }
 
 /* "comm:pid [prio]" (trace-cmd's plugins), from the end of @v. */
