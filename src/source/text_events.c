@@ -206,16 +206,17 @@ static bool plugin_task(struct text_src *s, struct f2t_span v, const char **comm
  */
 static int64_t state_value(struct f2t_span letters)
 {
-	static const char bits[] = "SDTtXZPI";	/* 0x01, 0x02 ... 0x80; R is none */
+	static const uint16_t bit[128] = {	/* R is none */
+		['S'] = 0x01, ['D'] = 0x02, ['T'] = 0x04, ['t'] = 0x08,
+		['X'] = 0x10, ['Z'] = 0x20, ['P'] = 0x40, ['I'] = 0x80, ['+'] = 0x100,
+	};
 	int64_t v = 0;
 
 	for (size_t i = 0; i < letters.len; i++) {
-		const char *b = memchr(bits, letters.s[i], sizeof(bits) - 1);
+		unsigned char c = (unsigned char)letters.s[i];
 
-		if (b)
-			v |= (int64_t)1 << (b - bits);
-		else if (letters.s[i] == '+')
-			v |= 0x100;
+		if (c < 128)
+			v |= bit[c];
 	}
 	return v;
 }
