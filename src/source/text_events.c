@@ -90,6 +90,86 @@ static bool int_field(struct f2t_fields *f, const char *key, int32_t *out)
 	return true;
 }
 
+/*
+ * The kernel's own layout of a body: each key in its place, every value one
+ * word ("prev_comm=X prev_pid=N ... next_prio=N").  Read in one pass, with
+ * the keys compared as constants.  A value ends at the first " word=" or
+ * " ==> " (f2t_tline_field()), and f2t_fields_get() looks for a key where
+ * the one before ended (past a " ==> " too), so where the next word is the
+ * next key, that lookup would find the same value; anything else is left
+ * to it.  Each @lit is "key=", or " key=" / " ==> key=" after a value.
+ */
+static inline bool layout_key(const char **p, const char *end, const char *lit, size_t n)
+{
+	if ((size_t)(end - *p) < n || memcmp(*p, lit, n))
+		return false;
+	*p += n;
+	return true;
+}
+
+static inline bool layout_word(const char **p, const char *end, const char *lit, size_t n,
+			       struct f2t_span *v)
+{
+	const char *q = *p;
+
+	if (!layout_key(&q, end, lit, n))
+		return false;
+	*p = f2t_find_byte(q, end, ' ');
+	*v = (struct f2t_span){ q, (size_t)(*p - q) };
+	return true;
+}
+
+/*
+ * A value of 1 to 19 plain digits, read as int_field() reads it
+ * (f2t_span_int()); any other value is left to it.
+ */
+static inline bool layout_int(const char **p, const char *end, const char *lit, size_t n,
+			      int32_t *out)
+{
+	const char *q = *p, *v;
+	uint64_t x = 0;
+
+	if (!layout_key(&q, end, lit, n))
+		return false;
+	for (v = q; q < end && (unsigned char)(*q - '0') < 10 && q - v < 19; q++)
+		x = x * 10 + (uint64_t)(*q - '0');
+	if (q == v || (q < end && *q != ' '))
+		return false;
+	*out = (int32_t)(long long)x;
+	*p = q;
+	return true;
+}
+
+#define WORD(p, end, lit, v) layout_word(p, end, lit, sizeof(lit) - 1, v)
+#define INT(p, end, lit, v) layout_int(p, end, lit, sizeof(lit) - 1, v)
+
+/* sched_switch in the kernel's layout: 1, or 0 to be read field by field. */
+static int switch_layout(struct text_src *s, struct f2t_span b, struct f2t_event *ev,
+			 struct f2t_span *state)
+{
+	const char *p = b.s, *end = b.s + b.len;
+	struct f2t_span prev, next;
+
+	return WORD(&p, end, "prev_comm=", &prev) && INT(&p, end, " prev_pid=", &ev->sw.prev_pid) &&
+	       INT(&p, end, " prev_prio=", &ev->sw.prev_prio) &&
+	       WORD(&p, end, " prev_state=", state) && WORD(&p, end, " ==> next_comm=", &next) &&
+	       INT(&p, end, " next_pid=", &ev->sw.next_pid) &&
+	       INT(&p, end, " next_prio=", &ev->sw.next_prio) && p == end &&
+	       (ev->sw.prev_comm = dup_span(s, prev)) && (ev->sw.next_comm = dup_span(s, next));
+}
+
+/* sched_waking and the wakeups in the kernel's layout: 1, or 0 as above. */
+static int wake_layout(struct text_src *s, struct f2t_span b, struct f2t_event *ev)
+{
+	const char *p = b.s, *end = b.s + b.len;
+	struct f2t_span comm;
+
+	return WORD(&p, end, "comm=", &comm) && INT(&p, end, " pid=", &ev->wake.pid) &&
+	       INT(&p, end, " prio=", &ev->wake.prio) &&
+	       INT(&p, end, " target_cpu=", &ev->wake.target_cpu) && p == end &&
+	       (ev->wake.comm = dup_span(s, comm));
+}
+
 /* "comm:pid [prio]" (trace-cmd's plugins), from the end of @v. */
 static bool plugin_task(struct text_src *s, struct f2t_span v, const char **comm, int32_t *pid,
 			int32_t *prio)
@@ -126,16 +206,17 @@ static bool plugin_task(struct text_src *s, struct f2t_span v, const char **comm
  */
 static int64_t state_value(struct f2t_span letters)
 {
-	static const char bits[] = "SDTtXZPI";	/* 0x01, 0x02 ... 0x80; R is none */
+	static const uint16_t bit[128] = {	/* R is none */
+		['S'] = 0x01, ['D'] = 0x02, ['T'] = 0x04, ['t'] = 0x08,
+		['X'] = 0x10, ['Z'] = 0x20, ['P'] = 0x40, ['I'] = 0x80, ['+'] = 0x100,
+	};
 	int64_t v = 0;
 
 	for (size_t i = 0; i < letters.len; i++) {
-		const char *b = memchr(bits, letters.s[i], sizeof(bits) - 1);
+		unsigned char c = (unsigned char)letters.s[i];
 
-		if (b)
-			v |= (int64_t)1 << (b - bits);
-		else if (letters.s[i] == '+')
-			v |= 0x100;
+		if (c < 128)
+			v |= bit[c];
 	}
 	return v;
 }
@@ -145,8 +226,12 @@ static int decode_switch(struct text_src *s, struct f2t_span b, struct f2t_event
 	struct f2t_fields f;
 	struct f2t_span state, left, right;
 	const char *arrow;
+	size_t mark = s->scratch_len;
 
 	f2t_fields_init(&f, b);
+	if (switch_layout(s, b, ev, &state))
+		goto state;
+	s->scratch_len = mark;
 	if (str_field(s, &f, "prev_comm", &ev->sw.prev_comm)) {
 		if (!int_field(&f, "prev_pid", &ev->sw.prev_pid) ||
 		    !int_field(&f, "prev_prio", &ev->sw.prev_prio) ||
@@ -170,6 +255,7 @@ static int decode_switch(struct text_src *s, struct f2t_span b, struct f2t_event
 		    !plugin_task(s, right, &ev->sw.next_comm, &ev->sw.next_pid, &ev->sw.next_prio))
 			return -EINVAL;
 	}
+state:
 	if (!state.len || state.len >= F2T_STATE_LEN)
 		return -EINVAL;
 	memcpy(ev->sw.prev_state, state.s, state.len);
@@ -182,7 +268,11 @@ static int decode_wake(struct text_src *s, struct f2t_span b, struct f2t_event *
 	struct f2t_fields f;
 	const char *cpu;
 	long long n;
+	size_t mark = s->scratch_len;
 
+	if (wake_layout(s, b, ev))
+		return 1;
+	s->scratch_len = mark;
 	f2t_fields_init(&f, b);
 	if (str_field(s, &f, "comm", &ev->wake.comm))
 		return int_field(&f, "pid", &ev->wake.pid) && int_field(&f, "prio", &ev->wake.prio) &&
@@ -342,6 +432,8 @@ int f2t_text_event(struct text_src *s, const struct f2t_tline *t, struct f2t_eve
 
 	f2t_fields_init(&f, t->body);
 	s->scratch_len = 0;
+	/* Unrolled, each name is compared inline as a constant, not by a call to memcmp(). */
+#pragma GCC unroll 32
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
 		if (t->name.len == known[i].len && !memcmp(t->name.s, known[i].name, known[i].len)) {
 			kind = known[i].kind;
