@@ -25,6 +25,12 @@
 
 #define SHOWN_BAD_LINES 5
 #define PREFETCH_AHEAD 4096
+/*
+ * The start of a file the first pass leaves mapped for the second: it would
+ * fault each page in again (8 ms of 125 for 106 MB, measured); the pages
+ * are the page cache's, mapped, not copies.
+ */
+#define KEEP_MAPPED (256u << 20)
 
 struct text_input {
 	struct f2t_input in;
@@ -89,12 +95,12 @@ static bool html_probe(const unsigned char *head, size_t len)
 
 /* ---- the source: one line after the other ---- */
 
-/* Gives back the pages behind P, in steps of 4 MiB: memory stays flat. */
-static void release_before(struct text_src *s, const char *p)
+/* Gives back the pages behind P from s->released on, in steps of 4 MiB: memory stays flat. */
+static inline void release_before(struct text_src *s, const char *p)
 {
 	size_t upto = (size_t)(p - s->map);
 
-	if (upto > s->released + (4u << 20)) {
+	if (__builtin_expect(upto > s->released + (4u << 20), 0)) {
 		upto &= ~((size_t)sysconf(_SC_PAGESIZE) - 1);
 		madvise((char *)s->map + s->released, upto - s->released, MADV_DONTNEED);
 		s->released = upto;
@@ -331,6 +337,7 @@ static int scan(struct text_src *s, struct f2t_recording *rec, struct scan *sc)
 
 	memset(sc, 0, sizeof(*sc));
 	s->lineno = s->first_lineno - 1;
+	s->released = KEEP_MAPPED;
 	while (!ret && next_line(s, &line, &len)) {
 		struct f2t_tline t;
 		int known;
