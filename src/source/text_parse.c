@@ -135,16 +135,37 @@ static inline bool digits(const char **p, const char *end, long max, uint64_t *v
 	return true;
 }
 
-/* "SECONDS.FRACTION:" (or a plain count: clocks that are not in ns) at P. */
-static inline bool timestamp(const char **p, const char *end, uint64_t *ns)
+/*
+ * "SECONDS.FRACTION:" (or a plain count: clocks that are not in ns) at P.
+ * SECS, when not NULL, holds the last "SECONDS." read and its value: lines
+ * come by time, so most repeat it, and its digits need not be read again.
+ */
+static inline bool timestamp(const char **p, const char *end, uint64_t *ns,
+			     struct f2t_tline_secs *secs)
 {
 	static const uint32_t scale[10] = { 0, 100000000, 10000000, 1000000, 100000,
 					    10000, 1000, 100, 10, 1 };
 	const char *q = *p, *frac;
 	uint64_t sec, f;
 
-	if (!digits(&q, end, 12, &sec))
-		return false;
+	if (secs && secs->len && end - q >= 8 &&
+	    (word_at(q) & secs->mask) == secs->text) {
+		sec = secs->value;
+		q += secs->len - 1;	/* at its '.' */
+	} else {
+		if (!digits(&q, end, 12, &sec))
+			return false;
+		if (secs && q < end && *q == '.' && q - *p < 8 && end - *p >= 8) {
+			secs->len = (uint8_t)(q + 1 - *p);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+			secs->mask = ~0ull << (64 - 8 * secs->len);
+#else
+			secs->mask = ~0ull >> (64 - 8 * secs->len);
+#endif
+			secs->text = word_at(*p) & secs->mask;
+			secs->value = sec;
+		}
+	}
 	if (q < end && *q == '.') {
 		frac = ++q;
 		if (!digits(&q, end, 9, &f))
@@ -301,7 +322,8 @@ static int head_columns(const char *line, const char *end, struct f2t_tline *t,
 }
 
 /* What follows the CPU column's ']' at CLOSE: latency flags, timestamp, body. */
-static int head_rest(const char *close, const char *end, struct f2t_tline *t)
+static int head_rest(const char *close, const char *end, struct f2t_tline *t,
+		     struct f2t_tline_secs *secs)
 {
 	const char *p = close + 1;
 
@@ -310,7 +332,7 @@ static int head_rest(const char *close, const char *end, struct f2t_tline *t)
 	while (p < end && *p == ' ')
 		p++;
 	/* Latency flags, unless the timestamp comes right away. */
-	if (!timestamp(&p, end, &t->ts)) {
+	if (!timestamp(&p, end, &t->ts, secs)) {
 		const char *f = p;
 
 		while (p < end && *p != ' ')
@@ -318,7 +340,7 @@ static int head_rest(const char *close, const char *end, struct f2t_tline *t)
 		t->flags = (struct f2t_span){ f, (size_t)(p - f) };
 		while (p < end && *p == ' ')
 			p++;
-		if (t->flags.len > 8 || !timestamp(&p, end, &t->ts))
+		if (t->flags.len > 8 || !timestamp(&p, end, &t->ts, secs))
 			return -EINVAL;
 	}
 	if (p < end && *p != ' ')
@@ -342,7 +364,7 @@ int f2t_tline_head(const char *line, size_t len, struct f2t_tline *t)
 
 	*t = blank;	/* a copy, where gcc makes a memset a slow rep stos */
 	ret = head_columns(line, end, t, &blanks, &close);
-	return ret || !close ? ret : head_rest(close, end, t);
+	return ret || !close ? ret : head_rest(close, end, t, NULL);
 }
 
 /* ---- the columns of recent lines ---- */
@@ -425,14 +447,14 @@ static int head_cached(struct f2t_tline_cache *c, const char *line, size_t len,
 			t->pid = e->pid;
 			t->tgid = e->tgid;
 			t->cpu = e->cpu;
-			ret = whole ? head_rest(line + e->len - 1, end, t) : 0;
+			ret = whole ? head_rest(line + e->len - 1, end, t, &c->secs) : 0;
 			return ret ? ret : 1;
 		}
 	}
 	ret = head_columns(line, end, t, &blanks, &close);
 	if (ret || !close)
 		return ret;
-	ret = head_rest(close, end, t);
+	ret = head_rest(close, end, t, &c->secs);
 	if (!ret)
 		remember(c, e, line, blanks, close, t);
 	return ret;

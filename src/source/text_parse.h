@@ -107,7 +107,14 @@ int f2t_tline_head(const char *line, size_t len, struct f2t_tline *out);
 #define F2T_TLINE_CACHE_SLOTS 256
 #define F2T_TLINE_CACHE_KEY 64
 
+struct f2t_tline_secs {
+	uint64_t text, mask;	/* the "SECONDS." bytes of a line (len of them) */
+	uint64_t value;
+	uint8_t len;		/* 0: none yet */
+};
+
 struct f2t_tline_cache {
+	struct f2t_tline_secs secs;	/* the last timestamp's seconds */
 	struct f2t_tline_cache_entry {
 		uint8_t len;		/* of key, through the CPU column's ']'; 0: empty */
 		uint8_t blanks;		/* where the text starts */

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -300,6 +301,35 @@ static void test_cached_rename(void **state)
 	assert_int_equal(t.pid, 6);
 }
 
+/* Timestamps through the cache: the seconds of the line before are taken again only when the same. */
+static void test_cached_timestamps(void **state)
+{
+	static struct f2t_tline_cache c;
+	static const struct {
+		const char *ts;
+		uint64_t ns;
+	} lines[] = {
+		{ "12345.000001", 12345000001000ull }, { "12345.999999", 12345999999000ull },
+		{ "123456.000001", 123456000001000ull }, { "12345.5", 12345500000000ull },
+		{ "1234.5", 1234500000000ull }, { "12345.123456789", 12345123456789ull },
+		{ "12345678.1", 12345678100000000ull }, { "12345678.2", 12345678200000000ull },
+		{ "123456789.3", 123456789300000000ull }, { "42", 42 }, { "12345.", 0 },
+	};
+	char line[160];
+	struct f2t_tline t;
+
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		snprintf(line, sizeof(line), "       pingpong-24127   (  24127) [000] d..2. %s: x: y=1",
+			 lines[i].ts);
+		if (!lines[i].ns) {
+			assert_int_equal(cached(&c, line, &t), -EINVAL);
+			continue;
+		}
+		assert_true(cached(&c, line, &t) >= 0);
+		assert_true(t.ts == lines[i].ns);
+	}
+}
+
 static void test_numbers(void **state)
 {
 	long long n;
@@ -327,6 +357,7 @@ int main(void)
 		cmocka_unit_test(test_head),
 		cmocka_unit_test(test_cached_columns),
 		cmocka_unit_test(test_cached_rename),
+		cmocka_unit_test(test_cached_timestamps),
 		cmocka_unit_test(test_numbers),
 	};
 
