@@ -410,7 +410,10 @@ static void remember(struct f2t_tline_cache *c, struct f2t_tline_cache_entry *e,
 		for (unsigned int i = 0; i < F2T_TLINE_CACHE_SLOTS; i++)
 			if (c->slot[i].pid == t->pid)
 				c->slot[i].len = 0;
-	/* Not lines that may be notes or lost-event lines when their end differs. */
+	/*
+	 * Not a line starting as a note may: notes() reads the whole line, and
+	 * the hit path reads only the lost-event test again.
+	 */
 	if (!e || len > F2T_TLINE_CACHE_KEY || *blanks == 'C' || *blanks == 'T' ||
 	    *blanks == 'c' || *blanks == 'v')
 		return;
