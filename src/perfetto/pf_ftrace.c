@@ -94,7 +94,7 @@ static int64_t comm_index(struct pf_bundle *bb, int32_t pid, const char *comm)
 	struct comm_key k = { &bb->comms, comm ? comm : "", 0 };
 	int64_t index;
 
-	if (m->gen == bb->gen && m->pid == pid && !strncmp(m->comm, k.s, F2T_COMM_LEN - 1))
+	if (m->gen == bb->gen && m->pid == pid && f2t_comm_eq(m->comm, k.s))
 		return m->index;
 	index = comm_lookup(bb, &k);
 	if (index >= 0) {
