@@ -57,11 +57,13 @@ static inline uint64_t args_count(const struct fxt_args *a)
 	return a ? a->count : 0;
 }
 
+/* Arguments encoded where they go already (a record built in place) stay. */
 static inline size_t put_args(uint64_t *dst, const struct fxt_args *a)
 {
 	if (!a || !a->nwords)
 		return 0;
-	memcpy(dst, a->words, a->nwords * sizeof(uint64_t));
+	if (a->words != dst)
+		memcpy(dst, a->words, a->nwords * sizeof(uint64_t));
 	return a->nwords;
 }
 

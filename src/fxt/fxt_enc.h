@@ -14,7 +14,8 @@
  *  - Words are stored in host byte order, as the format says (the magic
  *    record tells readers which order that was).
  *  - Arguments are encoded first, with the fxt_arg_*() encoders, into a
- *    small array; the record encoder copies them after its fixed part.
+ *    small array; the record encoder copies them after its fixed part,
+ *    unless they were encoded there, in DST, already.
  */
 #ifndef F2T_FXT_ENC_H
 #define F2T_FXT_ENC_H
