@@ -42,14 +42,16 @@ void pf_bundle_fini(struct pf_bundle *bb)
 /* Appends one compact event's values, column by column from @first. */
 static int compact(struct pf_bundle *bb, enum pf_column first, const uint64_t *v)
 {
-	int err = 0;
+	struct pb_buf *col = &bb->col[first];
 
-	for (int i = 0; i < 5; i++) {
-		pb_varint(&bb->col[first + i], v[i]);
-		err = err ? err : bb->col[first + i].err;
-	}
+	for (int i = 0; i < 5; i++)
+		pb_varint(&col[i], v[i]);
 	bb->nevents++;
-	return err;
+	/* The first error of the five; checked apart, the appends do not wait on it. */
+	for (int i = 0; i < 5; i++)
+		if (col[i].err)
+			return col[i].err;
+	return 0;
 }
 
 struct comm_key {
