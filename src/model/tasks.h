@@ -91,6 +91,7 @@ static inline void f2t_task_set(struct f2t_task *task, const char *comm, int32_t
 	if ((comm && !f2t_comm_eq(task->comm, comm)) || (tgid > 0 && task->tgid != tgid))
 		f2t_task_change(task, comm, tgid);
 }
+
 /* Calls FN for every task, in the order they became known.  Stops early if FN returns non-zero. */
 int f2t_tasks_each(struct f2t_tasks *t, int (*fn)(struct f2t_task *, void *), void *ctx);
 uint32_t f2t_tasks_count(const struct f2t_tasks *t);

@@ -61,7 +61,7 @@ static inline void f2t_out_write(struct f2t_out *o, const void *p, size_t n)
 /*
  * Room for @n more bytes at the end of the buffer (@n at most its size),
  * for a writer that encodes there in place rather than copy each small
- * record in; f2t_out_commit() then keeps the @n bytes it used.
+ * record in; f2t_out_commit() then keeps the bytes it used.
  */
 static inline unsigned char *f2t_out_room(struct f2t_out *o, size_t n)
 {
