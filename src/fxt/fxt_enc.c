@@ -10,11 +10,6 @@
 
 #include "fxt/fxt_enc.h"
 
-static inline uint64_t hdr(unsigned int type, size_t words)
-{
-	return (uint64_t)type | (uint64_t)words << 4;
-}
-
 size_t fxt_put_stream(uint64_t *dst, const void *p, size_t len)
 {
 	size_t n = fxt_stream_words(len);
@@ -24,13 +19,6 @@ size_t fxt_put_stream(uint64_t *dst, const void *p, size_t len)
 	dst[n - 1] = 0;		/* the padding must be zeros */
 	memcpy(dst, p, len);
 	return n;
-}
-
-static inline size_t put_str(uint64_t *dst, struct fxt_str s)
-{
-	if (!(s.ref & FXT_STR_INLINE))
-		return 0;
-	return fxt_put_stream(dst, s.data, s.ref & 0x7fffu);
 }
 
 static inline size_t thread_words(struct fxt_thread t)
@@ -47,28 +35,10 @@ static inline size_t put_thread(uint64_t *dst, struct fxt_thread t)
 	return 2;
 }
 
-static inline size_t args_words(const struct fxt_args *a)
-{
-	return a ? a->nwords : 0;
-}
-
-static inline uint64_t args_count(const struct fxt_args *a)
-{
-	return a ? a->count : 0;
-}
-
-static inline size_t put_args(uint64_t *dst, const struct fxt_args *a)
-{
-	if (!a || !a->nwords)
-		return 0;
-	memcpy(dst, a->words, a->nwords * sizeof(uint64_t));
-	return a->nwords;
-}
-
 int fxt_magic(uint64_t *dst)
 {
 	/* type 0 | size 1 | metadata type 4 (trace info) | info type 0 | magic. */
-	dst[0] = hdr(FXT_REC_METADATA, 1) | (uint64_t)FXT_META_TRACE_INFO << 16 |
+	dst[0] = fxt_rec_hdr(FXT_REC_METADATA, 1) | (uint64_t)FXT_META_TRACE_INFO << 16 |
 		 0x16547846ull << 24;
 	return 1;
 }
@@ -80,7 +50,7 @@ int fxt_provider_info(uint64_t *dst, uint32_t id, const char *name, size_t len)
 	if (len > 0xff)
 		len = 0xff;
 	size = 1 + fxt_stream_words(len);
-	dst[0] = hdr(FXT_REC_METADATA, size) | (uint64_t)FXT_META_PROVIDER_INFO << 16 |
+	dst[0] = fxt_rec_hdr(FXT_REC_METADATA, size) | (uint64_t)FXT_META_PROVIDER_INFO << 16 |
 		 (uint64_t)id << 20 | (uint64_t)len << 52;
 	fxt_put_stream(dst + 1, name, len);
 	return (int)size;
@@ -88,7 +58,7 @@ int fxt_provider_info(uint64_t *dst, uint32_t id, const char *name, size_t len)
 
 int fxt_provider_section(uint64_t *dst, uint32_t id)
 {
-	dst[0] = hdr(FXT_REC_METADATA, 1) | (uint64_t)FXT_META_PROVIDER_SECTION << 16 |
+	dst[0] = fxt_rec_hdr(FXT_REC_METADATA, 1) | (uint64_t)FXT_META_PROVIDER_SECTION << 16 |
 		 (uint64_t)id << 20;
 	return 1;
 }
@@ -97,14 +67,14 @@ int fxt_provider_event(uint64_t *dst, uint32_t id, unsigned int event)
 {
 	if (event > 0xf)
 		return -EINVAL;
-	dst[0] = hdr(FXT_REC_METADATA, 1) | (uint64_t)FXT_META_PROVIDER_EVENT << 16 |
+	dst[0] = fxt_rec_hdr(FXT_REC_METADATA, 1) | (uint64_t)FXT_META_PROVIDER_EVENT << 16 |
 		 (uint64_t)id << 20 | (uint64_t)event << 52;
 	return 1;
 }
 
 int fxt_init(uint64_t *dst, uint64_t ticks_per_second)
 {
-	dst[0] = hdr(FXT_REC_INIT, 2);
+	dst[0] = fxt_rec_hdr(FXT_REC_INIT, 2);
 	dst[1] = ticks_per_second;
 	return 2;
 }
@@ -118,7 +88,7 @@ int fxt_string(uint64_t *dst, uint16_t index, const char *s, size_t len)
 	if (len > FXT_MAX_STRING_LEN)
 		return -E2BIG;
 	size = 1 + fxt_stream_words(len);
-	dst[0] = hdr(FXT_REC_STRING, size) | (uint64_t)index << 16 | (uint64_t)len << 32;
+	dst[0] = fxt_rec_hdr(FXT_REC_STRING, size) | (uint64_t)index << 16 | (uint64_t)len << 32;
 	fxt_put_stream(dst + 1, s, len);
 	return (int)size;
 }
@@ -127,7 +97,7 @@ int fxt_thread_record(uint64_t *dst, uint8_t index, uint64_t pid, uint64_t tid)
 {
 	if (index == 0)
 		return -EINVAL;
-	dst[0] = hdr(FXT_REC_THREAD, 3) | (uint64_t)index << 16;
+	dst[0] = fxt_rec_hdr(FXT_REC_THREAD, 3) | (uint64_t)index << 16;
 	dst[1] = pid;
 	dst[2] = tid;
 	return 3;
@@ -136,66 +106,34 @@ int fxt_thread_record(uint64_t *dst, uint8_t index, uint64_t pid, uint64_t tid)
 int fxt_kernel_object(uint64_t *dst, uint8_t obj_type, uint64_t koid,
 		      struct fxt_str name, const struct fxt_args *args)
 {
-	size_t size = 2 + fxt_str_words(name) + args_words(args);
+	size_t size = 2 + fxt_str_words(name) + fxt_args_words(args);
 	size_t n = 2;
 
-	if (size > FXT_MAX_RECORD_WORDS || args_count(args) > FXT_MAX_ARGS)
+	if (size > FXT_MAX_RECORD_WORDS || fxt_args_count(args) > FXT_MAX_ARGS)
 		return -E2BIG;
-	dst[0] = hdr(FXT_REC_KERNEL_OBJECT, size) | (uint64_t)obj_type << 16 |
-		 (uint64_t)name.ref << 24 | args_count(args) << 40;
+	dst[0] = fxt_rec_hdr(FXT_REC_KERNEL_OBJECT, size) | (uint64_t)obj_type << 16 |
+		 (uint64_t)name.ref << 24 | fxt_args_count(args) << 40;
 	dst[1] = koid;
-	n += put_str(dst + n, name);
-	put_args(dst + n, args);
+	n += fxt_put_str(dst + n, name);
+	fxt_put_args(dst + n, args);
 	return (int)size;
 }
 
 int fxt_userspace_object(uint64_t *dst, struct fxt_thread process, uint64_t ptr,
 			 struct fxt_str name, const struct fxt_args *args)
 {
-	size_t size = 2 + (process.ref ? 0 : 1) + fxt_str_words(name) + args_words(args);
+	size_t size = 2 + (process.ref ? 0 : 1) + fxt_str_words(name) + fxt_args_words(args);
 	size_t n = 2;
 
-	if (size > FXT_MAX_RECORD_WORDS || args_count(args) > FXT_MAX_ARGS)
+	if (size > FXT_MAX_RECORD_WORDS || fxt_args_count(args) > FXT_MAX_ARGS)
 		return -E2BIG;
-	dst[0] = hdr(FXT_REC_USERSPACE_OBJECT, size) | (uint64_t)process.ref << 16 |
-		 (uint64_t)name.ref << 24 | args_count(args) << 40;
+	dst[0] = fxt_rec_hdr(FXT_REC_USERSPACE_OBJECT, size) | (uint64_t)process.ref << 16 |
+		 (uint64_t)name.ref << 24 | fxt_args_count(args) << 40;
 	dst[1] = ptr;
 	if (!process.ref)
 		dst[n++] = process.pid;
-	n += put_str(dst + n, name);
-	put_args(dst + n, args);
-	return (int)size;
-}
-
-int fxt_context_switch(uint64_t *dst, uint16_t cpu, uint8_t out_state, uint64_t ts,
-		       uint64_t out_koid, uint64_t in_koid, const struct fxt_args *args)
-{
-	size_t size = 4 + args_words(args);
-
-	if (size > FXT_MAX_RECORD_WORDS || args_count(args) > FXT_MAX_ARGS)
-		return -E2BIG;
-	dst[0] = hdr(FXT_REC_SCHEDULING, size) | args_count(args) << 16 |
-		 (uint64_t)cpu << 20 | (uint64_t)(out_state & 0xf) << 36 |
-		 (uint64_t)FXT_SCHED_CONTEXT_SWITCH << 60;
-	dst[1] = ts;
-	dst[2] = out_koid;
-	dst[3] = in_koid;
-	put_args(dst + 4, args);
-	return (int)size;
-}
-
-int fxt_thread_wakeup(uint64_t *dst, uint16_t cpu, uint64_t ts, uint64_t koid,
-		      const struct fxt_args *args)
-{
-	size_t size = 3 + args_words(args);
-
-	if (size > FXT_MAX_RECORD_WORDS || args_count(args) > FXT_MAX_ARGS)
-		return -E2BIG;
-	dst[0] = hdr(FXT_REC_SCHEDULING, size) | args_count(args) << 16 |
-		 (uint64_t)cpu << 20 | (uint64_t)FXT_SCHED_THREAD_WAKEUP << 60;
-	dst[1] = ts;
-	dst[2] = koid;
-	put_args(dst + 3, args);
+	n += fxt_put_str(dst + n, name);
+	fxt_put_args(dst + n, args);
 	return (int)size;
 }
 
@@ -206,7 +144,7 @@ int fxt_legacy_context_switch(uint64_t *dst, uint8_t cpu, uint8_t out_state,
 	size_t size = 2 + thread_words(out) + thread_words(in);
 	size_t n = 2;
 
-	dst[0] = hdr(FXT_REC_SCHEDULING, size) | (uint64_t)cpu << 16 |
+	dst[0] = fxt_rec_hdr(FXT_REC_SCHEDULING, size) | (uint64_t)cpu << 16 |
 		 (uint64_t)(out_state & 0xf) << 24 | (uint64_t)out.ref << 28 |
 		 (uint64_t)in.ref << 36 | (uint64_t)out_prio << 44 |
 		 (uint64_t)in_prio << 52 | (uint64_t)FXT_SCHED_LEGACY_SWITCH << 60;
@@ -221,19 +159,19 @@ static int event(uint64_t *dst, unsigned int type, const struct fxt_event_head *
 		 const uint64_t *extra)
 {
 	size_t size = 2 + thread_words(e->thread) + fxt_str_words(e->category) +
-		      fxt_str_words(e->name) + args_words(e->args) + (extra ? 1 : 0);
+		      fxt_str_words(e->name) + fxt_args_words(e->args) + (extra ? 1 : 0);
 	size_t n = 2;
 
-	if (size > FXT_MAX_RECORD_WORDS || args_count(e->args) > FXT_MAX_ARGS)
+	if (size > FXT_MAX_RECORD_WORDS || fxt_args_count(e->args) > FXT_MAX_ARGS)
 		return -E2BIG;
-	dst[0] = hdr(FXT_REC_EVENT, size) | (uint64_t)type << 16 |
-		 args_count(e->args) << 20 | (uint64_t)e->thread.ref << 24 |
+	dst[0] = fxt_rec_hdr(FXT_REC_EVENT, size) | (uint64_t)type << 16 |
+		 fxt_args_count(e->args) << 20 | (uint64_t)e->thread.ref << 24 |
 		 (uint64_t)e->category.ref << 32 | (uint64_t)e->name.ref << 48;
 	dst[1] = e->ts;
 	n += put_thread(dst + n, e->thread);
-	n += put_str(dst + n, e->category);
-	n += put_str(dst + n, e->name);
-	n += put_args(dst + n, e->args);
+	n += fxt_put_str(dst + n, e->category);
+	n += fxt_put_str(dst + n, e->name);
+	n += fxt_put_args(dst + n, e->args);
 	if (extra)
 		dst[n] = *extra;
 	return (int)size;
@@ -302,9 +240,9 @@ int fxt_blob(uint64_t *dst, struct fxt_str name, uint8_t blob_type,
 
 	if (len > 0x7fff || size > FXT_MAX_RECORD_WORDS)
 		return -E2BIG;
-	dst[0] = hdr(FXT_REC_BLOB, size) | (uint64_t)name.ref << 16 |
+	dst[0] = fxt_rec_hdr(FXT_REC_BLOB, size) | (uint64_t)name.ref << 16 |
 		 (uint64_t)len << 32 | (uint64_t)blob_type << 48;
-	n += put_str(dst + n, name);
+	n += fxt_put_str(dst + n, name);
 	fxt_put_stream(dst + n, data, len);
 	return (int)size;
 }
@@ -317,7 +255,7 @@ int fxt_log(uint64_t *dst, uint64_t ts, struct fxt_thread thread,
 
 	if (len > 0x7fff || size > FXT_MAX_RECORD_WORDS)
 		return -E2BIG;
-	dst[0] = hdr(FXT_REC_LOG, size) | (uint64_t)len << 16 | (uint64_t)thread.ref << 32;
+	dst[0] = fxt_rec_hdr(FXT_REC_LOG, size) | (uint64_t)len << 16 | (uint64_t)thread.ref << 32;
 	dst[1] = ts;
 	n += put_thread(dst + n, thread);
 	fxt_put_stream(dst + n, msg, len);
@@ -334,7 +272,7 @@ int fxt_profiler_module(uint64_t *dst, uint64_t ts, struct fxt_thread thread,
 		return -E2BIG;
 	size = 2 + thread_words(thread) + fxt_stream_words(name_len) +
 	       fxt_stream_words(build_id_len);
-	dst[0] = hdr(FXT_REC_PROFILER, size) | (uint64_t)FXT_PROF_MODULE << 16 |
+	dst[0] = fxt_rec_hdr(FXT_REC_PROFILER, size) | (uint64_t)FXT_PROF_MODULE << 16 |
 		 (uint64_t)thread.ref << 20 | (uint64_t)module_id << 28 |
 		 (uint64_t)name_len << 44 | (uint64_t)build_id_len << 52;
 	dst[1] = ts;
@@ -351,7 +289,7 @@ int fxt_profiler_mmap(uint64_t *dst, uint64_t ts, struct fxt_thread thread,
 	size_t size = 5 + thread_words(thread);
 	size_t n = 2;
 
-	dst[0] = hdr(FXT_REC_PROFILER, size) | (uint64_t)FXT_PROF_MMAP << 16 |
+	dst[0] = fxt_rec_hdr(FXT_REC_PROFILER, size) | (uint64_t)FXT_PROF_MMAP << 16 |
 		 (uint64_t)thread.ref << 20 | (uint64_t)module_id << 28 |
 		 (uint64_t)(flags & 7) << 44;
 	dst[1] = ts;
@@ -370,7 +308,7 @@ int fxt_profiler_backtrace(uint64_t *dst, uint64_t ts, struct fxt_thread thread,
 
 	if (nframes > 0xff || size > FXT_MAX_RECORD_WORDS)
 		return -E2BIG;
-	dst[0] = hdr(FXT_REC_PROFILER, size) | (uint64_t)FXT_PROF_BACKTRACE << 16 |
+	dst[0] = fxt_rec_hdr(FXT_REC_PROFILER, size) | (uint64_t)FXT_PROF_BACKTRACE << 16 |
 		 (uint64_t)thread.ref << 20 | (uint64_t)nframes << 28;
 	dst[1] = ts;
 	n += put_thread(dst + n, thread);
@@ -379,70 +317,12 @@ int fxt_profiler_backtrace(uint64_t *dst, uint64_t ts, struct fxt_thread thread,
 	return (int)size;
 }
 
-/* Argument header: type, size, name ref, and 32 bits of type-specific data. */
-static inline uint64_t arg_hdr(unsigned int type, size_t words, struct fxt_str name,
-			       uint64_t data)
-{
-	return (uint64_t)type | (uint64_t)words << 4 | (uint64_t)name.ref << 16 |
-	       data << 32;
-}
-
-/* Arguments whose value fits in the header. */
-static int arg_small(uint64_t *dst, unsigned int type, struct fxt_str name, uint32_t v)
-{
-	size_t size = 1 + fxt_str_words(name);
-
-	if (size > FXT_MAX_RECORD_WORDS)
-		return -E2BIG;
-	dst[0] = arg_hdr(type, size, name, v);
-	put_str(dst + 1, name);
-	return (int)size;
-}
-
-/* Arguments with one value word after the name. */
-static int arg_word(uint64_t *dst, unsigned int type, struct fxt_str name, uint64_t v)
-{
-	size_t size = 2 + fxt_str_words(name);
-
-	if (size > FXT_MAX_RECORD_WORDS)
-		return -E2BIG;
-	dst[0] = arg_hdr(type, size, name, 0);
-	dst[size - 1] = v;
-	put_str(dst + 1, name);
-	return (int)size;
-}
-
-int fxt_arg_null(uint64_t *dst, struct fxt_str name)
-{
-	return arg_small(dst, FXT_ARG_NULL, name, 0);
-}
-
-int fxt_arg_int32(uint64_t *dst, struct fxt_str name, int32_t v)
-{
-	return arg_small(dst, FXT_ARG_INT32, name, (uint32_t)v);
-}
-
-int fxt_arg_uint32(uint64_t *dst, struct fxt_str name, uint32_t v)
-{
-	return arg_small(dst, FXT_ARG_UINT32, name, v);
-}
-
-int fxt_arg_int64(uint64_t *dst, struct fxt_str name, int64_t v)
-{
-	return arg_word(dst, FXT_ARG_INT64, name, (uint64_t)v);
-}
-
-int fxt_arg_uint64(uint64_t *dst, struct fxt_str name, uint64_t v)
-{
-	return arg_word(dst, FXT_ARG_UINT64, name, v);
-}
-
 int fxt_arg_double(uint64_t *dst, struct fxt_str name, double v)
 {
 	uint64_t bits;
 
 	memcpy(&bits, &v, sizeof(bits));
-	return arg_word(dst, FXT_ARG_DOUBLE, name, bits);
+	return fxt_arg_word(dst, FXT_ARG_DOUBLE, name, bits);
 }
 
 int fxt_arg_string(uint64_t *dst, struct fxt_str name, struct fxt_str v)
@@ -452,25 +332,10 @@ int fxt_arg_string(uint64_t *dst, struct fxt_str name, struct fxt_str v)
 
 	if (size > FXT_MAX_RECORD_WORDS)
 		return -E2BIG;
-	dst[0] = arg_hdr(FXT_ARG_STRING, size, name, v.ref);
-	n += put_str(dst + n, name);
-	put_str(dst + n, v);
+	dst[0] = fxt_arg_hdr(FXT_ARG_STRING, size, name, v.ref);
+	n += fxt_put_str(dst + n, name);
+	fxt_put_str(dst + n, v);
 	return (int)size;
-}
-
-int fxt_arg_pointer(uint64_t *dst, struct fxt_str name, uint64_t v)
-{
-	return arg_word(dst, FXT_ARG_POINTER, name, v);
-}
-
-int fxt_arg_koid(uint64_t *dst, struct fxt_str name, uint64_t v)
-{
-	return arg_word(dst, FXT_ARG_KOID, name, v);
-}
-
-int fxt_arg_bool(uint64_t *dst, struct fxt_str name, bool v)
-{
-	return arg_small(dst, FXT_ARG_BOOL, name, v ? 1 : 0);
 }
 
 int fxt_arg_blob(uint64_t *dst, struct fxt_str name, const void *data, size_t len)
@@ -480,8 +345,8 @@ int fxt_arg_blob(uint64_t *dst, struct fxt_str name, const void *data, size_t le
 
 	if (len > UINT32_MAX || size > FXT_MAX_RECORD_WORDS)
 		return -E2BIG;
-	dst[0] = arg_hdr(FXT_ARG_BLOB, size, name, (uint32_t)len);
-	n += put_str(dst + n, name);
+	dst[0] = fxt_arg_hdr(FXT_ARG_BLOB, size, name, (uint32_t)len);
+	n += fxt_put_str(dst + n, name);
 	fxt_put_stream(dst + n, data, len);
 	return (int)size;
 }

@@ -14,14 +14,17 @@
  *  - Words are stored in host byte order, as the format says (the magic
  *    record tells readers which order that was).
  *  - Arguments are encoded first, with the fxt_arg_*() encoders, into a
- *    small array; the record encoder copies them after its fixed part.
+ *    small array; the record encoder copies them after its fixed part,
+ *    unless they were encoded there, in DST, already.
  */
 #ifndef F2T_FXT_ENC_H
 #define F2T_FXT_ENC_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define FXT_MAGIC		0x0016547846040010ull
 #define FXT_MAX_RECORD_WORDS	4095u	/* 12-bit size field */
@@ -187,6 +190,78 @@ static inline struct fxt_thread fxt_thread_inline(uint64_t pid, uint64_t tid)
  */
 size_t fxt_put_stream(uint64_t *dst, const void *p, size_t len);
 
+/*
+ * The pieces every encoder is made of, here so that the few encoders of
+ * the hot path (scheduling records, small arguments) are inline: a
+ * record's header word, its inline strings, its arguments.
+ */
+static inline uint64_t fxt_rec_hdr(unsigned int type, size_t words)
+{
+	return (uint64_t)type | (uint64_t)words << 4;
+}
+
+static inline size_t fxt_put_str(uint64_t *dst, struct fxt_str s)
+{
+	if (!(s.ref & FXT_STR_INLINE))
+		return 0;
+	return fxt_put_stream(dst, s.data, s.ref & 0x7fffu);
+}
+
+static inline size_t fxt_args_words(const struct fxt_args *a)
+{
+	return a ? a->nwords : 0;
+}
+
+static inline uint64_t fxt_args_count(const struct fxt_args *a)
+{
+	return a ? a->count : 0;
+}
+
+/* Arguments encoded where they go already (a record built in place) stay. */
+static inline size_t fxt_put_args(uint64_t *dst, const struct fxt_args *a)
+{
+	if (!a || !a->nwords)
+		return 0;
+	if (a->words != dst)
+		memcpy(dst, a->words, a->nwords * sizeof(uint64_t));
+	return a->nwords;
+}
+
+/* Argument header: type, size, name ref, and 32 bits of type-specific data. */
+static inline uint64_t fxt_arg_hdr(unsigned int type, size_t words, struct fxt_str name,
+				   uint64_t data)
+{
+	return (uint64_t)type | (uint64_t)words << 4 | (uint64_t)name.ref << 16 |
+	       data << 32;
+}
+
+/* Arguments whose value fits in the header. */
+static inline int fxt_arg_small(uint64_t *dst, unsigned int type, struct fxt_str name,
+				uint32_t v)
+{
+	size_t size = 1 + fxt_str_words(name);
+
+	if (size > FXT_MAX_RECORD_WORDS)
+		return -E2BIG;
+	dst[0] = fxt_arg_hdr(type, size, name, v);
+	fxt_put_str(dst + 1, name);
+	return (int)size;
+}
+
+/* Arguments with one value word after the name. */
+static inline int fxt_arg_word(uint64_t *dst, unsigned int type, struct fxt_str name,
+			       uint64_t v)
+{
+	size_t size = 2 + fxt_str_words(name);
+
+	if (size > FXT_MAX_RECORD_WORDS)
+		return -E2BIG;
+	dst[0] = fxt_arg_hdr(type, size, name, 0);
+	dst[size - 1] = v;
+	fxt_put_str(dst + 1, name);
+	return (int)size;
+}
+
 /* Metadata and table records. */
 
 /**
@@ -300,8 +375,23 @@ int fxt_userspace_object(uint64_t *dst, struct fxt_thread process, uint64_t ptr,
  *
  * Return: words written (4 + argument words) or negative errno.
  */
-int fxt_context_switch(uint64_t *dst, uint16_t cpu, uint8_t out_state, uint64_t ts,
-		       uint64_t out_koid, uint64_t in_koid, const struct fxt_args *args);
+static inline int fxt_context_switch(uint64_t *dst, uint16_t cpu, uint8_t out_state,
+				     uint64_t ts, uint64_t out_koid, uint64_t in_koid,
+				     const struct fxt_args *args)
+{
+	size_t size = 4 + fxt_args_words(args);
+
+	if (size > FXT_MAX_RECORD_WORDS || fxt_args_count(args) > FXT_MAX_ARGS)
+		return -E2BIG;
+	dst[0] = fxt_rec_hdr(FXT_REC_SCHEDULING, size) | fxt_args_count(args) << 16 |
+		 (uint64_t)cpu << 20 | (uint64_t)(out_state & 0xf) << 36 |
+		 (uint64_t)FXT_SCHED_CONTEXT_SWITCH << 60;
+	dst[1] = ts;
+	dst[2] = out_koid;
+	dst[3] = in_koid;
+	fxt_put_args(dst + 4, args);
+	return (int)size;
+}
 
 /**
  * fxt_thread_wakeup() - thread wakeup record (scheduling type 2)
@@ -313,8 +403,20 @@ int fxt_context_switch(uint64_t *dst, uint16_t cpu, uint8_t out_state, uint64_t 
  *
  * Return: words written (3 + argument words) or negative errno.
  */
-int fxt_thread_wakeup(uint64_t *dst, uint16_t cpu, uint64_t ts, uint64_t koid,
-		      const struct fxt_args *args);
+static inline int fxt_thread_wakeup(uint64_t *dst, uint16_t cpu, uint64_t ts, uint64_t koid,
+				    const struct fxt_args *args)
+{
+	size_t size = 3 + fxt_args_words(args);
+
+	if (size > FXT_MAX_RECORD_WORDS || fxt_args_count(args) > FXT_MAX_ARGS)
+		return -E2BIG;
+	dst[0] = fxt_rec_hdr(FXT_REC_SCHEDULING, size) | fxt_args_count(args) << 16 |
+		 (uint64_t)cpu << 20 | (uint64_t)FXT_SCHED_THREAD_WAKEUP << 60;
+	dst[1] = ts;
+	dst[2] = koid;
+	fxt_put_args(dst + 3, args);
+	return (int)size;
+}
 
 /**
  * fxt_legacy_context_switch() - legacy context switch record (scheduling type 0)
@@ -439,25 +541,58 @@ int fxt_profiler_backtrace(uint64_t *dst, uint64_t ts, struct fxt_thread thread,
  */
 
 /** fxt_arg_null() - argument with a name and no value */
-int fxt_arg_null(uint64_t *dst, struct fxt_str name);
+static inline int fxt_arg_null(uint64_t *dst, struct fxt_str name)
+{
+	return fxt_arg_small(dst, FXT_ARG_NULL, name, 0);
+}
+
 /** fxt_arg_int32() - 32-bit signed argument */
-int fxt_arg_int32(uint64_t *dst, struct fxt_str name, int32_t v);
+static inline int fxt_arg_int32(uint64_t *dst, struct fxt_str name, int32_t v)
+{
+	return fxt_arg_small(dst, FXT_ARG_INT32, name, (uint32_t)v);
+}
+
 /** fxt_arg_uint32() - 32-bit unsigned argument */
-int fxt_arg_uint32(uint64_t *dst, struct fxt_str name, uint32_t v);
+static inline int fxt_arg_uint32(uint64_t *dst, struct fxt_str name, uint32_t v)
+{
+	return fxt_arg_small(dst, FXT_ARG_UINT32, name, v);
+}
+
 /** fxt_arg_int64() - 64-bit signed argument */
-int fxt_arg_int64(uint64_t *dst, struct fxt_str name, int64_t v);
+static inline int fxt_arg_int64(uint64_t *dst, struct fxt_str name, int64_t v)
+{
+	return fxt_arg_word(dst, FXT_ARG_INT64, name, (uint64_t)v);
+}
+
 /** fxt_arg_uint64() - 64-bit unsigned argument */
-int fxt_arg_uint64(uint64_t *dst, struct fxt_str name, uint64_t v);
+static inline int fxt_arg_uint64(uint64_t *dst, struct fxt_str name, uint64_t v)
+{
+	return fxt_arg_word(dst, FXT_ARG_UINT64, name, v);
+}
+
 /** fxt_arg_double() - double argument */
 int fxt_arg_double(uint64_t *dst, struct fxt_str name, double v);
 /** fxt_arg_string() - string argument */
 int fxt_arg_string(uint64_t *dst, struct fxt_str name, struct fxt_str v);
+
 /** fxt_arg_pointer() - pointer argument */
-int fxt_arg_pointer(uint64_t *dst, struct fxt_str name, uint64_t v);
+static inline int fxt_arg_pointer(uint64_t *dst, struct fxt_str name, uint64_t v)
+{
+	return fxt_arg_word(dst, FXT_ARG_POINTER, name, v);
+}
+
 /** fxt_arg_koid() - kernel object id argument */
-int fxt_arg_koid(uint64_t *dst, struct fxt_str name, uint64_t v);
+static inline int fxt_arg_koid(uint64_t *dst, struct fxt_str name, uint64_t v)
+{
+	return fxt_arg_word(dst, FXT_ARG_KOID, name, v);
+}
+
 /** fxt_arg_bool() - boolean argument */
-int fxt_arg_bool(uint64_t *dst, struct fxt_str name, bool v);
+static inline int fxt_arg_bool(uint64_t *dst, struct fxt_str name, bool v)
+{
+	return fxt_arg_small(dst, FXT_ARG_BOOL, name, v ? 1 : 0);
+}
+
 /** fxt_arg_blob() - blob argument (@len bytes of @data) */
 int fxt_arg_blob(uint64_t *dst, struct fxt_str name, const void *data, size_t len);
 

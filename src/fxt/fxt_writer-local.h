@@ -7,6 +7,8 @@
 #ifndef F2T_FXT_WRITER_LOCAL_H
 #define F2T_FXT_WRITER_LOCAL_H
 
+#include <errno.h>
+
 #include "fxt/fxt_enc.h"
 #include "fxt/fxt_prof.h"
 #include "fxt/fxt_tables.h"
@@ -46,6 +48,27 @@ static inline int fxt_emit_encoded(struct f2t_writer *w, int words)
 	return 0;
 }
 
+/*
+ * Room for a record of up to @words words at the end of the output, to be
+ * encoded there in place with its arguments (fxt_args.words pointing into
+ * it): the scheduling records, most of a trace, are not copied.  What the
+ * record refers to (strings, names) must be written before.
+ */
+static inline uint64_t *fxt_room(struct f2t_writer *w, size_t words)
+{
+	/* Aligned as the buffer is: the output gets whole words only. */
+	return (uint64_t *)(void *)f2t_out_room(w->out, words * sizeof(uint64_t));
+}
+
+/* Keeps the record just encoded in fxt_room(), or passes its error on. */
+static inline int fxt_commit(struct f2t_writer *w, int words)
+{
+	if (words < 0)
+		return words;
+	f2t_out_commit(w->out, (size_t)words * sizeof(uint64_t));
+	return 0;
+}
+
 /* A ref for @s, writing its string record first when the index is new. */
 int fxt_string_ref(struct f2t_writer *w, const char *s, size_t len, struct fxt_str *ref);
 
@@ -58,8 +81,18 @@ int fxt_category_ref(struct f2t_writer *w, struct f2t_str cat, struct fxt_str *r
 /* A ref for the thread, writing its thread record first when the index is new. */
 int fxt_thread_ref(struct f2t_writer *w, uint64_t pid, uint64_t tid, struct fxt_thread *ref);
 
+/* Names task @t (and its process) as it is now known. */
+int fxt_announce(struct f2t_writer *w, struct f2t_task *t);
+
 /* Makes sure the viewer knows task @tid's current name before a record uses it. */
-int fxt_ensure_named(struct f2t_writer *w, int32_t tid);
+static inline int fxt_ensure_named(struct f2t_writer *w, int32_t tid)
+{
+	struct f2t_task *t = f2t_tasks_get(w->tasks, tid);
+
+	if (!t)
+		return -ENOMEM;
+	return t->announced[w->slot] == t->gen ? 0 : fxt_announce(w, t);
+}
 
 /*
  * Writes what @pfbuf holds as blob records of Perfetto packets: whole

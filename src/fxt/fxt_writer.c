@@ -129,7 +129,7 @@ static int announce_one(struct f2t_writer *w, struct f2t_task *t)
 	return ret;
 }
 
-static int announce(struct f2t_writer *w, struct f2t_task *t)
+int fxt_announce(struct f2t_writer *w, struct f2t_task *t)
 {
 	/* The idle tasks all share pid 0; viewers know them from their weight. */
 	if (t->tid <= 0) {
@@ -155,25 +155,13 @@ static int announce(struct f2t_writer *w, struct f2t_task *t)
 	return announce_one(w, t);
 }
 
-int fxt_ensure_named(struct f2t_writer *w, int32_t tid)
-{
-	struct f2t_task *t;
-
-	t = f2t_tasks_get(w->tasks, tid);
-	if (!t)
-		return -ENOMEM;
-	if (t->announced[w->slot] == t->gen)
-		return 0;
-	return announce(w, t);
-}
-
 static int announce_each(struct f2t_task *t, void *ctx)
 {
 	struct f2t_writer *w = ctx;
 
 	if (t->announced[w->slot] == t->gen)
 		return 0;
-	return announce(w, t);
+	return fxt_announce(w, t);
 }
 
 static int fxt_begin(struct f2t_writer *w)
@@ -201,10 +189,10 @@ static inline int32_t weight(int32_t pid, int32_t prio)
 
 static int write_switch(struct f2t_writer *w, const struct f2t_event *ev)
 {
-	struct fxt_priv *p = w->priv;
 	char state[F2T_STATE_LEN + 1];
-	uint64_t argw[3];
-	struct fxt_args args = { .words = argw, .nwords = 2, .count = 2 };
+	struct fxt_args args = { .nwords = 2, .count = 2 };
+	struct fxt_str linux_state;
+	uint64_t *rec;
 	bool canonical;
 	int fstate, ret;
 
@@ -214,33 +202,33 @@ static int write_switch(struct f2t_writer *w, const struct f2t_event *ev)
 	ret = fxt_ensure_named(w, ev->sw.prev_pid);
 	if (!ret)
 		ret = fxt_ensure_named(w, ev->sw.next_pid);
+	/* D, I, t, P...: FXT has no letter for these; keep Linux's. */
+	canonical = canonical || !state[0];
+	if (!ret && !canonical)
+		ret = fxt_string_ref(w, state, strlen(state), &linux_state);
 	if (ret)
 		return ret;
-	fxt_arg_int32(argw, fxt_str_index(S_OUTGOING_WEIGHT),
+	rec = fxt_room(w, 7);
+	args.words = rec + 4;
+	fxt_arg_int32(rec + 4, fxt_str_index(S_OUTGOING_WEIGHT),
 		      weight(ev->sw.prev_pid, ev->sw.prev_prio));
-	fxt_arg_int32(argw + 1, fxt_str_index(S_INCOMING_WEIGHT),
+	fxt_arg_int32(rec + 5, fxt_str_index(S_INCOMING_WEIGHT),
 		      weight(ev->sw.next_pid, ev->sw.next_prio));
-	if (!canonical && state[0]) {
-		/* D, I, t, P...: FXT has no letter for these; keep Linux's. */
-		struct fxt_str v;
-
-		ret = fxt_string_ref(w, state, strlen(state), &v);
-		if (ret)
-			return ret;
-		args.nwords += (uint16_t)fxt_arg_string(argw + 2, fxt_str_index(S_LINUX_STATE), v);
+	if (!canonical) {
+		args.nwords += (uint16_t)fxt_arg_string(rec + 6, fxt_str_index(S_LINUX_STATE),
+							linux_state);
 		args.count++;
 	}
-	ret = fxt_context_switch(p->rec, (uint16_t)ev->cpu, (uint8_t)fstate, ev->ts,
+	ret = fxt_context_switch(rec, (uint16_t)ev->cpu, (uint8_t)fstate, ev->ts,
 				 (uint64_t)ev->sw.prev_pid, (uint64_t)ev->sw.next_pid, &args);
-	return fxt_emit_encoded(w, ret);
+	return fxt_commit(w, ret);
 }
 
 static int write_wakeup(struct f2t_writer *w, const struct f2t_event *ev)
 {
-	struct fxt_priv *p = w->priv;
-	uint64_t argw[3];
-	struct fxt_args args = { .words = argw, .count = 2 };
+	struct fxt_args args = { .count = 2 };
 	int32_t cpu = ev->wake.target_cpu >= 0 ? ev->wake.target_cpu : (int32_t)ev->cpu;
+	uint64_t *rec;
 	int ret;
 
 	ret = fxt_ensure_named(w, ev->wake.pid);
@@ -248,12 +236,14 @@ static int write_wakeup(struct f2t_writer *w, const struct f2t_event *ev)
 		ret = fxt_ensure_named(w, ev->pid);
 	if (ret)
 		return ret;
-	args.nwords = (uint16_t)fxt_arg_int32(argw, fxt_str_index(S_WEIGHT),
+	rec = fxt_room(w, 6);
+	args.words = rec + 3;
+	args.nwords = (uint16_t)fxt_arg_int32(rec + 3, fxt_str_index(S_WEIGHT),
 					      weight(ev->wake.pid, ev->wake.prio));
-	args.nwords += (uint16_t)fxt_arg_koid(argw + args.nwords, fxt_str_index(S_WAKER),
+	args.nwords += (uint16_t)fxt_arg_koid(rec + 3 + args.nwords, fxt_str_index(S_WAKER),
 					      (uint64_t)ev->pid);
-	ret = fxt_thread_wakeup(p->rec, (uint16_t)cpu, ev->ts, (uint64_t)ev->wake.pid, &args);
-	return fxt_emit_encoded(w, ret);
+	ret = fxt_thread_wakeup(rec, (uint16_t)cpu, ev->ts, (uint64_t)ev->wake.pid, &args);
+	return fxt_commit(w, ret);
 }
 
 static int write_lost(struct f2t_writer *w)

@@ -132,10 +132,17 @@ static int sample(struct f2t_model *m, const struct f2t_event *ev)
 int f2t_model_event(struct f2t_model *m, const struct f2t_event *ev, f2t_item_fn emit,
 		    void *ctx)
 {
+	/* CPU time comes from switches (and is lost with lost events). */
+	if (ev->kind == F2T_EV_SWITCH || ev->kind == F2T_EV_LOST)
+		f2t_cputime_event(m->cputime, ev);
 	m->emit = emit;
 	m->ctx = ctx;
-	f2t_cputime_event(m->cputime, ev);
 	switch (ev->kind) {
+	case F2T_EV_SWITCH:
+	case F2T_EV_WAKING:
+	case F2T_EV_WAKEUP:
+	case F2T_EV_WAKEUP_NEW:
+		return 0;	/* no items: writers draw scheduling from the events */
 	case F2T_EV_PRINT:
 		return f2t_model_marker_event(m, ev);
 	case F2T_EV_SAMPLE:

@@ -14,19 +14,10 @@
 
 #define SLAB_TASKS 1024
 
-struct slab {
-	struct slab *next;
+struct f2t_task_slab {
+	struct f2t_task_slab *next;
 	unsigned int used;
 	struct f2t_task tasks[SLAB_TASKS];
-};
-
-/* Most events name one of the few tasks seen last: a lookup there skips the hash. */
-enum { RECENT = 8 };
-
-struct f2t_tasks {
-	struct f2t_hash index;		/* tid -> struct f2t_task * */
-	struct f2t_task *recent[RECENT];	/* by tid % RECENT; tasks are never freed */
-	struct slab *first, *last;
 };
 
 struct f2t_tasks *f2t_tasks_new(void)
@@ -47,7 +38,7 @@ void f2t_tasks_free(struct f2t_tasks *t)
 	if (!t)
 		return;
 	while (t->first) {
-		struct slab *s = t->first;
+		struct f2t_task_slab *s = t->first;
 
 		t->first = s->next;
 		free(s);
@@ -66,24 +57,19 @@ static inline struct f2t_hslot *slot_of(const struct f2t_tasks *t, int32_t tid)
 	return f2t_hash_slot(&t->index, f2t_hash_u64((uint32_t)tid), same_tid, &tid);
 }
 
-struct f2t_task *f2t_tasks_find(struct f2t_tasks *t, int32_t tid)
+struct f2t_task *f2t_tasks_find_slow(struct f2t_tasks *t, int32_t tid)
 {
-	struct f2t_task **recent = &t->recent[(uint32_t)tid % RECENT];
+	struct f2t_task *task = (struct f2t_task *)slot_of(t, tid)->val;
 
-	if (!*recent || (*recent)->tid != tid) {
-		struct f2t_task *task = (struct f2t_task *)slot_of(t, tid)->val;
-
-		if (!task)
-			return NULL;
-		*recent = task;
-	}
-	return *recent;
+	if (task)
+		t->recent[(uint32_t)tid % F2T_TASKS_RECENT] = task;
+	return task;
 }
 
 static struct f2t_task *alloc_task(struct f2t_tasks *t)
 {
 	if (!t->last || t->last->used == SLAB_TASKS) {
-		struct slab *s = calloc(1, sizeof(*s));
+		struct f2t_task_slab *s = calloc(1, sizeof(*s));
 
 		if (!s)
 			return NULL;
@@ -96,12 +82,10 @@ static struct f2t_task *alloc_task(struct f2t_tasks *t)
 	return &t->last->tasks[t->last->used++];
 }
 
-struct f2t_task *f2t_tasks_get(struct f2t_tasks *t, int32_t tid)
+struct f2t_task *f2t_tasks_add(struct f2t_tasks *t, int32_t tid)
 {
-	struct f2t_task *task = f2t_tasks_find(t, tid);
+	struct f2t_task *task;
 
-	if (task)
-		return task;
 	if (f2t_hash_reserve(&t->index) < 0)
 		return NULL;
 	task = alloc_task(t);
@@ -119,23 +103,11 @@ struct f2t_task *f2t_tasks_get(struct f2t_tasks *t, int32_t tid)
 	return task;
 }
 
-/* strncmp(HAVE, COMM, F2T_COMM_LEN - 1) == 0, inline: a name is set at every switch. */
-static inline bool same_comm(const char *have, const char *comm)
-{
-	for (size_t i = 0; i < F2T_COMM_LEN - 1; i++) {
-		if (have[i] != comm[i])
-			return false;
-		if (!have[i])
-			return true;
-	}
-	return true;
-}
-
-void f2t_task_set(struct f2t_task *task, const char *comm, int32_t tgid)
+void f2t_task_change(struct f2t_task *task, const char *comm, int32_t tgid)
 {
 	bool changed = false;
 
-	if (comm && !same_comm(task->comm, comm)) {
+	if (comm && !f2t_comm_eq(task->comm, comm)) {
 		snprintf(task->comm, sizeof(task->comm), "%s", comm);
 		changed = true;
 	}
@@ -149,7 +121,7 @@ void f2t_task_set(struct f2t_task *task, const char *comm, int32_t tgid)
 
 int f2t_tasks_each(struct f2t_tasks *t, int (*fn)(struct f2t_task *, void *), void *ctx)
 {
-	for (struct slab *s = t->first; s; s = s->next) {
+	for (struct f2t_task_slab *s = t->first; s; s = s->next) {
 		for (unsigned int i = 0; i < s->used; i++) {
 			int ret = fn(&s->tasks[i], ctx);
 

@@ -30,21 +30,26 @@ void f2t_tracker_free(struct f2t_tracker *t)
 	free(t);
 }
 
-/* The task TID, created on first sight with what the hints know of it. */
-static struct f2t_task *task(struct f2t_tracker *t, int32_t tid)
+/* A task seen for the first time, with what the hints know of it. */
+static struct f2t_task *new_task(struct f2t_tracker *t, int32_t tid)
 {
-	struct f2t_task *tk = f2t_tasks_find(t->tasks, tid);
+	struct f2t_task *tk = f2t_tasks_add(t->tasks, tid);
 	const struct f2t_task *hint;
 
-	if (tk)
-		return tk;
-	tk = f2t_tasks_get(t->tasks, tid);
 	if (tk && t->hints && (hint = f2t_tasks_find(t->hints, tid)))
 		f2t_task_set(tk, hint->comm, hint->tgid);
 	return tk;
 }
 
-static int seen(struct f2t_tracker *t, int32_t tid, const char *comm, int32_t prio)
+/* The task TID, created on first sight: inline, every event has two or three. */
+static inline struct f2t_task *task(struct f2t_tracker *t, int32_t tid)
+{
+	struct f2t_task *tk = f2t_tasks_find(t->tasks, tid);
+
+	return tk ? tk : new_task(t, tid);
+}
+
+static inline int seen(struct f2t_tracker *t, int32_t tid, const char *comm, int32_t prio)
 {
 	struct f2t_task *tk;
 
@@ -121,7 +126,9 @@ int f2t_tracker_event(struct f2t_tracker *t, const struct f2t_event *ev,
 		return 0;
 	}
 	check_current(t, ev->cpu, ev->pid, st);
-	if (ev->pid > 0 && !task(t, ev->pid))
+	/* A switch's pid is its prev_pid's, made with its name below. */
+	if (ev->pid > 0 && !(ev->kind == F2T_EV_SWITCH && ev->pid == ev->sw.prev_pid) &&
+	    !task(t, ev->pid))
 		return -ENOMEM;
 
 	switch (ev->kind) {

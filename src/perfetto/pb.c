@@ -5,18 +5,6 @@
 
 #include "perfetto/pb.h"
 
-size_t pb_enc_varint(uint8_t *dst, uint64_t v)
-{
-	size_t n = 0;
-
-	while (v >= 0x80) {
-		dst[n++] = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	dst[n++] = (uint8_t)v;
-	return n;
-}
-
 size_t pb_enc_tag(uint8_t *dst, uint32_t field, enum pb_wire wire)
 {
 	return pb_enc_varint(dst, (uint64_t)field << 3 | (uint64_t)wire);

@@ -42,14 +42,16 @@ void pf_bundle_fini(struct pf_bundle *bb)
 /* Appends one compact event's values, column by column from @first. */
 static int compact(struct pf_bundle *bb, enum pf_column first, const uint64_t *v)
 {
-	int err = 0;
+	struct pb_buf *col = &bb->col[first];
 
-	for (int i = 0; i < 5; i++) {
-		pb_varint(&bb->col[first + i], v[i]);
-		err = err ? err : bb->col[first + i].err;
-	}
+	for (int i = 0; i < 5; i++)
+		pb_varint(&col[i], v[i]);
 	bb->nevents++;
-	return err;
+	/* The first error of the five; checked apart, the appends do not wait on it. */
+	for (int i = 0; i < 5; i++)
+		if (col[i].err)
+			return col[i].err;
+	return 0;
 }
 
 struct comm_key {
@@ -94,7 +96,7 @@ static int64_t comm_index(struct pf_bundle *bb, int32_t pid, const char *comm)
 	struct comm_key k = { &bb->comms, comm ? comm : "", 0 };
 	int64_t index;
 
-	if (m->gen == bb->gen && m->pid == pid && !strncmp(m->comm, k.s, F2T_COMM_LEN - 1))
+	if (m->gen == bb->gen && m->pid == pid && f2t_comm_eq(m->comm, k.s))
 		return m->index;
 	index = comm_lookup(bb, &k);
 	if (index >= 0) {

@@ -58,6 +58,23 @@ static inline void f2t_out_write(struct f2t_out *o, const void *p, size_t n)
 	f2t_out_write_slow(o, p, n);
 }
 
+/*
+ * Room for @n more bytes at the end of the buffer (@n at most its size),
+ * for a writer that encodes there in place rather than copy each small
+ * record in; f2t_out_commit() then keeps the bytes it used.
+ */
+static inline unsigned char *f2t_out_room(struct f2t_out *o, size_t n)
+{
+	if (o->len + n > o->cap)
+		f2t_out_flush(o);
+	return o->buf + o->len;
+}
+
+static inline void f2t_out_commit(struct f2t_out *o, size_t n)
+{
+	o->len += n;
+}
+
 static inline void f2t_out_u64(struct f2t_out *o, uint64_t v)
 {
 	f2t_out_write(o, &v, sizeof(v));
