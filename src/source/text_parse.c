@@ -405,11 +405,19 @@ static void remember(struct f2t_tline_cache *c, struct f2t_tline_cache_entry *e,
 {
 	size_t len = (size_t)(close + 1 - line);
 
-	/* A task's other columns are gone: a hit must mean its latest (f2t_tline_head_cached()). */
-	if (t->pid > 0)
-		for (unsigned int i = 0; i < F2T_TLINE_CACHE_SLOTS; i++)
-			if (c->slot[i].pid == t->pid)
-				c->slot[i].len = 0;
+	/*
+	 * A task's other columns are gone: a hit must mean its latest
+	 * (f2t_tline_head_cached()).  The entry pid_slot names is the only one
+	 * of its pids; one of another pid that shares the place goes too.
+	 */
+	if (t->pid > 0) {
+		uint8_t *at = &c->pid_slot[(uint32_t)t->pid % F2T_TLINE_CACHE_PIDS];
+		struct f2t_tline_cache_entry *old = &c->slot[*at];
+
+		if (old->len && old->pid > 0 &&
+		    (uint32_t)old->pid % F2T_TLINE_CACHE_PIDS == (uint32_t)t->pid % F2T_TLINE_CACHE_PIDS)
+			old->len = 0;
+	}
 	/*
 	 * Not a line starting as a note may: notes() reads the whole line, and
 	 * the hit path reads only the lost-event test again.
@@ -427,6 +435,8 @@ static void remember(struct f2t_tline_cache *c, struct f2t_tline_cache_entry *e,
 		.cpu = t->cpu,
 	};
 	memcpy(e->key, line, len);
+	if (t->pid > 0)
+		c->pid_slot[(uint32_t)t->pid % F2T_TLINE_CACHE_PIDS] = (uint8_t)(e - c->slot);
 }
 
 /* f2t_tline_head_cached(), or with WHOLE false f2t_tline_task_cached(). */

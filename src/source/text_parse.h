@@ -113,8 +113,12 @@ struct f2t_tline_secs {
 	uint8_t len;		/* 0: none yet */
 };
 
+#define F2T_TLINE_CACHE_PIDS 1024
+
 struct f2t_tline_cache {
 	struct f2t_tline_secs secs;	/* the last timestamp's seconds */
+	/* The slot of a task's entry, by pid % F2T_TLINE_CACHE_PIDS (pids above 0). */
+	uint8_t pid_slot[F2T_TLINE_CACHE_PIDS];
 	struct f2t_tline_cache_entry {
 		uint8_t len;		/* of key, through the CPU column's ']'; 0: empty */
 		uint8_t blanks;		/* where the text starts */

@@ -299,6 +299,10 @@ static void test_cached_rename(void **state)
 	assert_int_equal(cached(&c, "            a-5       (      5) [000] d..2. 1.000006: x: y=1", &t), 1);
 	assert_int_equal(cached(&c, "            a-6       (      5) [000] d..2. 1.000007: x: y=1", &t), 1);
 	assert_int_equal(t.pid, 6);
+	/* A task whose pid shares its place in pid_slot with another's puts that one out too. */
+	assert_int_equal(cached(&c, "            a-1029    (      5) [000] d..2. 1.000008: x: y=1", &t), 0);
+	assert_int_equal(cached(&c, "            a-5       (      5) [000] d..2. 1.000009: x: y=1", &t), 0);
+	assert_int_equal(cached(&c, "            a-6       (      5) [000] d..2. 1.000010: x: y=1", &t), 1);
 }
 
 /* Timestamps through the cache: the seconds of the line before are taken again only when the same. */
