@@ -7,6 +7,7 @@
  * print ("comm:pid [prio] S ==> comm:pid [prio]").
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -376,21 +377,40 @@ static int decode_irq_exit(struct f2t_span b, struct f2t_event *ev)
 }
 
 /* "vec=1 [action=TIMER]" */
+/*
+ * "vec=9 [action=RCU]", the kernel's print (trace-cmd's too): the value of
+ * vec runs on through the bracket, which holds no " word=" to end it.  The
+ * name as a capture's (rawdec.c): the action, else "softirq VEC".
+ */
 static int decode_softirq(struct text_src *s, struct f2t_span b, struct f2t_event *ev)
 {
 	struct f2t_fields f;
-	struct f2t_span v;
-	int32_t vec;
+	struct f2t_span v, name = { 0 };
+	const char *end, *num_end, *action;
+	char fallback[32];
+	long long vec;
 
 	f2t_fields_init(&f, b);
-	if (!int_field(&f, "vec", &vec))
+	if (!f2t_fields_get(&f, "vec", &v))
+		return -EINVAL;
+	end = v.s + v.len;
+	num_end = memchr(v.s, ' ', v.len);
+	if (!num_end)
+		num_end = end;
+	if (!f2t_span_int((struct f2t_span){ v.s, (size_t)(num_end - v.s) }, &vec) || vec < 0)
 		return -EINVAL;
 	ev->softirq.vec = (uint32_t)vec;
-	if (!f2t_fields_get(&f, "action", &v))
-		v = (struct f2t_span){ "softirq", 7 };
-	while (v.len && v.s[v.len - 1] == ']')
-		v.len--;
-	ev->softirq.name = dup_span(s, v);
+	action = memmem(num_end, (size_t)(end - num_end), "[action=", 8);
+	if (action) {
+		name.s = action + 8;
+		while (name.s + name.len < end && name.s[name.len] != ']' && name.s[name.len] != ' ')
+			name.len++;
+	}
+	if (!name.len) {
+		name.s = fallback;
+		name.len = (size_t)snprintf(fallback, sizeof(fallback), "softirq %u", ev->softirq.vec);
+	}
+	ev->softirq.name = dup_span(s, name);
 	return ev->softirq.name ? 1 : -EINVAL;
 }
 

@@ -70,6 +70,22 @@ zcat "$fx/tracedat-v7.report-plugins.gz" > "$out/plugins.txt"
 cmp -s "$out/dat.nostate" "$out/plugins.sched" || fail "trace-cmd report as text: other scheduling records"
 echo "ok: trace-cmd report's text (with and without plugins) gives the trace.dat's $(wc -l < "$out/dat.sched") scheduling records"
 
+# Interrupts from the text as from the file: v6 holds irq and softirq lines
+# ("softirq_entry: vec=9 [action=RCU]", where vec's value runs on through the
+# bracket), to the microsecond (trace-cmd rounds).
+slices() { "$F2T" dump "$1" | grep -E ' duration_(begin|end) ' | grep 'category="irq"' |
+	sed -E 's/^[0-9]+ //; s/\(#[0-9]+\)//' |
+	awk '{ sub(/^ts=/, "", $2); $2 = "us=" int(($2 + 500) / 1000); print }'; }
+"$F2T" convert -q "$fx/tracedat-v6.dat" -o "$out/v6dat.fxt" || fail "v6: convert failed"
+"$F2T" convert "$out/v6.report" -o "$out/v6report.fxt" 2>"$out/v6report.err" || fail "v6 report: convert failed"
+grep -q 'not an ftrace event line' "$out/v6report.err" && fail "v6 report: lines skipped: $(head -2 "$out/v6report.err")"
+slices "$out/v6dat.fxt" > "$out/v6dat.irq"
+slices "$out/v6report.fxt" > "$out/v6report.irq"
+[ -s "$out/v6dat.irq" ] || fail "v6: no irq slices in the trace.dat's FXT"
+diff -u "$out/v6dat.irq" "$out/v6report.irq" | head -5
+cmp -s "$out/v6dat.irq" "$out/v6report.irq" || fail "v6: trace-cmd report's text gives other irq slices"
+echo "ok: trace-cmd report's text gives the trace.dat's $(grep -c begin "$out/v6dat.irq") irq and softirq slices, no line skipped"
+
 # report: the thread-state analysis reads a trace.dat and text as it reads captures.
 for f in "$fx/tracedat-v7.dat" "$out/v7.report"; do
 	"$F2T" report "$f" > "$out/report.out" 2>"$out/report.err" || fail "report $f: $(cat "$out/report.err")"

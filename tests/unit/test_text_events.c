@@ -149,11 +149,38 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* softirq lines as the kernel and trace-cmd print them: vec's value runs on through the bracket. */
+static void test_softirq(void **state)
+{
+	static const char *const bodies[] = {
+		"vec=9 [action=RCU]", "vec=3 [action=NET_RX]", "vec=4", "vec=x [action=RCU]",
+		"vec=1 [action=TIMER] ",
+	};
+	struct f2t_input *in = open_lines("softirq_entry", bodies, 5);
+	struct f2t_event ev;
+
+	next_ok(in, &ev, F2T_EV_SOFTIRQ_ENTRY);
+	assert_int_equal(ev.softirq.vec, 9);
+	assert_string_equal(ev.softirq.name, "RCU");
+	next_ok(in, &ev, F2T_EV_SOFTIRQ_ENTRY);
+	assert_int_equal(ev.softirq.vec, 3);
+	assert_string_equal(ev.softirq.name, "NET_RX");
+	next_ok(in, &ev, F2T_EV_SOFTIRQ_ENTRY);
+	assert_string_equal(ev.softirq.name, "softirq 4");	/* as a capture names it */
+	next_ok(in, &ev, F2T_EV_SOFTIRQ_ENTRY);		/* "vec=x" is a bad line */
+	assert_int_equal(ev.softirq.vec, 1);
+	assert_string_equal(ev.softirq.name, "TIMER");
+	assert_int_equal(f2t_source_next(in->events, &ev), 0);
+	assert_bad_lines(in, 1);
+	f2t_input_close(in);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_switch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wakeups, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_softirq, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
