@@ -87,6 +87,16 @@ static int keep_event(struct f2t_event *ev)
 		ev->other.system = keep_str(ev->other.system);
 		ev->other.name = keep_str(ev->other.name);
 		break;
+	case F2T_EV_IRQ_ENTRY:
+	case F2T_EV_IRQ_EXIT:
+		ev->irq.name = keep_str(ev->irq.name);
+		break;
+	case F2T_EV_SOFTIRQ_ENTRY:
+	case F2T_EV_SOFTIRQ_EXIT:
+		ev->softirq.name = keep_str(ev->softirq.name);
+		break;
+	case F2T_EV_CPU_IDLE:
+	case F2T_EV_CPU_FREQ:
 	case F2T_EV_LOST:
 		break;
 	default:
