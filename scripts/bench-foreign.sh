@@ -13,6 +13,10 @@
 # the same run: its capture converted to .fxt is timed too, for what the
 # pipeline after the input (tracker, model, FXT writer) costs by itself.  The text input is our
 # text of that trace.dat (the kernel's trace format, TGID column included).
+# WORKLOAD=mixed records a system-wide mix instead, irq and softirq events
+# on (SECONDS_MIXED, default 6 s, of a file walk piped to gzip, tar piped
+# to xz, and short processes started one after the other): most of its
+# events are not context switches.
 # CPU: taskset -c ${CPU:-1}.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,21 +40,41 @@ timed() {
 }
 
 CAP=
+# The mixed workload: what a system-wide recording of a busy machine holds.
+mixed() {
+	local end=$((SECONDS + ${SECONDS_MIXED:-6}))
+
+	(while [ $SECONDS -lt $end ]; do
+		find /usr/share -type f 2>/dev/null | head -3000 | xargs -n 50 cat 2>/dev/null | gzip -1 >/dev/null
+	done) &
+	(while [ $SECONDS -lt $end ]; do
+		for _ in $(seq 50); do /bin/true; done
+		sleep 0.01
+	done) &
+	(while [ $SECONDS -lt $end ]; do tar cf - src 2>/dev/null | xz -1 -T2 >/dev/null; done) &
+	wait
+}
+export -f mixed
 if [ -z "$DAT" ]; then
 	DAT=$W/pp.dat
 	CAP=$W/pp.cap
+	events=(-e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup
+		-e sched:sched_wakeup_new -e sched:sched_process_fork -e sched:sched_process_exec
+		-e sched:sched_process_exit -e task)
+	workload=(build/tests/helpers/pingpong "$RT")
+	if [ "${WORKLOAD:-pingpong}" = mixed ]; then
+		events+=(-e irq)
+		workload=(bash -c mixed)
+	fi
 	"$F2T" record -q --no-sample -k "$CAP" -o "$W/rec.fxt" -- \
 	tests/helpers/trace_cmd_record.sh --compression "${COMPRESSION:-any}" -B "f2t-bench-$$" -C mono \
-		-e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup \
-		-e sched:sched_wakeup_new -e sched:sched_process_fork -e sched:sched_process_exec \
-		-e sched:sched_process_exit -e task -b 65536 -o "$DAT" \
-		-- build/tests/helpers/pingpong "$RT" >/dev/null 2>&1
+		"${events[@]}" -b 65536 -o "$DAT" -- "${workload[@]}" >/dev/null 2>&1
 fi
-events=$(trace-cmd report -N "$DAT" 2>/dev/null | grep -c ': [a-z_]*: ' || true)
+nrec=$(trace-cmd report -N "$DAT" 2>/dev/null | grep -c ': [a-z_]*: ' || true)
 "$F2T" convert -q "$DAT" -o "$W/in.txt"
 formats=(fxt)
 "$F2T" convert --help 2>&1 | grep -q pftrace && formats+=(pftrace)
-echo "== $DAT: $events records (trace-cmd report -N), $(stat -c %s "$DAT") bytes; text $(stat -c %s "$W/in.txt") bytes"
+echo "== $DAT: $nrec records (trace-cmd report -N), $(stat -c %s "$DAT") bytes; text $(stat -c %s "$W/in.txt") bytes"
 echo "   $ROUNDS rounds, each: trace-cmd report, then every conversion; one core (cpu $CPU); $(nproc) CPUs, $(uname -r)"
 
 declare -A t
@@ -71,7 +95,7 @@ done
 base=$(printf '%s\n' ${t[tc]} | median)
 for r in "${runs[@]}"; do
 	s=$(printf '%s\n' ${t[$r]} | median)
-	n=$events
+	n=$nrec
 	case $r in
 	tc) what="trace-cmd report (trace.dat)" ;;
 	cap) what="ftrace2trace capture -> .fxt *"; n=$cap_events ;;
