@@ -376,7 +376,6 @@ static int decode_irq_exit(struct f2t_span b, struct f2t_event *ev)
 	return 1;
 }
 
-/* "vec=1 [action=TIMER]" */
 /*
  * "vec=9 [action=RCU]", the kernel's print (trace-cmd's too): the value of
  * vec runs on through the bracket, which holds no " word=" to end it.  The
