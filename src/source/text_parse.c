@@ -428,11 +428,12 @@ static void remember(struct f2t_tline_cache *c, struct f2t_tline_cache_entry *e,
 			old->len = 0;
 	}
 	/*
-	 * Not a line starting as a note may: notes() reads the whole line, and
-	 * the hit path reads only the lost-event test again.
+	 * Not a line starting "CPU ": the hit path does not ask notes() again,
+	 * whose answer for those depends on the rest of the line.  Its other
+	 * prefixes are decided by the key (an event's key holds its ']' where
+	 * "version = " has none).
 	 */
-	if (!e || len > F2T_TLINE_CACHE_KEY || *blanks == 'C' || *blanks == 'T' ||
-	    *blanks == 'c' || *blanks == 'v')
+	if (!e || len > F2T_TLINE_CACHE_KEY || has_prefix(blanks, close, "CPU "))
 		return;
 	*e = (struct f2t_tline_cache_entry){
 		.len = (uint8_t)len,

@@ -277,6 +277,13 @@ static void test_cached_columns(void **state)
 	/* The same columns with a broken rest is still a bad line. */
 	assert_int_equal(cached(&c, "       pingpong-24127   (  24127) [000] d..2. 3x735.1: x: y", &t), -EINVAL);
 	assert_int_equal(cached(&c, "       pingpong-24127   (  24127) [000]", &t), -EINVAL);
+	/* Names that start as trace-cmd's notes do are cached, but for "CPU ", whose rest decides. */
+	assert_int_equal(cached(&c, "             cat-31      (     31) [000] d..2. 1.000001: x: y=1", &t), 0);
+	assert_int_equal(cached(&c, "             cat-31      (     31) [000] d..2. 1.000002: x: y=1", &t), 1);
+	assert_int_equal(cached(&c, "           CPU 1-32      (     32) [000] d..2. 1.000003: x: y=1", &t), 0);
+	assert_int_equal(cached(&c, "           CPU 1-32      (     32) [000] d..2. 1.000004: x: y=1", &t), 0);
+	assert_int_equal(cached(&c, "           CPU 1-32      (     32) [000] d..2. 1.000005: x is empty", &t), 0);
+	assert_int_equal(t.kind, F2T_TLINE_SKIP);
 	/* ...or a lost-events note, as without the cache. */
 	assert_int_equal(cached(&c, ON0 "CPU:1 [LOST 7 EVENTS]", &t), 0);
 	assert_int_equal(t.kind, F2T_TLINE_LOST);
