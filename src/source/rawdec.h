@@ -46,7 +46,8 @@ struct state_memo {
 };
 
 #define NEWTASK_SLOTS 4096
-#define STATE_MEMO_SLOTS 64
+#define STATE_MEMO_BITS 6
+#define STATE_MEMO_SLOTS (1 << STATE_MEMO_BITS)
 
 struct f2t_ksyms;
 
