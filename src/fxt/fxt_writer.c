@@ -208,7 +208,7 @@ static int write_switch(struct f2t_writer *w, const struct f2t_event *ev)
 		ret = fxt_string_ref(w, state, strlen(state), &linux_state);
 	if (ret)
 		return ret;
-	rec = fxt_room(w, 7);
+	rec = fxt_room(w, 4 + 3);	/* the record's 4 words, then up to 3 of arguments */
 	args.words = rec + 4;
 	fxt_arg_int32(rec + 4, fxt_str_index(S_OUTGOING_WEIGHT),
 		      weight(ev->sw.prev_pid, ev->sw.prev_prio));
@@ -236,7 +236,7 @@ static int write_wakeup(struct f2t_writer *w, const struct f2t_event *ev)
 		ret = fxt_ensure_named(w, ev->pid);
 	if (ret)
 		return ret;
-	rec = fxt_room(w, 6);
+	rec = fxt_room(w, 3 + 3);	/* the record's 3 words, then weight (1) and waker (2) */
 	args.words = rec + 3;
 	args.nwords = (uint16_t)fxt_arg_int32(rec + 3, fxt_str_index(S_WEIGHT),
 					      weight(ev->wake.pid, ev->wake.prio));

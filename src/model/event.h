@@ -65,6 +65,9 @@ struct f2t_frame {
 /* Linux task state letters as sched_switch prints them ("R", "R+", "D", ...). */
 #define F2T_STATE_LEN 8
 
+/* The name of a softirq whose action the kernel did not print, by its vec (every source's). */
+#define F2T_SOFTIRQ_UNNAMED "softirq %u"
+
 struct f2t_event {
 	uint64_t ts;		/* ns on the trace clock (CLOCK_MONOTONIC) */
 	uint32_t cpu;
@@ -149,7 +152,8 @@ struct f2t_event {
 		} irq;
 		struct {	/* SOFTIRQ_ENTRY, SOFTIRQ_EXIT */
 			uint32_t vec;
-			const char *name;	/* "TIMER", "NET_RX"..., as the kernel prints it */
+			/* "TIMER", "NET_RX"..., as the kernel prints it; else F2T_SOFTIRQ_UNNAMED */
+			const char *name;
 		} softirq;
 		/*
 		 * OFFCPU: ev->ts is when the thread ran again (ev->cpu where),

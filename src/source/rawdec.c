@@ -407,7 +407,7 @@ static const char *softirq_name(struct f2t_rawdec *s, uint32_t vec)
 	if (n && n < sizeof(s->softirq_names[0]))
 		memcpy(memo, p + strlen("action="), n);
 	else
-		snprintf(memo, sizeof(s->softirq_names[0]), "softirq %u", vec);
+		snprintf(memo, sizeof(s->softirq_names[0]), F2T_SOFTIRQ_UNNAMED, vec);
 	return memo;
 }
 

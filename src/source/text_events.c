@@ -407,7 +407,8 @@ static int decode_softirq(struct text_src *s, struct f2t_span b, struct f2t_even
 	}
 	if (!name.len) {
 		name.s = fallback;
-		name.len = (size_t)snprintf(fallback, sizeof(fallback), "softirq %u", ev->softirq.vec);
+		name.len = (size_t)snprintf(fallback, sizeof(fallback), F2T_SOFTIRQ_UNNAMED,
+					    ev->softirq.vec);
 	}
 	ev->softirq.name = dup_span(s, name);
 	return ev->softirq.name ? 1 : -EINVAL;

@@ -416,7 +416,7 @@ static void remember(struct f2t_tline_cache *c, struct f2t_tline_cache_entry *e,
 
 	/*
 	 * A task's other columns are gone: a hit must mean its latest
-	 * (f2t_tline_head_cached()).  The entry pid_slot names is the only one
+	 * (f2t_tline_parse_cached()).  The entry pid_slot names is the only one
 	 * of its pids; one of another pid that shares the place goes too.
 	 */
 	if (t->pid > 0) {
@@ -449,7 +449,7 @@ static void remember(struct f2t_tline_cache *c, struct f2t_tline_cache_entry *e,
 		c->pid_slot[(uint32_t)t->pid % F2T_TLINE_CACHE_PIDS] = (uint8_t)(e - c->slot);
 }
 
-/* f2t_tline_head_cached(), or with WHOLE false f2t_tline_task_cached(). */
+/* f2t_tline_head() with the columns from C; with WHOLE false f2t_tline_task_cached(). */
 static int head_cached(struct f2t_tline_cache *c, const char *line, size_t len,
 		       struct f2t_tline *t, bool whole)
 {
@@ -481,12 +481,6 @@ static int head_cached(struct f2t_tline_cache *c, const char *line, size_t len,
 	if (!ret)
 		remember(c, e, line, blanks, close, t);
 	return ret;
-}
-
-int f2t_tline_head_cached(struct f2t_tline_cache *c, const char *line, size_t len,
-			  struct f2t_tline *t)
-{
-	return head_cached(c, line, len, t, true);
 }
 
 int f2t_tline_task_cached(struct f2t_tline_cache *c, const char *line, size_t len,
@@ -528,7 +522,7 @@ int f2t_tline_parse(const char *line, size_t len, struct f2t_tline *t)
 int f2t_tline_parse_cached(struct f2t_tline_cache *c, const char *line, size_t len,
 			   struct f2t_tline *t)
 {
-	int ret = f2t_tline_head_cached(c, line, len, t);
+	int ret = head_cached(c, line, len, t, true);
 
 	if (ret >= 0 && t->kind == F2T_TLINE_EVENT)
 		split_name(t);

@@ -130,21 +130,8 @@ struct f2t_tline_cache {
 };
 
 /**
- * f2t_tline_head_cached() - f2t_tline_head(), with the columns from @c
- * @c: the cache (zeroed at first)
- *
- * The same result as f2t_tline_head() for every line.
- *
- * Return: 1 when the columns came from @c: a line with these columns, of
- * this task, was read before and none of the task's with other columns
- * since; else as f2t_tline_head().
- */
-int f2t_tline_head_cached(struct f2t_tline_cache *c, const char *line, size_t len,
-			  struct f2t_tline *out);
-
-/**
  * f2t_tline_task_cached() - whose line this is, from @c when it can
- * @c: the cache
+ * @c: the cache, as f2t_tline_parse_cached() keeps it
  *
  * For a reader that wants a line's task and no more: when the columns are
  * in @c the rest of the line is not read (nor whether it makes an event).
@@ -155,7 +142,16 @@ int f2t_tline_head_cached(struct f2t_tline_cache *c, const char *line, size_t le
 int f2t_tline_task_cached(struct f2t_tline_cache *c, const char *line, size_t len,
 			  struct f2t_tline *out);
 
-/** f2t_tline_parse_cached() - f2t_tline_parse(), with the columns from @c (as above) */
+/**
+ * f2t_tline_parse_cached() - f2t_tline_parse(), with the columns from @c
+ * @c: the cache (zeroed at first)
+ *
+ * The same result as f2t_tline_parse() for every line.
+ *
+ * Return: 1 when the columns came from @c: a line with these columns, of
+ * this task, was read before and none of the task's with other columns
+ * since; else as f2t_tline_parse().
+ */
 int f2t_tline_parse_cached(struct f2t_tline_cache *c, const char *line, size_t len,
 			   struct f2t_tline *out);
 
