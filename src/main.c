@@ -1,21 +1,22 @@
 // SPDX-License-Identifier: MIT
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/commands.h"
-#include "util/outfile.h"
 #include "util/sudo.h"
 
 static const struct {
 	const char *name;
 	int (*run)(int argc, char **argv);
+	bool needs_root;	/* keeps root under sudo; the others drop it at once */
 	const char *what;
 } commands[] = {
-	{ "record", f2t_cmd_record, "record scheduling (and more) into trace files" },
-	{ "convert", f2t_cmd_convert, "turn a capture into trace files" },
-	{ "report", f2t_cmd_report, "where each thread's time went, how long it waited for a CPU, where it blocked" },
-	{ "dump", f2t_cmd_dump, "print every record of an FXT file" },
-	{ "merge", f2t_cmd_merge, "put JSON traces on one clock, through their clock_sync events" },
+	{ "record", f2t_cmd_record, true, "record scheduling (and more) into trace files" },
+	{ "convert", f2t_cmd_convert, false, "turn a capture into trace files" },
+	{ "report", f2t_cmd_report, false, "where each thread's time went, how long it waited for a CPU, where it blocked" },
+	{ "dump", f2t_cmd_dump, false, "print every record of an FXT file" },
+	{ "merge", f2t_cmd_merge, false, "put JSON traces on one clock, through their clock_sync events" },
 };
 
 static void usage(FILE *f)
@@ -32,12 +33,6 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-	uid_t uid;
-	gid_t gid;
-
-	/* Under sudo, what we write is the user's, not root's. */
-	if (f2t_sudo_user(&uid, &gid) > 0)
-		f2t_outfile_set_owner(uid, gid);
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
@@ -50,9 +45,14 @@ int main(int argc, char **argv)
 		printf("ftrace2trace %s\n", F2T_VERSION);
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		/* Under sudo, root is for recording alone: the rest is the user's. */
+		if (f2t_sudo_init() < 0 || (!commands[i].needs_root && f2t_sudo_drop() < 0))
+			return 1;
+		return commands[i].run(argc - 1, argv + 1);
+	}
 	fprintf(stderr, "ftrace2trace: unknown command '%s'\n\n", argv[1]);
 	usage(stderr);
 	return 2;

@@ -5,7 +5,7 @@
  *   writable) -> stale instances -> our instance, tracing off -> events,
  *   formats, readers -> child forked and held -> tracing on -> release the
  *   child -> move sub-buffers until a stop condition -> tracing off, drain,
- *   stats, META -> instance removed -> convert.
+ *   stats, META -> instance removed -> root dropped (under sudo) -> convert.
  * One cleanup path removes the instance on every exit.
  */
 #include <errno.h>
@@ -36,6 +36,7 @@
 #include "report/report.h"
 #include "util/log.h"
 #include "util/outfile.h"
+#include "util/sudo.h"
 
 #define POLL_MS 100
 #define SWEEP_NS 1000000000ULL	/* read every CPU at least this often */
@@ -247,7 +248,7 @@ static int open_sampler(struct run *r)
 
 	if (!o->sample_freq && !o->off_cpu)
 		return 0;
-	so.child_uid = r->runas.change ? r->runas.uid : geteuid();
+	so.child_uid = r->runas.change ? r->runas.id.uid : geteuid();
 	err = f2t_sampler_open(&r->sampler, &so, r->inst.ncpus, r->capw);
 	if (err && !o->sample_freq_given && !f2t_capw_error(r->capw)) {
 		f2t_warn("recording without CPU samples (--no-sample silences this)");
@@ -280,7 +281,7 @@ static int setup(struct run *r)
 	if (o->command) {
 		err = f2t_child_spawn(&r->child, o->command, &r->runas);
 		if (err && r->child.drop_failed)
-			f2t_err("cannot run %s as user %s: %s", o->command[0], r->runas.name,
+			f2t_err("cannot run %s as user %s: %s", o->command[0], r->runas.id.name,
 				strerror(-err));
 		else if (err)
 			f2t_err("cannot start %s: %s", o->command[0], strerror(-err));
@@ -426,8 +427,13 @@ static int finish_capture(struct run *r)
 	if (r->sampler.nrings) {
 		/* The workload is over: opening every mapped file costs it nothing now. */
 		e = f2t_symsnap_build_ids(&r->symsnap, r->capw);
+		/* A JIT map is the user's file in /tmp, read as them. */
 		if (!e)
+			e = f2t_sudo_files_begin();
+		if (!e) {
 			e = f2t_symsnap_jit(r->capw, &r->sampler.traced);
+			f2t_sudo_files_end();
+		}
 		drain_err = drain_err ? drain_err : e;
 	}
 	err = f2t_procsnap_write(r->capw, 1);
@@ -654,7 +660,14 @@ int f2t_record_run(const struct f2t_record_opts *o)
 		goto out;
 	/* Ends a command that is still running (we stopped for -d or a signal). */
 	f2t_child_finish(&r.child);
-	err = convert(&r);
+	/*
+	 * Recording is over, and so is root's part: the capture, the files
+	 * its frames name and the outputs are read and written as the user
+	 * who ran sudo, a conversion's bug no way to root.
+	 */
+	err = f2t_sudo_drop();
+	if (!err)
+		err = convert(&r);
 out:
 	f2t_progress_clear(&r.prog);
 	if (r.capw && f2t_capw_error(r.capw))

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
-#include <grp.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,10 +65,9 @@ static struct passwd *find_user(const char *user)
 
 int f2t_runas_pick(struct f2t_runas *ra, const char *user, bool as_root)
 {
-	struct passwd *pw = NULL;
-	gid_t gid = 0;
-	uid_t uid;
-	int n = 0, got;
+	const struct f2t_ident *sudo = f2t_sudo_ident();
+	struct passwd *pw;
+	gid_t gid;
 
 	memset(ra, 0, sizeof(*ra));
 	if (user) {
@@ -80,37 +78,22 @@ int f2t_runas_pick(struct f2t_runas *ra, const char *user, bool as_root)
 			return -ENOENT;
 		}
 		gid = pw->pw_gid;
-	} else if (!as_root) {
-		got = f2t_sudo_user(&uid, &gid);
-		if (got < 0) {
-			f2t_err("SUDO_UID and SUDO_GID are not user and group ids; "
-				"give --user NAME or --as-root");
-			return got;
-		}
-		if (!got)
-			return 0;
+	} else if (!as_root && sudo) {
+		/* Looked up at start (main.c): it exists. */
 		errno = 0;
-		pw = getpwuid(uid);
+		pw = getpwuid(sudo->uid);
 		if (!pw) {
 			f2t_err("SUDO_UID=%u: no such user (%s); give --user NAME or --as-root",
-				(unsigned int)uid, errno ? strerror(errno) : "not in the user database");
+				(unsigned int)sudo->uid,
+				errno ? strerror(errno) : "not in the user database");
 			return -ENOENT;
 		}
+		gid = sudo->gid;
 	} else {
 		return 0;
 	}
 	ra->change = true;
-	ra->uid = pw->pw_uid;
-	ra->gid = gid;
-	ra->name = strdup(pw->pw_name);
-	/* First call: how many groups; second: the groups. */
-	getgrouplist(pw->pw_name, gid, NULL, &n);
-	ra->groups = calloc((size_t)(n > 0 ? n : 1), sizeof(*ra->groups));
-	if (ra->groups && getgrouplist(pw->pw_name, gid, ra->groups, &n) < 0)
-		n = 0;
-	ra->ngroups = n;
-	ra->envp = user_environ(pw);
-	if (!ra->name || !ra->groups || !ra->envp) {
+	if (f2t_ident_fill(&ra->id, pw, gid) || !(ra->envp = user_environ(pw))) {
 		f2t_err("out of memory");
 		f2t_runas_free(ra);
 		return -ENOMEM;
@@ -120,16 +103,14 @@ int f2t_runas_pick(struct f2t_runas *ra, const char *user, bool as_root)
 
 int f2t_runas_apply(const struct f2t_runas *ra)
 {
+	int err;
+
 	if (!ra->change)
 		return 0;
-	if (setgroups((size_t)ra->ngroups, ra->groups) < 0 ||
-	    setresgid(ra->gid, ra->gid, ra->gid) < 0 ||
-	    setresuid(ra->uid, ra->uid, ra->uid) < 0)
-		return -errno;
-	if (ra->uid != 0 && (setuid(0) == 0 || geteuid() != ra->uid || getegid() != ra->gid))
-		return -EPERM;
-	environ = ra->envp;
-	return 0;
+	err = f2t_ident_become(&ra->id);
+	if (!err)
+		environ = ra->envp;
+	return err;
 }
 
 void f2t_runas_free(struct f2t_runas *ra)
@@ -141,7 +122,6 @@ void f2t_runas_free(struct f2t_runas *ra)
 			    ra->envp[i][strlen(user_vars[v])] == '=')
 				free(ra->envp[i]);
 	free(ra->envp);
-	free(ra->groups);
-	free(ra->name);
+	f2t_ident_free(&ra->id);
 	memset(ra, 0, sizeof(*ra));
 }

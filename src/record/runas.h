@@ -12,13 +12,11 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "util/sudo.h"
+
 struct f2t_runas {
 	bool change;		/* false: the command runs as we do */
-	uid_t uid;
-	gid_t gid;
-	gid_t *groups;		/* supplementary groups */
-	int ngroups;
-	char *name;		/* for messages */
+	struct f2t_ident id;
 	char **envp;		/* our environment, HOME/USER/LOGNAME the user's */
 };
 

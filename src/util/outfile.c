@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * Temporary file, then rename: see outfile.h.  The names of the temporary
- * files still open sit in a fixed table, so that a signal handler can
- * remove them with nothing but unlink(); the stop signals are blocked while
- * the table and the files on disk change together.
+ * files still open sit in a fixed table with their directories' fds, so
+ * that a signal handler can remove them with nothing but unlinkat(); the
+ * stop signals are blocked while the table and the files on disk change
+ * together.  Under sudo every open, rename and unlink is the user's
+ * (util/sudo.h): the kernel checks the path as it would for them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,25 +14,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/openat2.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
-#include "util/log.h"
 #include "util/outfile.h"
+#include "util/path.h"
+#include "util/sudo.h"
 
 #define MAX_TEMPS 32
-#define MAX_HOPS 40		/* symlinks followed, as the kernel's limit */
 #define NAME_KEPT 200		/* of NAME in ".NAME.f2t-XXXXXX", to stay under NAME_MAX */
 
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 
-static char temps[MAX_TEMPS][PATH_MAX];
+/* Each temporary file still open: its directory and its name there. */
+static char temps[MAX_TEMPS][NAME_MAX + 1];
+static int temp_dirfd[MAX_TEMPS];
 static volatile sig_atomic_t temp_used[MAX_TEMPS];
-
-static bool owner_set;
-static uid_t owner_uid;
-static gid_t owner_gid;
 
 void f2t_outfile_hold_signals(sigset_t *old)
 {
@@ -42,12 +44,13 @@ void f2t_outfile_hold_signals(sigset_t *old)
 	sigprocmask(SIG_BLOCK, &set, old);
 }
 
-static int claim_slot(const char *name)
+static int claim_slot(int dirfd, const char *name)
 {
 	for (int i = 0; i < MAX_TEMPS; i++) {
 		if (temp_used[i])
 			continue;
 		snprintf(temps[i], sizeof(temps[i]), "%s", name);
+		temp_dirfd[i] = dirfd;
 		temp_used[i] = 1;
 		return i;
 	}
@@ -60,18 +63,6 @@ static void release_slot(int slot)
 		temp_used[slot] = 0;
 }
 
-/* "a/b" -> "a", "b" -> ".", "/b" -> "/". */
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return strdup(".");
-	if (slash == path)
-		return strdup("/");
-	return strndup(path, (size_t)(slash - path));
-}
-
 static const char *base_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -80,104 +71,26 @@ static const char *base_of(const char *path)
 }
 
 /*
- * May we go through PATH (lstat ST), a symlink or a file that is not a
- * regular one?  Not when it lies in a sticky, world-writable directory and
- * belongs to someone else than us and the directory's owner: the rule of
- * fs.protected_symlinks and fs.protected_fifos, whatever they are set to.
+ * The directory F->path is in (a path without symlinks), opened so that
+ * none can have been swapped in since: the temporary file is created,
+ * renamed and removed there, whatever happens to the path meanwhile.
  */
-static bool trusted(const char *path, const struct stat *st)
+static int open_dir(struct f2t_outfile *f)
 {
-	struct stat d;
-	char *dir = dir_of(path);
-	bool ok;
+	struct open_how how = {
+		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS,
+	};
+	const char *base = base_of(f->path);
+	char *dir = strndup(f->path, base - f->path > 1 ? (size_t)(base - f->path - 1) : 1);
 
 	if (!dir)
-		return false;
-	ok = stat(dir, &d) == 0 &&
-	     (!(d.st_mode & S_ISVTX) || !(d.st_mode & S_IWOTH) ||
-	      st->st_uid == geteuid() || st->st_uid == d.st_uid);
+		return -ENOMEM;
+	f->dirfd = (int)syscall(SYS_openat2, AT_FDCWD, dir, &how, sizeof(how));
+	if (f->dirfd < 0 && errno == ENOSYS)	/* before Linux 5.6 */
+		f->dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	free(dir);
-	return ok;
-}
-
-/* TARGET read from the symlink LINK, as a path from here. */
-static char *link_target(const char *link)
-{
-	char target[PATH_MAX], *dir, *joined;
-	ssize_t n = readlink(link, target, sizeof(target) - 1);
-
-	if (n < 0)
-		return NULL;
-	target[n] = '\0';
-	if (target[0] == '/')
-		return strdup(target);
-	dir = dir_of(link);
-	if (!dir || asprintf(&joined, "%s/%s", dir, target) < 0)
-		joined = NULL;
-	free(dir);
-	return joined;
-}
-
-/*
- * The file PATH names, its symlinks followed where trusted.  *THROUGH is
- * set when it exists and is not a regular file; *NOFOLLOW when it is not a
- * symlink itself.  Returns a malloc'd path, or NULL + errno (EACCES for a
- * symlink not followed, as the kernel says).
- */
-static char *resolve(const char *path, bool *through, bool *nofollow)
-{
-	char *p = strdup(path);
-
-	for (int hop = 0; p; hop++) {
-		struct stat st, to;	/* the name's, and what it leads to */
-		bool reaches;
-		char *next;
-
-		if (lstat(p, &st) < 0) {
-			if (errno == ENOENT)
-				return p;	/* a new file */
-			break;
-		}
-		*nofollow = !S_ISLNK(st.st_mode);
-		if (S_ISREG(st.st_mode))
-			return p;
-		reaches = stat(p, &to) == 0;
-		if (reaches && S_ISDIR(to.st_mode)) {
-			errno = EISDIR;
-			break;
-		}
-		if (!trusted(p, &st)) {
-			errno = EACCES;
-			break;
-		}
-		/* A device or pipe, maybe behind a link (/dev/stdout): written through. */
-		if (reaches && !S_ISREG(to.st_mode)) {
-			*through = true;
-			return p;
-		}
-		if (hop == MAX_HOPS) {
-			errno = ELOOP;
-			break;
-		}
-		next = link_target(p);
-		free(p);
-		p = next;
-	}
-	free(p);
-	return NULL;
-}
-
-/* DIR made canonical, then "/" BASE: one spelling for one directory entry. */
-static char *canonical(const char *path)
-{
-	char *dir = dir_of(path), *real = dir ? realpath(dir, NULL) : NULL, *out = NULL;
-
-	if (real && asprintf(&out, "%s%s%s", real, strcmp(real, "/") ? "/" : "",
-			     base_of(path)) < 0)
-		out = NULL;
-	free(dir);
-	free(real);
-	return out;
+	return f->dirfd < 0 ? -errno : 0;
 }
 
 /* Creates ".NAME.f2t-XXXXXX" next to F->path, registered before it exists. */
@@ -205,11 +118,11 @@ static int create_temp(struct f2t_outfile *f)
 		for (size_t i = 0; i < sizeof(rnd); i++)
 			x[i] = chars[rnd[i] % (sizeof(chars) - 1)];
 		f2t_outfile_hold_signals(&old);
-		f->slot = claim_slot(f->tmp);
+		f->slot = claim_slot(f->dirfd, base_of(f->tmp));
 		err = f->slot;
 		if (f->slot >= 0) {
-			f->fd = open(f->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-				     mode);
+			f->fd = openat(f->dirfd, base_of(f->tmp),
+				       O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 			err = f->fd < 0 ? -errno : 0;
 			if (err) {
 				release_slot(f->slot);
@@ -221,35 +134,56 @@ static int create_temp(struct f2t_outfile *f)
 	return err;
 }
 
+/*
+ * An existing PATH (lstat ST) that is not a regular file: a device or a
+ * pipe, maybe behind a /proc link (/dev/stdout), is written through.
+ */
+static int open_through(struct f2t_outfile *f, const struct stat *st)
+{
+	struct stat to;
+
+	if (stat(f->path, &to) == 0 && S_ISDIR(to.st_mode))
+		return -EISDIR;
+	if (!f2t_path_trusted(f->path, st))
+		return -EACCES;
+	f->fd = open(f->path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	return f->fd < 0 ? -errno : 0;
+}
+
 int f2t_outfile_open(struct f2t_outfile *f, const char *path, unsigned int flags)
 {
-	bool through = false, nofollow = false;
-	char *resolved;
+	struct stat st;
 	int err;
 
-	*f = (struct f2t_outfile){ .fd = -1, .slot = -1, .flags = flags };
-	resolved = flags & F2T_OUTFILE_UNNAMED ? strdup(path) : resolve(path, &through, &nofollow);
-	if (!resolved)
-		return -errno;
-	if (through) {
-		f->path = resolved;
-		f->fd = open(resolved, O_WRONLY | O_NOCTTY | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0));
-		err = f->fd < 0 ? -errno : 0;
+	*f = (struct f2t_outfile){ .fd = -1, .dirfd = -1, .slot = -1, .flags = flags };
+	err = f2t_sudo_files_begin();
+	if (err)
+		return err;
+	f->path = f2t_path_resolve(path);
+	if (!f->path) {
+		err = -errno;
 		goto out;
 	}
-	f->path = canonical(resolved);
-	free(resolved);
-	err = f->path ? create_temp(f) : -errno;
+	if (!(flags & F2T_OUTFILE_UNNAMED) && lstat(f->path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		err = open_through(f, &st);
+		goto out;
+	}
+	err = open_dir(f);
+	if (!err)
+		err = create_temp(f);
 	if (!err && flags & F2T_OUTFILE_UNNAMED) {
 		/* Gone from the directory before anything is in it. */
-		unlink(f->tmp);
+		unlinkat(f->dirfd, base_of(f->tmp), 0);
 		release_slot(f->slot);
 		f->slot = -1;
+		close(f->dirfd);
+		f->dirfd = -1;
 		free(f->path);
 		f->path = f->tmp;
 		f->tmp = NULL;
 	}
 out:
+	f2t_sudo_files_end();
 	if (err)
 		f2t_outfile_abort(f);
 	return err;
@@ -261,34 +195,32 @@ int f2t_outfile_commit(struct f2t_outfile *f)
 	sigset_t old;
 	int err = 0;
 
-	if (rename_it) {
-		/* The rename must not land before the data does (a power cut). */
-		if (fsync(f->fd) < 0)
-			err = -errno;
-		if (!err && owner_set && fchown(f->fd, owner_uid, owner_gid) < 0)
-			f2t_warn("%s: cannot give it to uid %u: %s", f->path, (unsigned int)owner_uid,
-				 strerror(errno));
-	}
+	/* The rename must not land before the data does (a power cut). */
+	if (rename_it && fsync(f->fd) < 0)
+		err = -errno;
 	if (close(f->fd) < 0 && !err)
 		err = -errno;
 	f->fd = -1;
+	if (!err && rename_it) {
+		/* As the user: replacing a file is theirs to do or not. */
+		err = f2t_sudo_files_begin();
+		f2t_outfile_hold_signals(&old);
+		if (!err && renameat(f->dirfd, base_of(f->tmp), f->dirfd, base_of(f->path)) < 0)
+			err = -errno;
+		if (!err)
+			release_slot(f->slot);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		f2t_sudo_files_end();
+		if (!err)
+			f->slot = -1;
+	}
 	if (err) {
 		f2t_outfile_abort(f);
 		return err;
 	}
-	if (rename_it) {
-		f2t_outfile_hold_signals(&old);
-		if (rename(f->tmp, f->path) < 0)
-			err = -errno;
-		else
-			release_slot(f->slot);
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		if (err) {
-			f2t_outfile_abort(f);
-			return err;
-		}
-		f->slot = -1;
-	}
+	if (f->dirfd >= 0)
+		close(f->dirfd);
+	f->dirfd = -1;
 	free(f->path);
 	free(f->tmp);
 	f->path = f->tmp = NULL;
@@ -302,23 +234,19 @@ void f2t_outfile_abort(struct f2t_outfile *f)
 	if (f->fd >= 0)
 		close(f->fd);
 	f->fd = -1;
-	if (f->tmp) {
+	if (f->tmp && f->dirfd >= 0) {
 		f2t_outfile_hold_signals(&old);
-		unlink(f->tmp);
+		unlinkat(f->dirfd, base_of(f->tmp), 0);
 		release_slot(f->slot);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	}
+	if (f->dirfd >= 0)
+		close(f->dirfd);
+	f->dirfd = -1;
 	f->slot = -1;
 	free(f->path);
 	free(f->tmp);
 	f->path = f->tmp = NULL;
-}
-
-void f2t_outfile_set_owner(uid_t uid, gid_t gid)
-{
-	owner_set = true;
-	owner_uid = uid;
-	owner_gid = gid;
 }
 
 static void on_stop(int sig)
@@ -327,7 +255,7 @@ static void on_stop(int sig)
 
 	for (int i = 0; i < MAX_TEMPS; i++)
 		if (temp_used[i])
-			unlink(temps[i]);
+			unlinkat(temp_dirfd[i], temps[i], 0);
 	sigaction(sig, &dfl, NULL);
 	raise(sig);	/* delivered when we return: the process ends by SIG */
 }

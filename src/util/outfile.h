@@ -2,13 +2,15 @@
 /*
  * Files that appear whole or not at all.  f2t_outfile_open() creates a
  * hidden temporary file, ".NAME.f2t-XXXXXX", in NAME's directory (O_EXCL,
- * O_NOFOLLOW); f2t_outfile_commit() syncs it to disk, gives it to the user
- * who ran sudo, and renames it over NAME; f2t_outfile_abort() removes it.
- * A process killed in between leaves at most the hidden file.
+ * O_NOFOLLOW); f2t_outfile_commit() syncs it to disk and renames it over
+ * NAME; f2t_outfile_abort() removes it.  A process killed in between
+ * leaves at most the hidden file.  Under sudo, all of it is done as the
+ * user who ran sudo (util/sudo.h): the file is theirs, and so is the
+ * decision whether it may be created or replaced.
  *
- * NAME may be a symlink, followed unless it lies in a sticky world-writable
- * directory (/tmp) and belongs to neither us nor the directory's owner:
- * then it is refused, as fs.protected_symlinks would.  An existing NAME
+ * NAME's symlinks are followed unless one, at any component, lies in a
+ * sticky world-writable directory (/tmp) and belongs to neither us nor the
+ * directory's owner (util/path.h): then it is refused.  An existing NAME
  * that is not a regular file (a terminal, a pipe, /dev/null) is written
  * through, under the same rule: it cannot be replaced, and need not be.
  */
@@ -26,9 +28,10 @@ enum {
 
 struct f2t_outfile {
 	int fd;
+	int dirfd;		/* NAME's directory: the temporary file is there */
 	int slot;		/* in the table a signal handler empties; -1: none */
 	unsigned int flags;
-	char *path;		/* the name it takes: symlinks resolved, directory canonical */
+	char *path;		/* the name it takes: absolute, symlinks resolved */
 	char *tmp;		/* where it is written until then; NULL: written through */
 };
 
@@ -55,9 +58,6 @@ int f2t_outfile_commit(struct f2t_outfile *f);
 
 /* Closes and removes the temporary file.  @f may be one never opened. */
 void f2t_outfile_abort(struct f2t_outfile *f);
-
-/* Every file committed from now on belongs to UID:GID (the user who ran sudo). */
-void f2t_outfile_set_owner(uid_t uid, gid_t gid);
 
 /**
  * f2t_outfile_catch_signals() - remove the temporary files on a stop signal
