@@ -14,6 +14,7 @@
 
 #include "capture/capture.h"
 #include "util/log.h"
+#include "util/path.h"
 
 /*
  * Headers are read with pread(), not through the mapping: touching them
@@ -97,7 +98,7 @@ struct f2t_capr *f2t_capr_open(const char *path)
 		errno = ENOMEM;
 		return NULL;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = f2t_path_open(path, O_RDONLY);
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		ret = -errno;
 		f2t_err("%s: %s", path, strerror(errno));

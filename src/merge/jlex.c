@@ -15,6 +15,7 @@
 
 #include "merge/jlex.h"
 #include "util/log.h"
+#include "util/path.h"
 
 #define BUF_SIZE (256u << 10)
 
@@ -37,7 +38,7 @@ static int lex_setup(struct f2t_jlex *lx, int fd, bool own, const char *name)
 
 int f2t_jlex_open(struct f2t_jlex *lx, const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = f2t_path_open(path, O_RDONLY);
 	int err;
 
 	if (fd < 0)

@@ -30,6 +30,7 @@
 #include "source/tracecmd-private.h"
 #include "util/kmerge.h"
 #include "util/log.h"
+#include "util/path.h"
 
 /* The first bytes of every trace.dat: "\027\010Dtracing". */
 static const unsigned char magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
@@ -685,7 +686,7 @@ static void unguard_open(const struct sigaction *old)
 
 static int check_layout(const char *path, uint64_t *size, struct f2t_tracedat_layout *lay)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = f2t_path_open(path, O_RDONLY);
 	struct stat st;
 	int ret;
 

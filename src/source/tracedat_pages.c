@@ -23,6 +23,7 @@
 
 #include "source/tracedat.h"
 #include "util/log.h"
+#include "util/path.h"
 
 enum { COMP_NONE, COMP_ZSTD };
 
@@ -54,7 +55,7 @@ const char *f2t_tracedat_pages_unreadable(const struct f2t_tracedat_layout *lay)
 int f2t_tracedat_data_open(struct f2t_tracedat_data *d, const char *path,
 			   const struct f2t_tracedat_layout *lay)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = f2t_path_open(path, O_RDONLY);
 	struct stat st;
 	void *map;
 	int ret = 0;

@@ -23,6 +23,7 @@
 
 #include "source/tracedat.h"
 #include "util/log.h"
+#include "util/path.h"
 
 struct tep_handle *f2t_tracedat_tep(const char *path, const struct f2t_tracedat_layout *lay)
 {
@@ -107,7 +108,7 @@ static char *inflate_section(int fd, uint64_t off, size_t *len)
 
 char *f2t_tracedat_kallsyms(const char *path, const struct f2t_tracedat_layout *lay, size_t *len)
 {
-	int fd = lay->meta.kallsyms_at.present ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	int fd = lay->meta.kallsyms_at.present ? f2t_path_open(path, O_RDONLY) : -1;
 	uint64_t off = lay->meta.kallsyms_at.off;
 	char *body = NULL, *text = NULL;
 	uint32_t n = 0;

@@ -144,8 +144,10 @@ static int open_through(struct f2t_outfile *f, const struct stat *st)
 
 	if (stat(f->path, &to) == 0 && S_ISDIR(to.st_mode))
 		return -EISDIR;
-	if (!f2t_path_trusted(f->path, st))
+	if (!f2t_path_trusted(f->path, st)) {
+		f2t_path_refused(f->path, st);
 		return -EACCES;
+	}
 	f->fd = open(f->path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
 	return f->fd < 0 ? -errno : 0;
 }

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "util/log.h"
 #include "util/path.h"
 #include "util/sudo.h"
 
@@ -29,6 +33,13 @@ bool f2t_path_trusted(const char *path, const struct stat *st)
 		return false;
 	return !(d.st_mode & S_ISVTX) || !(d.st_mode & S_IWOTH) ||
 	       st->st_uid == f2t_sudo_files_uid() || st->st_uid == d.st_uid;
+}
+
+void f2t_path_refused(const char *path, const struct stat *st)
+{
+	f2t_warn("%s: not followed: a %s of another user (uid %u) in a sticky directory "
+		 "anyone may write to", path, S_ISLNK(st->st_mode) ? "symlink" : "special file",
+		 (unsigned int)st->st_uid);
 }
 
 static bool in_proc(const char *dir)
@@ -113,8 +124,10 @@ char *f2t_path_resolve(const char *path)
 			continue;
 		}
 		n = -1;
-		if (!f2t_path_trusted(cand, &st))
+		if (!f2t_path_trusted(cand, &st)) {
+			f2t_path_refused(cand, &st);
 			err = EACCES;
+		}
 		else if (++hops > MAX_HOPS)
 			err = ELOOP;
 		else if ((n = readlink(cand, target, sizeof(target) - 1)) < 0)
@@ -156,4 +169,29 @@ out:
 		return NULL;
 	}
 	return done;
+}
+
+int f2t_path_open(const char *path, int flags)
+{
+	struct open_how how = {
+		.flags = (unsigned int)(flags | O_CLOEXEC | O_NOCTTY),
+		.resolve = RESOLVE_NO_SYMLINKS,
+	};
+	char *real = f2t_path_resolve(path);
+	struct stat st;
+	int fd, err;
+
+	if (!real)
+		return -1;
+	/* Only a /proc link the walk left to the kernel is still a link. */
+	if (lstat(real, &st) == 0 && S_ISLNK(st.st_mode))
+		fd = open(real, (int)how.flags);
+	else
+		fd = (int)syscall(SYS_openat2, AT_FDCWD, real, &how, sizeof(how));
+	if (fd < 0 && errno == ENOSYS)	/* before Linux 5.6 */
+		fd = open(real, (int)how.flags | O_NOFOLLOW);
+	err = errno;
+	free(real);
+	errno = err;
+	return fd;
 }

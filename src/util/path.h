@@ -24,6 +24,9 @@
  */
 bool f2t_path_trusted(const char *path, const struct stat *st);
 
+/* Says that PATH (lstat ST) was not trusted, and why: a warning. */
+void f2t_path_refused(const char *path, const struct stat *st);
+
 /**
  * f2t_path_resolve() - PATH, absolute, with its symlinks resolved
  * @path: any path
@@ -37,5 +40,18 @@ bool f2t_path_trusted(const char *path, const struct stat *st);
  * ELOOP, ENOENT, ...).
  */
 char *f2t_path_resolve(const char *path);
+
+/**
+ * f2t_path_open() - open(PATH, FLAGS) for reading, its links checked
+ * @path: any path
+ * @flags: open(2) flags; O_CLOEXEC and O_NOCTTY are added
+ *
+ * PATH is resolved by f2t_path_resolve() and what it names is opened with
+ * no symlink followed on the way, so that none swapped in since counts
+ * (a /proc link of a pipe or a deleted file is the kernel's to follow).
+ *
+ * Return: a file descriptor, or -1 + errno (EACCES for a link refused).
+ */
+int f2t_path_open(const char *path, int flags);
 
 #endif

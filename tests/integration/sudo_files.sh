@@ -3,7 +3,7 @@
 # 'nobody' (SUDO_UID/SUDO_GID set here), no subcommand creates or replaces
 # a file in a directory only root may write, none reads a file only root
 # may read, and a symlink planted by another user in a sticky directory is
-# refused at any component of an output's path, even by root itself.
+# refused at any component of a path, even by root itself.
 set -u
 . "$F2T_TESTS/helpers/record-common.bash"
 need_root
@@ -87,6 +87,15 @@ expect_link_refused "root convert -o sticky/daemon's-link/x" \
 	"$F2T" convert -q "$N/in.cap" -o "$S/d/x.json"
 expect_link_refused "root convert -o sticky/daemon's-link/../x" \
 	"$F2T" convert -q "$N/in.cap" -o "$S/d/sub/../x.json"
+# An input through such a link is refused too: the file it leads to is not read.
+ln -s "$N/in.cap" "$S/in.cap" && chown -h daemon "$S/in.cap"
+ln -s "$N/in.json" "$S/in.json" && chown -h daemon "$S/in.json"
+for run in "convert -q $S/in.cap -o $N/z.json" "report $S/in.cap" "merge -q -o $N/z.json $S/in.json"; do
+	# shellcheck disable=SC2086
+	"$F2T" $run >"$TMP/out" 2>"$TMP/err" && fail "root $run: read through daemon's link"
+	grep -qi "permission denied" "$TMP/err" || fail "root $run: unexpected message: $(cat "$TMP/err")"
+	ok "root ${run%% *} of daemon's link in the sticky directory: $(head -1 "$TMP/err")"
+done
 # A link of the user's own in the same place is theirs to follow.
 ln -s "$N/target" "$S/mine" && chown -h "$uid:$gid" "$S/mine"
 as_nobody convert -q "$N/in.cap" -o "$S/mine/y.json" || fail "through nobody's own link"
