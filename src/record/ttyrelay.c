@@ -180,34 +180,40 @@ static void pass_winsize(const struct f2t_tty *t)
 }
 
 /*
- * Did BUF hold the interrupt key, as the command's terminal is set now,
- * while its own group is in the foreground?  A command that made its own
- * job the foreground (a shell) gets it alone, as it would have before.
+ * The signal a key in BUF makes the command's terminal send, as it is set
+ * now, while the command's own group is in the foreground: SIGINT for the
+ * interrupt key (Ctrl-C), SIGTSTP for the suspend key (Ctrl-Z); or 0.  A
+ * command that made another job the foreground (a shell) gets them alone,
+ * as it would have before.
  */
-static bool typed_interrupt(const struct f2t_tty *t, const unsigned char *buf, size_t n)
+static int typed_key(const struct f2t_tty *t, const unsigned char *buf, size_t n)
 {
 	struct termios now;
+	int sig = 0;
 
 	/* On a master, the slave's modes. */
-	if (tcgetattr(t->master, &now) < 0 || !(now.c_lflag & ISIG) ||
-	    now.c_cc[VINTR] == _POSIX_VDISABLE || !memchr(buf, now.c_cc[VINTR], n))
-		return false;
-	return tcgetpgrp(t->master) == t->child;
+	if (tcgetattr(t->master, &now) < 0 || !(now.c_lflag & ISIG))
+		return 0;
+	if (now.c_cc[VINTR] != _POSIX_VDISABLE && memchr(buf, now.c_cc[VINTR], n))
+		sig = SIGINT;
+	else if (now.c_cc[VSUSP] != _POSIX_VDISABLE && memchr(buf, now.c_cc[VSUSP], n))
+		sig = SIGTSTP;
+	return sig && tcgetpgrp(t->master) == t->child ? sig : 0;
 }
 
-static bool read_typed(struct f2t_tty *t)
+static int read_typed(struct f2t_tty *t)
 {
 	ssize_t n = read(t->term, t->in + t->in_len, sizeof(t->in) - t->in_len);
-	bool intr;
+	int sig;
 
 	if (n <= 0) {
 		if (n == 0 || (errno != EINTR && errno != EAGAIN))
 			t->in_eof = true;
-		return false;
+		return 0;
 	}
-	intr = typed_interrupt(t, t->in + t->in_len, (size_t)n);
+	sig = typed_key(t, t->in + t->in_len, (size_t)n);
 	t->in_len += (size_t)n;
-	return intr;
+	return sig;
 }
 
 /* 1: read some, 0: nothing now, -1: no slave left (or an error). */
@@ -252,12 +258,12 @@ void f2t_tty_pollfds(const struct f2t_tty *t, struct pollfd *pfd)
 	pfd[2] = (struct pollfd){ .fd = master_ev ? t->master : -1, .events = master_ev };
 }
 
-bool f2t_tty_relay(struct f2t_tty *t, const struct pollfd *pfd)
+int f2t_tty_relay(struct f2t_tty *t, const struct pollfd *pfd)
 {
-	bool intr = false;
+	int sig = 0;
 
 	if (t->master < 0)
-		return false;
+		return 0;
 	if (winch) {
 		winch = 0;
 		pass_winsize(t);
@@ -265,7 +271,7 @@ bool f2t_tty_relay(struct f2t_tty *t, const struct pollfd *pfd)
 	if (t->input && !t->raw && !t->in_eof && foreground(t))
 		set_raw(t);
 	if (pfd[0].revents)
-		intr = read_typed(t);
+		sig = read_typed(t);
 	if (pfd[2].revents & (POLLIN | POLLHUP | POLLERR))
 		read_master(t);
 	/* At once: an interrupt key must be with the command before we stop. */
@@ -273,7 +279,7 @@ bool f2t_tty_relay(struct f2t_tty *t, const struct pollfd *pfd)
 		push(t->master, t->in, &t->in_len);
 	if (pfd[1].revents)
 		push(t->term_out, t->out, &t->out_len);
-	return intr;
+	return sig;
 }
 
 bool f2t_tty_suspend(struct f2t_tty *t)

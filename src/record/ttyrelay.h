@@ -83,14 +83,17 @@ void f2t_tty_pollfds(const struct f2t_tty *t, struct pollfd *pfd);
  * passes a new window size on.  Never fails: a terminal that hung up just
  * stops being relayed.
  *
- * Return: true when the interrupt key (Ctrl-C) was typed while the command's
- * own process group was in the foreground: before, it reached us too, and
- * the caller must act as on SIGINT.
+ * Return: SIGINT when the interrupt key (Ctrl-C) was typed while the
+ * command's own process group was in the foreground, SIGTSTP for the
+ * suspend key (Ctrl-Z), or 0.  Before, those reached us too, and the
+ * command's group shared ours: the caller acts on SIGINT as if sent to us;
+ * for SIGTSTP, which the kernel discards for the command's group (orphaned:
+ * its leader's parent, we, is in another session), it stops the group.
  */
-bool f2t_tty_relay(struct f2t_tty *t, const struct pollfd *pfd);
+int f2t_tty_relay(struct f2t_tty *t, const struct pollfd *pfd);
 
 /**
- * f2t_tty_suspend() - the command stopped (Ctrl-C's sibling Ctrl-Z)
+ * f2t_tty_suspend() - the command stopped (Ctrl-Z)
  *
  * Gives the terminal back in its modes and stops us as the key would
  * have, so the shell regains it; returns once we are continued.
