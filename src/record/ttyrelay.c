@@ -5,8 +5,10 @@
  * written after poll() says they are ready.  The master is ours alone and
  * non-blocking.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,7 @@
 
 #define FINISH_ROUNDS 256	/* at most this many buffers copied at the end */
 #define FINISH_WAIT_MS 1000	/* for our terminal to take more output */
+#define FD_SCAN 1024		/* descriptors checked when /proc is not there */
 
 static volatile sig_atomic_t winch;
 static struct sigaction old_winch;
@@ -28,11 +31,24 @@ static void on_winch(int sig)
 	winch = 1;
 }
 
-static bool same_tty(int fd, dev_t rdev)
+/* The terminal FD is, even when opened as /dev/tty or /dev/console; 0: none. */
+static dev_t tty_dev(int fd)
 {
+	unsigned int dev;
 	struct stat st;
 
-	return isatty(fd) && fstat(fd, &st) == 0 && st.st_rdev == rdev;
+	if (!isatty(fd))
+		return 0;
+#ifdef TIOCGDEV
+	if (ioctl(fd, TIOCGDEV, &dev) == 0)
+		return (dev_t)dev;
+#endif
+	return fstat(fd, &st) == 0 ? st.st_rdev : 0;
+}
+
+static bool same_tty(int fd, dev_t rdev)
+{
+	return tty_dev(fd) == rdev;
 }
 
 /* The slave, found from the master itself rather than by a path name. */
@@ -55,7 +71,6 @@ int f2t_tty_open(struct f2t_tty *t, bool own_session, uid_t owner)
 {
 	struct termios modes;
 	struct winsize ws;
-	struct stat st;
 	int err = 0;
 
 	memset(t, 0, sizeof(*t));
@@ -63,13 +78,15 @@ int f2t_tty_open(struct f2t_tty *t, bool own_session, uid_t owner)
 	t->own_session = own_session;
 	if (!own_session)
 		return 0;
-	for (int fd = 0; fd < 3 && t->term < 0; fd++)
-		if (isatty(fd) && fstat(fd, &st) == 0)
+	for (int fd = 0; fd < 3 && t->term < 0; fd++) {
+		t->rdev = tty_dev(fd);
+		if (t->rdev)
 			t->term = fd;
+	}
 	if (t->term < 0)
 		return 0;
 	for (int fd = 0; fd < 3; fd++)
-		t->on_slave[fd] = same_tty(fd, st.st_rdev);
+		t->on_slave[fd] = same_tty(fd, t->rdev);
 	t->input = t->term == STDIN_FILENO;
 	t->term_out = t->on_slave[1] ? 1 : t->on_slave[2] ? 2 : t->term;
 	if (tcgetattr(t->term, &t->saved) < 0) {
@@ -100,8 +117,34 @@ out:
 	return err;
 }
 
+/* A descriptor of our terminal above 2, passed on by whoever started us, is as good as 0. */
+static int cover_high_fds(const struct f2t_tty *t)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int err = 0;
+
+	if (!d) {
+		for (int fd = 3; fd < FD_SCAN && !err; fd++)
+			if (fd != t->slave && same_tty(fd, t->rdev) && dup2(t->slave, fd) < 0)
+				err = -errno;
+		return err;
+	}
+	while (!err && (e = readdir(d))) {
+		int fd = atoi(e->d_name);
+
+		if (fd > 2 && fd != t->slave && fd != dirfd(d) && same_tty(fd, t->rdev) &&
+		    dup2(t->slave, fd) < 0)
+			err = -errno;
+	}
+	closedir(d);
+	return err;
+}
+
 int f2t_tty_child(const struct f2t_tty *t)
 {
+	int err;
+
 	if (!t->own_session)
 		return 0;
 	if (setsid() < 0)
@@ -115,8 +158,9 @@ int f2t_tty_child(const struct f2t_tty *t)
 	for (int fd = 0; fd < 3; fd++)
 		if (t->on_slave[fd] && dup2(t->slave, fd) < 0)
 			return -errno;
+	err = cover_high_fds(t);
 	close(t->slave);
-	return 0;
+	return err;
 }
 
 void f2t_tty_forked(struct f2t_tty *t, pid_t child)

@@ -30,6 +30,7 @@ struct f2t_tty {
 	int slave;		/* -1 once the command has it */
 	int term;		/* our terminal (one of 0, 1, 2), or -1 */
 	int term_out;		/* where the command's output is written */
+	dev_t rdev;		/* our terminal's device */
 	bool on_slave[3];	/* the command's 0, 1, 2 that become the slave */
 	bool input;		/* our stdin is the terminal: typing is relayed */
 	bool raw;		/* the terminal is in raw mode: restore it */
@@ -60,8 +61,8 @@ int f2t_tty_open(struct f2t_tty *t, bool own_session, uid_t owner);
 /**
  * f2t_tty_child() - in the forked command, before it drops root
  *
- * A new session; the slave on the descriptors that were our terminal, and
- * as the controlling terminal when typing is relayed.
+ * A new session; the slave on every descriptor that was our terminal (0-2
+ * and any above), and as the controlling terminal when typing is relayed.
  *
  * Return: 0 or negative errno.
  */
