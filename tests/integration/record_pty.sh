@@ -64,14 +64,19 @@ for how in tty devnull; do
 done
 
 # Typing reaches the command, on a terminal other than ours; its exit
-# status is ours; our window size is its; our modes come back.
-in_script "sleep 2; printf 'hello there\n'; sleep 4" "$TMP/out" "stty rows 33 cols 111; \
-	tty; stty -g >$TMP/modes0; $sudo_env $rec -o $TMP/i.fxt -- sh -c \
-	'tty; stty size; read -r l; echo \"got:[\$l]\"; exit 7'; echo \"rc=\$?\"; stty -g >$TMP/modes1"
+# status is ours; our window size is its, at the start and when it
+# changes; our modes come back.
+# The window is resized (SIGWINCH) after 1 s, before the line is typed.
+in_script "sleep 2.5; printf 'hello there\n'; sleep 4" "$TMP/out" "stty rows 33 cols 111; \
+	tty; stty -g >$TMP/modes0; (sleep 1; stty rows 20 cols 90 </dev/tty) & \
+	$sudo_env $rec -o $TMP/i.fxt -- sh -c \
+	'tty; stty size; read -r l; echo \"got:[\$l]\"; stty size; exit 7'; echo \"rc=\$?\"; \
+	stty -g >$TMP/modes1"
 tr -d '\r' <"$TMP/out" >"$TMP/out.txt"
 grep -q '^got:\[hello there\]$' "$TMP/out.txt" || fail "typed line not read: $(cat "$TMP/out.txt")"
 grep -q '^rc=7$' "$TMP/out.txt" || fail "exit status not the command's 7: $(cat "$TMP/out.txt")"
 grep -q '^33 111$' "$TMP/out.txt" || fail "window size not passed on: $(cat "$TMP/out.txt")"
+grep -q '^20 90$' "$TMP/out.txt" || fail "new window size not passed on: $(cat "$TMP/out.txt")"
 ours=$(sed -n 1p "$TMP/out.txt")
 theirs=$(sed -n 2p "$TMP/out.txt")
 case $theirs in /dev/pts/*) ;; *) fail "the command's stdin is not a terminal: $theirs" ;; esac
@@ -79,7 +84,7 @@ case $theirs in /dev/pts/*) ;; *) fail "the command's stdin is not a terminal: $
 cmp -s "$TMP/modes0" "$TMP/modes1" ||
 	fail "terminal modes not restored: $(cat "$TMP/modes0") -> $(cat "$TMP/modes1")"
 is_fxt "$TMP/i.fxt" || fail "interactive: no valid trace"
-ok "typed line read on $theirs (ours $ours), window 33x111, exit 7 passed on, modes restored"
+ok "typed line read on $theirs (ours $ours), window 33x111 then 20x90, exit 7 passed on, modes restored"
 
 # Ctrl-C: the command gets SIGINT (130 is its status and ours), the
 # recording stops and converts.
