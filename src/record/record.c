@@ -354,7 +354,7 @@ static int pump_loop(struct run *r)
 	next_sweep = now + SWEEP_NS;
 	while (!err && (why = stop_condition(r, now, deadline)) == STOP_NONE) {
 		size_t n = 0, cpu0, ring0, tty0;
-		int timeout = POLL_MS, key;
+		int timeout = POLL_MS;
 
 		/* Ctrl-Z stopped it: we stop as we would have, and it goes on when we do. */
 		if (r->child.stopped && f2t_tty_suspend(&r->tty))
@@ -386,11 +386,8 @@ static int pump_loop(struct run *r)
 			break;
 		}
 		now = f2t_meta_now();
-		key = f2t_tty_relay(&r->tty, pfd + tty0);
-		if (key == SIGINT)
-			raise(SIGINT);	/* it reached us too before: we stop */
-		else if (key == SIGTSTP)
-			f2t_child_signal(&r->child, SIGSTOP);	/* then we stop with it, above */
+		if (f2t_tty_relay(&r->tty, pfd + tty0))
+			f2t_child_signal(&r->child, SIGSTOP);	/* Ctrl-Z: we stop with it, above */
 		for (size_t i = 0; i < r->pump.n && !err; i++)
 			if (pfd[cpu0 + i].revents || now >= next_sweep)
 				err = f2t_pump_read(&r->pump, i);	/* prints its errors */

@@ -8,18 +8,20 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "record/ttyrelay.h"
 
 #define FINISH_ROUNDS 256	/* at most this many buffers copied at the end */
 #define FINISH_WAIT_MS 1000	/* for our terminal to take more output */
+#define FINISH_SECONDS 3	/* for all of it */
 #define FD_SCAN 1024		/* descriptors checked when /proc is not there */
 
 static volatile sig_atomic_t winch;
@@ -31,7 +33,7 @@ static void on_winch(int sig)
 	winch = 1;
 }
 
-/* The terminal FD is, even when opened as /dev/tty or /dev/console; 0: none. */
+/* The terminal FD refers to, even when opened as /dev/tty or /dev/console; 0: none. */
 static dev_t tty_dev(int fd)
 {
 	unsigned int dev;
@@ -178,11 +180,14 @@ void f2t_tty_forked(struct f2t_tty *t, pid_t child)
 	t->winch_handler = sigaction(SIGWINCH, &sa, &old_winch) == 0;
 }
 
+/* May we read the terminal and change its modes?  Not our controlling one: yes. */
 static bool foreground(const struct f2t_tty *t)
 {
 	pid_t fg = tcgetpgrp(t->term);
 
-	return fg > 0 && fg == getpgrp();
+	if (fg < 0)
+		return errno == ENOTTY;
+	return fg == getpgrp();
 }
 
 static void set_raw(struct f2t_tty *t)
@@ -223,41 +228,55 @@ static void pass_winsize(const struct f2t_tty *t)
 		ioctl(t->master, TIOCSWINSZ, &ws);
 }
 
-/*
- * The signal a key in BUF makes the command's terminal send, as it is set
- * now, while the command's own group is in the foreground: SIGINT for the
- * interrupt key (Ctrl-C), SIGTSTP for the suspend key (Ctrl-Z); or 0.  A
- * command that made another job the foreground (a shell) gets them alone,
- * as it would have before.
- */
-static int typed_key(const struct f2t_tty *t, const unsigned char *buf, size_t n)
+/* Does process PID catch or ignore SIG (as an interactive shell does SIGTSTP)? */
+static bool handles(pid_t pid, int sig)
 {
-	struct termios now;
-	int sig = 0;
+	unsigned long long mask, handled = 0;
+	char path[64], line[512];
+	FILE *f;
 
-	/* On a master, the slave's modes. */
-	if (tcgetattr(t->master, &now) < 0 || !(now.c_lflag & ISIG))
-		return 0;
-	if (now.c_cc[VINTR] != _POSIX_VDISABLE && memchr(buf, now.c_cc[VINTR], n))
-		sig = SIGINT;
-	else if (now.c_cc[VSUSP] != _POSIX_VDISABLE && memchr(buf, now.c_cc[VSUSP], n))
-		sig = SIGTSTP;
-	return sig && tcgetpgrp(t->master) == t->child ? sig : 0;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return true;	/* gone: leave the key to its terminal alone */
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "SigIgn: %llx", &mask) == 1 ||
+		    sscanf(line, "SigCgt: %llx", &mask) == 1)
+			handled |= mask;
+	fclose(f);
+	return handled >> (sig - 1) & 1;
 }
 
-static int read_typed(struct f2t_tty *t)
+/*
+ * Did BUF hold the suspend key (Ctrl-Z), as the command's terminal is set
+ * now, while the command's own group is in the foreground, its leader
+ * leaving SIGTSTP to the default?  A shell that put a job in the
+ * foreground, or that ignores the key at its prompt, gets it alone.
+ */
+static bool typed_suspend(const struct f2t_tty *t, const unsigned char *buf, size_t n)
+{
+	struct termios now;
+
+	/* On a master, the slave's modes. */
+	if (tcgetattr(t->master, &now) < 0 || !(now.c_lflag & ISIG) ||
+	    now.c_cc[VSUSP] == _POSIX_VDISABLE || !memchr(buf, now.c_cc[VSUSP], n))
+		return false;
+	return tcgetpgrp(t->master) == t->child && !handles(t->child, SIGTSTP);
+}
+
+static bool read_typed(struct f2t_tty *t)
 {
 	ssize_t n = read(t->term, t->in + t->in_len, sizeof(t->in) - t->in_len);
-	int sig;
+	bool susp;
 
 	if (n <= 0) {
 		if (n == 0 || (errno != EINTR && errno != EAGAIN))
 			t->in_eof = true;
-		return 0;
+		return false;
 	}
-	sig = typed_key(t, t->in + t->in_len, (size_t)n);
+	susp = typed_suspend(t, t->in + t->in_len, (size_t)n);
 	t->in_len += (size_t)n;
-	return sig;
+	return susp;
 }
 
 /* 1: read some, 0: nothing now, -1: no slave left (or an error). */
@@ -302,12 +321,12 @@ void f2t_tty_pollfds(const struct f2t_tty *t, struct pollfd *pfd)
 	pfd[2] = (struct pollfd){ .fd = master_ev ? t->master : -1, .events = master_ev };
 }
 
-int f2t_tty_relay(struct f2t_tty *t, const struct pollfd *pfd)
+bool f2t_tty_relay(struct f2t_tty *t, const struct pollfd *pfd)
 {
-	int sig = 0;
+	bool susp = false;
 
 	if (t->master < 0)
-		return 0;
+		return false;
 	if (winch) {
 		winch = 0;
 		pass_winsize(t);
@@ -315,15 +334,14 @@ int f2t_tty_relay(struct f2t_tty *t, const struct pollfd *pfd)
 	if (t->input && !t->raw && !t->in_eof && foreground(t))
 		set_raw(t);
 	if (pfd[0].revents)
-		sig = read_typed(t);
+		susp = read_typed(t);
 	if (pfd[2].revents & (POLLIN | POLLHUP | POLLERR))
 		read_master(t);
-	/* At once: an interrupt key must be with the command before we stop. */
 	if (t->in_len)
 		push(t->master, t->in, &t->in_len);
 	if (pfd[1].revents)
 		push(t->term_out, t->out, &t->out_len);
-	return sig;
+	return susp;
 }
 
 bool f2t_tty_suspend(struct f2t_tty *t)
@@ -336,12 +354,23 @@ bool f2t_tty_suspend(struct f2t_tty *t)
 	return true;
 }
 
+/* The terminal's modes and SIGWINCH's disposition, as we found them. */
+static void give_back(struct f2t_tty *t)
+{
+	restore(t);
+	if (t->winch_handler)
+		sigaction(SIGWINCH, &old_winch, NULL);
+	t->winch_handler = false;
+}
+
 void f2t_tty_finish(struct f2t_tty *t)
 {
+	time_t until = time(NULL) + FINISH_SECONDS;
+
 	if (t->master < 0)
 		return;
 	/* Bounded: a process the command left behind may write on and on. */
-	for (int i = 0; i < FINISH_ROUNDS; i++) {
+	for (int i = 0; i < FINISH_ROUNDS && time(NULL) < until; i++) {
 		struct pollfd out = { .fd = t->term_out, .events = POLLOUT };
 
 		if (!t->master_eof && t->out_len < sizeof(t->out))
@@ -351,18 +380,12 @@ void f2t_tty_finish(struct f2t_tty *t)
 		push(t->term_out, t->out, &t->out_len);
 	}
 	t->out_len = t->in_len = 0;
-	restore(t);
-	if (t->winch_handler)
-		sigaction(SIGWINCH, &old_winch, NULL);
-	t->winch_handler = false;
+	give_back(t);
 }
 
 void f2t_tty_close(struct f2t_tty *t)
 {
-	restore(t);
-	if (t->winch_handler)
-		sigaction(SIGWINCH, &old_winch, NULL);
-	t->winch_handler = false;
+	give_back(t);
 	if (t->master >= 0)
 		close(t->master);
 	if (t->slave >= 0)

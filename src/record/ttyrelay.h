@@ -82,16 +82,17 @@ void f2t_tty_pollfds(const struct f2t_tty *t, struct pollfd *pfd);
  *
  * Also puts the terminal in raw mode once we are in its foreground, and
  * passes a new window size on.  Never fails: a terminal that hung up just
- * stops being relayed.
+ * stops being relayed.  Ctrl-C is the command's terminal's to act on: it
+ * gives the command's foreground group SIGINT, and the recording stops when
+ * that ends the command (as it did when the key reached us too).
  *
- * Return: SIGINT when the interrupt key (Ctrl-C) was typed while the
- * command's own process group was in the foreground, SIGTSTP for the
- * suspend key (Ctrl-Z), or 0.  Before, those reached us too, and the
- * command's group shared ours: the caller acts on SIGINT as if sent to us;
- * for SIGTSTP, which the kernel discards for the command's group (orphaned:
- * its leader's parent, we, is in another session), it stops the group.
+ * Return: true when the suspend key (Ctrl-Z) was typed while the command's
+ * own process group was in the foreground, its leader leaving SIGTSTP to
+ * the default: the kernel discards that SIGTSTP (the group is orphaned:
+ * its leader's parent, we, is in another session), so the caller stops
+ * the group itself; f2t_tty_suspend() follows.
  */
-int f2t_tty_relay(struct f2t_tty *t, const struct pollfd *pfd);
+bool f2t_tty_relay(struct f2t_tty *t, const struct pollfd *pfd);
 
 /**
  * f2t_tty_suspend() - the command stopped (Ctrl-Z)
