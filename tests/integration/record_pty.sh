@@ -11,6 +11,7 @@ set -u
 . "$F2T_TESTS/helpers/record-common.bash"
 need_root
 command -v script >/dev/null || skip "no script(1) (util-linux) to give the recorder a terminal"
+command -v pgrep >/dev/null || skip "no pgrep (procps) to wait for the command"
 getent passwd nobody >/dev/null || skip "no user 'nobody' to run the command as"
 uid=$(id -u nobody)
 gid=$(id -g nobody)
