@@ -80,7 +80,8 @@ static int open_pidfd(pid_t pid)
 #endif
 }
 
-static void child_main(int gate, int errpipe, char *const argv[], const struct f2t_runas *ra)
+static void child_main(int gate, int errpipe, char *const argv[], const struct f2t_runas *ra,
+		       const struct f2t_tty *tty)
 {
 	char go = 0;
 	int e;
@@ -90,7 +91,9 @@ static void child_main(int gate, int errpipe, char *const argv[], const struct f
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
-	e = -f2t_runas_apply(ra);
+	e = -f2t_tty_child(tty);
+	if (!e)
+		e = -f2t_runas_apply(ra);
 	if (write(errpipe, &e, sizeof(e)) != (ssize_t)sizeof(e) || e)
 		_exit(126);
 	while (read(gate, &go, 1) < 0 && errno == EINTR)
@@ -123,7 +126,8 @@ static int read_drop_result(struct f2t_child *c)
 	return -(n == (ssize_t)sizeof(e) ? e : EIO);
 }
 
-int f2t_child_spawn(struct f2t_child *c, char *const argv[], const struct f2t_runas *ra)
+int f2t_child_spawn(struct f2t_child *c, char *const argv[], const struct f2t_runas *ra,
+		    struct f2t_tty *tty)
 {
 	int gate[2] = { -1, -1 }, errp[2] = { -1, -1 };
 	int err = 0;
@@ -144,8 +148,10 @@ int f2t_child_spawn(struct f2t_child *c, char *const argv[], const struct f2t_ru
 	if (c->pid == 0) {
 		close(gate[1]);
 		close(errp[0]);
-		child_main(gate[0], errp[1], argv, ra);
+		child_main(gate[0], errp[1], argv, ra, tty);
 	}
+	c->own_session = tty->own_session;
+	f2t_tty_forked(tty, c->pid);
 	c->gate = gate[1];
 	c->errpipe = errp[0];
 	gate[1] = errp[0] = -1;
@@ -188,11 +194,25 @@ int f2t_child_release(struct f2t_child *c)
 
 bool f2t_child_check(struct f2t_child *c)
 {
+	int st;
+
 	if (!c->pid || c->exited)
 		return c->exited;
-	if (waitpid(c->pid, &c->status, WNOHANG) == c->pid)
-		c->exited = true;
-	return c->exited;
+	if (waitpid(c->pid, &st, WNOHANG | (c->own_session ? WUNTRACED : 0)) != c->pid)
+		return false;
+	if (WIFSTOPPED(st)) {
+		c->stopped = WSTOPSIG(st);
+		return false;
+	}
+	c->status = st;
+	c->exited = true;
+	return true;
+}
+
+void f2t_child_signal(const struct f2t_child *c, int sig)
+{
+	if (c->pid && !c->exited && c->own_session)
+		kill(-c->pid, sig);
 }
 
 static bool wait_for(struct f2t_child *c, int ms)

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "record/runas.h"
+#include "record/ttyrelay.h"
 
 struct f2t_child {
 	pid_t pid;		/* 0: none */
@@ -20,6 +21,8 @@ struct f2t_child {
 	bool exited;
 	int status;		/* waitpid() status once exited */
 	bool drop_failed;	/* f2t_child_spawn() failed becoming the user */
+	bool own_session;	/* not in our session: its stops are watched */
+	int stopped;		/* the signal that stopped it, until handled; or 0 */
 };
 
 /**
@@ -35,11 +38,13 @@ int f2t_child_lookup(const char *argv0);
  * @argv: the command
  * @ra: who it runs as; the child takes that identity at once, and says
  *	whether it could before this returns
+ * @tty: the session and terminal it gets (f2t_tty_open())
  *
  * Return: 0 or negative errno (c->drop_failed: the identity could not be
  * taken; the child has exited).
  */
-int f2t_child_spawn(struct f2t_child *c, char *const argv[], const struct f2t_runas *ra);
+int f2t_child_spawn(struct f2t_child *c, char *const argv[], const struct f2t_runas *ra,
+		    struct f2t_tty *tty);
 
 /**
  * f2t_child_release() - let the child exec, and wait for the exec's outcome
@@ -51,6 +56,8 @@ int f2t_child_release(struct f2t_child *c);
 
 /**
  * f2t_child_check() - has the child exited?  Reaps it without blocking.
+ *
+ * A child in a session of its own that stopped is noted in c->stopped.
  */
 bool f2t_child_check(struct f2t_child *c);
 
@@ -62,6 +69,12 @@ bool f2t_child_check(struct f2t_child *c);
  * was never released just sees its gate close.
  */
 void f2t_child_finish(struct f2t_child *c);
+
+/*
+ * Sends SIG to the child's process group, when it has a session of its own
+ * and has not been reaped (so that its id cannot have been reused).
+ */
+void f2t_child_signal(const struct f2t_child *c, int sig);
 
 /* Shell-style exit code: the status, or 128 + signal. */
 int f2t_child_exit_code(const struct f2t_child *c);

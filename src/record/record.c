@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <math.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,7 @@
 #include "record/record.h"
 #include "record/signals.h"
 #include "record/syncmark.h"
+#include "record/ttyrelay.h"
 #include "report/report.h"
 #include "util/log.h"
 #include "util/outfile.h"
@@ -60,6 +62,7 @@ struct run {
 	struct f2t_symsnap symsnap;
 	struct f2t_child child;
 	struct f2t_runas runas;		/* who the command runs as */
+	struct f2t_tty tty;		/* its session and terminal */
 	struct f2t_pidwatch watch;
 	struct f2t_meta meta;
 	struct f2t_progress prog;
@@ -279,7 +282,15 @@ static int setup(struct run *r)
 	 * trace_pipe_raw fds held there would keep the instance busy.
 	 */
 	if (o->command) {
-		err = f2t_child_spawn(&r->child, o->command, &r->runas);
+		/* Another user's command must not reach our terminal (record/ttyrelay.h). */
+		err = f2t_tty_open(&r->tty, r->runas.change && r->runas.uid != geteuid(),
+				   r->runas.uid);
+		if (err) {
+			f2t_err("cannot make a pseudo-terminal for %s: %s", o->command[0],
+				strerror(-err));
+			return err;
+		}
+		err = f2t_child_spawn(&r->child, o->command, &r->runas, &r->tty);
 		if (err && r->child.drop_failed)
 			f2t_err("cannot run %s as user %s: %s", o->command[0], r->runas.id.name,
 				strerror(-err));
@@ -331,7 +342,7 @@ static enum stop_reason stop_condition(struct run *r, uint64_t now, uint64_t dea
 /* Moves data until a stop condition holds.  Returns 0 or negative errno. */
 static int pump_loop(struct run *r)
 {
-	size_t max = 3 + r->watch.n + r->pump.n + r->sampler.nrings;
+	size_t max = 3 + F2T_TTY_NPOLL + r->watch.n + r->pump.n + r->sampler.nrings;
 	struct pollfd *pfd = calloc(max, sizeof(*pfd));
 	uint64_t deadline = 0, next_sweep, now = f2t_meta_now();
 	enum stop_reason why = STOP_NONE;
@@ -343,9 +354,13 @@ static int pump_loop(struct run *r)
 		deadline = r->meta.start_ns + (uint64_t)llround(r->o->duration * 1e9);
 	next_sweep = now + SWEEP_NS;
 	while (!err && (why = stop_condition(r, now, deadline)) == STOP_NONE) {
-		size_t n = 0, cpu0, ring0;
+		size_t n = 0, cpu0, ring0, tty0;
 		int timeout = POLL_MS;
 
+		/* Ctrl-Z stopped it: we stop as we would have, and it goes on when we do. */
+		if (r->child.stopped && f2t_tty_suspend(&r->tty))
+			f2t_child_signal(&r->child, SIGCONT);
+		r->child.stopped = 0;
 		pfd[n++] = (struct pollfd){ .fd = f2t_sig_fd(), .events = POLLIN };
 		pfd[n++] = (struct pollfd){ .fd = r->child.pid ? r->child.pidfd : -1,
 					    .events = POLLIN };
@@ -360,6 +375,9 @@ static int pump_loop(struct run *r)
 			pfd[n++] = (struct pollfd){ .fd = r->sampler.rings[i].fd, .events = POLLIN };
 		/* Readable only when the ring is a quarter full: read it on every pass too. */
 		pfd[n++] = (struct pollfd){ .fd = f2t_offcpu_fd(r->offcpu), .events = POLLIN };
+		tty0 = n;
+		f2t_tty_pollfds(&r->tty, pfd + n);
+		n += F2T_TTY_NPOLL;
 		if (deadline && deadline - now < (uint64_t)POLL_MS * 1000000)
 			timeout = (int)((deadline - now + 999999) / 1000000);
 
@@ -369,6 +387,8 @@ static int pump_loop(struct run *r)
 			break;
 		}
 		now = f2t_meta_now();
+		if (f2t_tty_relay(&r->tty, pfd + tty0))
+			f2t_child_signal(&r->child, SIGSTOP);	/* Ctrl-Z: we stop with it, above */
 		for (size_t i = 0; i < r->pump.n && !err; i++)
 			if (pfd[cpu0 + i].revents || now >= next_sweep)
 				err = f2t_pump_read(&r->pump, i);	/* prints its errors */
@@ -382,6 +402,10 @@ static int pump_loop(struct run *r)
 		f2t_progress_update(&r->prog, now, (double)(now - r->meta.start_ns) / 1e9,
 				    r->pump.bytes);
 	}
+	f2t_tty_finish(&r->tty);
+	/* The terminal's Ctrl-C or hang-up reached the command too, before it had a session. */
+	if (why == STOP_SIGNAL && f2t_sig_from_kernel())
+		f2t_child_signal(&r->child, f2t_sig_received());
 	f2t_info("stopping: %s", why == STOP_COMMAND ? "the command exited" :
 		 why == STOP_PIDS ? "the -p processes exited" :
 		 why == STOP_DURATION ? "duration reached" :
@@ -595,7 +619,7 @@ static int convert(struct run *r)
 
 int f2t_record_run(const struct f2t_record_opts *o)
 {
-	struct run r = { .o = o, .cap_fd = -1 };
+	struct run r = { .o = o, .cap_fd = -1, .tty.master = -1, .tty.slave = -1 };
 	int err;
 
 	f2t_progress_init(&r.prog);
@@ -678,6 +702,8 @@ out:
 	f2t_offcpu_close(r.offcpu);
 	f2t_symsnap_free(&r.symsnap);
 	f2t_child_finish(&r.child);
+	/* After: a command still running is ended by us, not hung up. */
+	f2t_tty_close(&r.tty);
 	f2t_inst_destroy(&r.inst);
 	/* Not complete: leave no file behind. */
 	f2t_capw_abort(r.capw);

@@ -9,14 +9,17 @@
 
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
 static int self_pipe[2] = { -1, -1 };
-static volatile sig_atomic_t first_signal;
+static volatile sig_atomic_t first_signal, from_kernel;
 
-static void on_stop(int sig)
+static void on_stop(int sig, siginfo_t *info, void *ctx)
 {
 	int saved = errno;
 
-	if (!first_signal)
+	(void)ctx;
+	if (!first_signal) {
+		from_kernel = info && info->si_code == SI_KERNEL;
 		first_signal = sig;
+	}
 	if (self_pipe[1] >= 0 && write(self_pipe[1], "s", 1) < 0) {
 		/* full pipe: the loop is already awake */
 	}
@@ -25,7 +28,7 @@ static void on_stop(int sig)
 
 int f2t_sig_install(void)
 {
-	struct sigaction sa = { .sa_handler = on_stop };
+	struct sigaction sa = { .sa_sigaction = on_stop, .sa_flags = SA_SIGINFO };
 	struct sigaction ign = { .sa_handler = SIG_IGN };
 
 	if (self_pipe[0] < 0 && pipe2(self_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
@@ -50,6 +53,11 @@ int f2t_sig_fd(void)
 int f2t_sig_received(void)
 {
 	return first_signal;
+}
+
+bool f2t_sig_from_kernel(void)
+{
+	return first_signal && from_kernel;
 }
 
 void f2t_sig_restore(void)

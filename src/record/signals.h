@@ -8,6 +8,8 @@
 #ifndef F2T_SIGNALS_H
 #define F2T_SIGNALS_H
 
+#include <stdbool.h>
+
 /**
  * f2t_sig_install() - install the recording handlers, ignore SIGPIPE
  *
@@ -20,6 +22,12 @@ int f2t_sig_fd(void);
 
 /* The first stop signal received, or 0. */
 int f2t_sig_received(void);
+
+/*
+ * Was the first stop signal sent by the kernel, as a terminal's interrupt
+ * key and hang-up are (not by kill() or by ourselves)?
+ */
+bool f2t_sig_from_kernel(void);
 
 /* Restores the default dispositions and closes the self-pipe. */
 void f2t_sig_restore(void);
