@@ -14,6 +14,7 @@
 #include "output/format.h"
 #include "pipeline/pipeline.h"
 #include "util/log.h"
+#include "util/openreg.h"
 
 struct output {
 	struct f2t_writer w;
@@ -360,6 +361,10 @@ void f2t_pipeline_summary(const struct f2t_pipeline *p, double secs)
 			100.0 * (double)st->unwind_leaf_only / (double)st->unwind_samples);
 	if (st->perf_bad_records)
 		f2t_warn("skipped %llu malformed perf records", (unsigned long long)st->perf_bad_records);
+	if (f2t_open_reg_refused())
+		fprintf(stderr, "ftrace2trace: %zu files named by the traced processes skipped: not "
+			"regular files (a FIFO, a device, a symlink put in a mapped file's place)\n",
+			f2t_open_reg_refused());
 	if (st->unknown_events || st->bad_records)
 		fprintf(stderr, "ftrace2trace: skipped %llu records of unknown type and %llu malformed records\n",
 			(unsigned long long)st->unknown_events, (unsigned long long)st->bad_records);

@@ -1,16 +1,24 @@
 // SPDX-License-Identifier: MIT
 /*
- * Our tracefs instance.  Everything goes through libtracefs; the instance
- * is named ftrace2trace-<pid> so a later run can tell a stale one (its
- * recorder was killed) from a live one and remove it.
+ * Our tracefs instance, through libtracefs, named ftrace2trace-<pid>.
+ *
+ * Whether another instance's recorder lives is told by a lock, not by a
+ * name or a pid (a renamed binary, another PID namespace where the number
+ * means another process): each recorder holds flock(LOCK_EX) on its
+ * instance's directory for as long as the instance exists, and the kernel
+ * drops it when the recorder dies, however it dies.  An instance whose
+ * lock can be taken was left by a killed run; one whose lock cannot be is
+ * a running recording's, left alone.  The lock of the instances directory
+ * itself makes "create, then lock" one step for a run that cleans up.
  */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <signal.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "record/instance.h"
@@ -29,6 +37,11 @@
 
 /* Set while an instance exists, for the atexit() safety net. */
 static struct f2t_inst *live_inst;
+
+/* How long to wait for another run to finish creating or cleaning up. */
+#define INSTANCES_LOCK_MS 2000
+/* Names tried when ours is taken (a recorder with our pid in another PID namespace). */
+#define NAME_TRIES 100
 
 static unsigned long long cap_effective(void)
 {
@@ -68,72 +81,114 @@ int f2t_inst_check_access(void)
 	return 0;
 }
 
-static void read_comm(pid_t pid, char *comm, size_t len)
+/* The tracefs instances directory, opened: an fd, or -errno. */
+static int open_instances(void)
 {
-	char path[64];
-	FILE *f;
+	char *path = tracefs_get_tracing_file("instances");
+	int fd = path ? open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	int err = fd < 0 ? -(path && errno ? errno : ENOENT) : fd;
 
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	comm[0] = '\0';
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	if (!fgets(comm, (int)len, f))
-		comm[0] = '\0';
-	fclose(f);
-	comm[strcspn(comm, "\n")] = '\0';
+	tracefs_put_tracing_file(path);
+	return err;
 }
 
 /*
- * Is PID a live recorder other than us?  A recorder is a process named
- * ftrace2trace, or named like us (a renamed binary).  A pid reused by
- * something else means the instance is stale.
+ * Takes the lock of the instances directory (open at DIRFD), waiting a
+ * little for a run that holds it.  Closing DIRFD releases it.
  */
-static bool recorder_alive(pid_t pid)
+static bool hold_instances(int dirfd)
 {
-	char comm[32], mine[32];
+	for (int waited = 0; waited < INSTANCES_LOCK_MS; waited += 10) {
+		if (!flock(dirfd, LOCK_EX | LOCK_NB))
+			return true;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return false;
+		usleep(10000);
+	}
+	return false;
+}
 
-	if (pid == getpid())
-		return false;	/* ours by name, yet we have not created it yet */
-	if (kill(pid, 0) < 0 && errno == ESRCH)
+/* Instance NAME's directory, locked: an fd, -EWOULDBLOCK when its recorder lives, or -errno. */
+static int lock_instance(int dirfd, const char *name)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), err;
+
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+/* ftrace2trace-PID or ftrace2trace-PID-N: a name f2t_inst_create() gives. */
+static bool recorder_name(const char *name)
+{
+	size_t plen = strlen(F2T_INST_PREFIX);
+	const char *p = name + plen;
+
+	if (strncmp(name, F2T_INST_PREFIX, plen) || !isdigit((unsigned char)*p))
 		return false;
-	read_comm(pid, comm, sizeof(comm));
-	read_comm(getpid(), mine, sizeof(mine));
-	return !strcmp(comm, "ftrace2trace") || (comm[0] && !strcmp(comm, mine));
+	p += strspn(p, "0123456789");
+	if (*p == '-' && isdigit((unsigned char)p[1]))
+		p += 1 + strspn(p + 1, "0123456789");
+	return !*p;
 }
 
 int f2t_inst_remove_stale(void)
 {
-	/* All names, filtered here: no regex dialect to get wrong. */
-	char **names = tracefs_instances(NULL);
-	size_t plen = strlen(F2T_INST_PREFIX);
-	int removed = 0;
+	int dirfd = open_instances(), removed = 0;
+	char **names = NULL;
 
-	for (int i = 0; names && names[i]; i++) {
-		const char *digits = names[i] + plen;
-		struct tracefs_instance *ti;
-		char *end;
-		long pid;
-
-		if (strncmp(names[i], F2T_INST_PREFIX, plen) || !isdigit((unsigned char)*digits))
-			continue;
-		pid = strtol(digits, &end, 10);
-		if (*end || pid <= 0 || recorder_alive((pid_t)pid))
-			continue;
-		ti = tracefs_instance_alloc(NULL, names[i]);
-		if (!ti)
-			continue;
-		tracefs_trace_off(ti);
-		if (tracefs_instance_destroy(ti) < 0) {
-			f2t_warn("cannot remove stale tracefs instance %s: %s",
-				 names[i], strerror(errno));
-		} else {
-			f2t_info("removed stale tracefs instance %s", names[i]);
-			removed++;
-		}
-		tracefs_instance_free(ti);
+	/* Listed under the lock: an instance made since is locked by its maker. */
+	if (dirfd < 0 || !hold_instances(dirfd)) {
+		f2t_info("tracefs instances busy or unreadable: stale ones are left for a later run");
+		goto out;
 	}
+	/* All names, filtered here: no regex dialect to get wrong. */
+	names = tracefs_instances(NULL);
+	for (int i = 0; names && names[i]; i++) {
+		struct tracefs_instance *ti;
+		int fd;
+
+		if (!recorder_name(names[i]))
+			continue;
+		fd = lock_instance(dirfd, names[i]);
+		if (fd == -EWOULDBLOCK)
+			f2t_warn("tracefs instance %s belongs to a recording that is still "
+				 "running: left alone", names[i]);
+		if (fd < 0)
+			continue;
+		/*
+		 * No recorder holds it.  Tracing is not turned off first: a
+		 * recorder from before these locks, alive, has its files open
+		 * and the kernel refuses the removal (EBUSY) without it losing
+		 * a thing.
+		 */
+		ti = tracefs_instance_alloc(NULL, names[i]);
+		if (ti) {
+			int ret = tracefs_instance_destroy(ti), why = errno;
+
+			if (ret < 0 && why == EBUSY) {
+				f2t_warn("tracefs instance %s is in use, though by no recorder "
+					 "of this version: left alone", names[i]);
+			} else if (ret < 0) {
+				f2t_warn("cannot remove stale tracefs instance %s: %s",
+					 names[i], strerror(why));
+			} else {
+				f2t_info("removed stale tracefs instance %s", names[i]);
+				removed++;
+			}
+			tracefs_instance_free(ti);
+		}
+		close(fd);
+	}
+out:
 	tracefs_list_free(names);
+	if (dirfd >= 0)
+		close(dirfd);
 	return removed;
 }
 
@@ -247,6 +302,50 @@ static void destroy_at_exit(void)
 		f2t_inst_destroy(live_inst);
 }
 
+/*
+ * Makes our instance, ftrace2trace-PID (or -PID-N when that name is a live
+ * recorder's in another PID namespace), and locks it: made and locked
+ * while holding the instances directory, so no run cleaning up sees it
+ * unlocked.  Return: 0 or negative errno (message printed).
+ */
+static int make_locked(struct f2t_inst *in)
+{
+	int dirfd = open_instances(), err = 0;
+
+	if (dirfd < 0) {
+		f2t_err("cannot open the tracefs instances directory: %s", strerror(-dirfd));
+		return dirfd;
+	}
+	if (!hold_instances(dirfd))
+		f2t_info("tracefs instances busy: creating ours without waiting longer");
+	for (int n = 1; !in->ti; n++) {
+		if (n == 1)
+			snprintf(in->name, sizeof(in->name), F2T_INST_PREFIX "%d", (int)getpid());
+		else
+			snprintf(in->name, sizeof(in->name), F2T_INST_PREFIX "%d-%d", (int)getpid(), n);
+		errno = 0;
+		in->ti = tracefs_instance_create(in->name);
+		if (in->ti && !tracefs_instance_is_new(in->ti)) {
+			tracefs_instance_free(in->ti);	/* someone else's */
+			in->ti = NULL;
+			errno = EEXIST;
+		}
+		if (!in->ti && (errno != EEXIST || n == NAME_TRIES)) {
+			err = -(errno ? errno : EIO);
+			f2t_err("cannot create tracefs instance %s: %s", in->name, strerror(-err));
+			goto out;
+		}
+	}
+	in->lock_fd = lock_instance(dirfd, in->name);
+	if (in->lock_fd < 0) {
+		err = in->lock_fd;
+		f2t_err("cannot lock tracefs instance %s: %s", in->name, strerror(-err));
+	}
+out:
+	close(dirfd);
+	return err;
+}
+
 int f2t_inst_create(struct f2t_inst *in, unsigned long buffer_kb)
 {
 	static bool atexit_done;
@@ -254,18 +353,17 @@ int f2t_inst_create(struct f2t_inst *in, unsigned long buffer_kb)
 	int err = 0;
 
 	memset(in, 0, sizeof(*in));
-	snprintf(in->name, sizeof(in->name), F2T_INST_PREFIX "%d", (int)getpid());
-	in->ti = tracefs_instance_create(in->name);
-	if (!in->ti) {
-		err = -(errno ? errno : EIO);
-		f2t_err("cannot create tracefs instance %s: %s", in->name, strerror(-err));
+	in->lock_fd = -1;
+	err = make_locked(in);
+	if (!in->ti)
 		goto out;
-	}
 	live_inst = in;
 	if (!atexit_done && atexit(destroy_at_exit) == 0)
 		atexit_done = true;
 	/* A new instance starts with tracing on; keep it off until we are ready. */
 	tracefs_trace_off(in->ti);
+	if (err)
+		goto out;	/* not locked: removed again by our caller */
 
 	err = set_clock(in);
 	if (err)
@@ -321,6 +419,10 @@ void f2t_inst_destroy(struct f2t_inst *in)
 			 in->name, strerror(errno));
 	tracefs_instance_free(in->ti);
 	in->ti = NULL;
+	/* After the removal: until then, the instance is seen as ours. */
+	if (in->lock_fd >= 0)
+		close(in->lock_fd);
+	in->lock_fd = -1;
 	if (live_inst == in)
 		live_inst = NULL;
 }

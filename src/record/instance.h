@@ -19,6 +19,7 @@ struct f2t_inst {
 	unsigned long buffer_kb;	/* per CPU, as the kernel reports it */
 	int subbuf_size;	/* bytes per trace_pipe_raw read */
 	int ncpus;		/* per_cpu/cpuN directories: possible CPUs */
+	int lock_fd;		/* the instance's directory, flock()ed: we are alive */
 };
 
 /**
@@ -35,8 +36,11 @@ int f2t_inst_check_access(void);
 /**
  * f2t_inst_remove_stale() - remove instances left by killed runs
  *
- * An instance named ftrace2trace-PID whose PID is gone (or is no longer an
- * ftrace2trace) was left by a run killed with SIGKILL.
+ * An instance named ftrace2trace-PID[-N] whose directory's lock can be
+ * taken has no recorder (each holds its own until the instance is gone;
+ * the kernel drops it when the recorder dies): it was left by a run killed
+ * with SIGKILL.  One whose lock is held is a running recording's, whatever
+ * its recorder's name or PID namespace: left alone, with one warning.
  *
  * Return: number of instances removed.
  */
@@ -56,6 +60,9 @@ unsigned long f2t_inst_pick_buffer_kb(int ncpus);
  * @in: filled in
  * @buffer_kb: per-CPU buffer size, 0 for the default
  *
+ * The instance is new (a live one of that name, a recorder with our pid in
+ * another PID namespace, makes it ftrace2trace-PID-2, and so on) and
+ * locked before anyone can see it unlocked.
  * Tracing is left off.  Sets trace_clock (mono, else boot, else the
  * kernel's default, with a warning), options/copy_trace_marker,
  * buffer_size_kb and buffer_percent.
@@ -68,11 +75,12 @@ int f2t_inst_create(struct f2t_inst *in, unsigned long buffer_kb);
 int f2t_inst_tracing(struct f2t_inst *in, bool on);
 
 /**
- * f2t_inst_destroy() - turn tracing off and remove the instance
+ * f2t_inst_destroy() - turn tracing off, remove the instance, drop its lock
  * @in: may be one that was never created
  *
  * Every fd opened inside the instance must be closed first, or the kernel
- * refuses the removal (EBUSY).
+ * refuses the removal (EBUSY); such an instance, unlocked, is the next
+ * run's to remove.
  */
 void f2t_inst_destroy(struct f2t_inst *in);
 

@@ -449,13 +449,19 @@ static int finish_capture(struct run *r)
 	e = f2t_offcpu_finish(r->offcpu, &r->offcpu_counts);
 	drain_err = drain_err ? drain_err : e;
 	if (r->sampler.nrings) {
-		/* The workload is over: opening every mapped file costs it nothing now. */
-		e = f2t_symsnap_build_ids(&r->symsnap, r->capw);
+		/*
+		 * The workload is over: opening every mapped file costs it
+		 * nothing now.  Other users' files: bounded in time, each open
+		 * unable to block (symsnap.h).
+		 */
+		uint64_t until = f2t_meta_now() + F2T_SYMSNAP_STOP_NS;
+
+		e = f2t_symsnap_build_ids(&r->symsnap, r->capw, until);
 		/* A JIT map is the user's file in /tmp, read as them. */
 		if (!e)
 			e = f2t_sudo_files_begin();
 		if (!e) {
-			e = f2t_symsnap_jit(r->capw, &r->sampler.traced);
+			e = f2t_symsnap_jit(r->capw, &r->sampler.traced, until);
 			f2t_sudo_files_end();
 		}
 		drain_err = drain_err ? drain_err : e;

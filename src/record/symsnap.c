@@ -6,15 +6,18 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "record/meta.h"
 #include "record/symsnap.h"
 #include "symbols/buildid.h"
 #include "util/log.h"
+#include "util/openreg.h"
 #include "util/textbuf.h"
 
 #define JIT_MAP_MAX (64u << 20)	/* bytes of JIT maps kept in all */
@@ -55,26 +58,28 @@ int f2t_symsnap_kallsyms(struct f2t_capw *w)
 	return err;
 }
 
-static int remember_path(struct f2t_symsnap *s, const char *path, size_t len)
+static int remember_file(struct f2t_symsnap *s, const char *path, size_t len,
+			 const struct f2t_symsnap_file *where)
 {
 	char *copy;
 
-	for (size_t i = 0; i < s->npaths; i++)
-		if (!strncmp(s->paths[i], path, len) && !s->paths[i][len])
+	for (size_t i = 0; i < s->nfiles; i++)
+		if (!strncmp(s->files[i].path, path, len) && !s->files[i].path[len])
 			return 0;
-	if (s->npaths == s->cap) {
+	if (s->nfiles == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 64;
-		char **p = realloc(s->paths, cap * sizeof(*p));
+		struct f2t_symsnap_file *v = realloc(s->files, cap * sizeof(*v));
 
-		if (!p)
+		if (!v)
 			return -ENOMEM;
-		s->paths = p;
+		s->files = v;
 		s->cap = cap;
 	}
 	copy = strndup(path, len);
 	if (!copy)
 		return -ENOMEM;
-	s->paths[s->npaths++] = copy;
+	s->files[s->nfiles] = *where;
+	s->files[s->nfiles++].path = copy;
 	return 0;
 }
 
@@ -94,14 +99,16 @@ static int add_maps(struct f2t_symsnap *s, struct f2t_capw *w, long pid)
 		return 0;
 	/* "START-END PERMS OFFSET DEV INODE   PATH" */
 	while (!err && (n = getline(&line, &cap, f)) > 0) {
+		struct f2t_symsnap_file where = { .pid = (pid_t)pid };
 		char perms[8] = "";
 		int at = 0;
 
-		if (sscanf(line, "%*x-%*x %7s %*x %*s %*u %n", perms, &at) < 1 || perms[2] != 'x')
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %*x %*s %" SCNu64 " %n", &where.start,
+			   &where.end, perms, &where.ino, &at) < 4 || perms[2] != 'x')
 			continue;
 		err = f2t_textbuf_add(&t, line, (size_t)n);
 		if (!err && at > 0 && line[at] == '/')
-			err = remember_path(s, line + at, strcspn(line + at, "\n"));
+			err = remember_file(s, line + at, strcspn(line + at, "\n"), &where);
 	}
 	fclose(f);
 	free(line);
@@ -136,26 +143,71 @@ int f2t_symsnap_maps(struct f2t_symsnap *s, struct f2t_capw *w, const pid_t *pid
 	return err;
 }
 
-int f2t_symsnap_build_ids(struct f2t_symsnap *s, struct f2t_capw *w)
+/*
+ * F's file, opened: the mapping itself while the process maps it (the
+ * mapped inode, deleted or renamed over or not), else the name if it still
+ * names that inode.  The inode is compared, not the device: /proc/PID/maps
+ * shows the superblock's device, which is not what stat() says on btrfs.
+ */
+static int open_mapped(const struct f2t_symsnap_file *f)
+{
+	char path[96];
+	struct stat st;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64, (int)f->pid,
+		 f->start, f->end);
+	fd = f2t_open_reg(AT_FDCWD, path, 0, &st);
+	if (fd == -F2T_ENOTREG)
+		return fd;	/* what was mapped is no regular file: its name is not tried */
+	if (fd >= 0 && st.st_ino == f->ino)
+		return fd;
+	if (fd >= 0)
+		close(fd);	/* the pid was reused: another mapping there */
+	fd = f2t_open_reg(AT_FDCWD, f->path, F2T_OPEN_NOFOLLOW, &st);
+	if (fd >= 0 && st.st_ino != f->ino) {
+		close(fd);
+		fd = -ESTALE;
+	}
+	return fd;
+}
+
+/* Adds "HEX PATH\n" for F to T when its file has a build-id. */
+static int add_build_id(struct f2t_textbuf *t, const struct f2t_symsnap_file *f)
+{
+	char hex[2 * F2T_BUILD_ID_MAX + 2];
+	struct f2t_build_id id;
+	int fd = open_mapped(f), err;
+
+	if (fd < 0)
+		return 0;	/* gone, replaced, not a regular file: nothing to vouch for */
+	err = f2t_build_id_of_fd(fd, &id);
+	close(fd);
+	if (err)
+		return 0;	/* not ELF, or no note */
+	f2t_build_id_hex(&id, hex, sizeof(hex));
+	err = f2t_textbuf_add(t, hex, strlen(hex));
+	if (!err)
+		err = f2t_textbuf_add(t, " ", 1);
+	if (!err)
+		err = f2t_textbuf_add(t, f->path, strlen(f->path));
+	if (!err)
+		err = f2t_textbuf_add(t, "\n", 1);
+	return err;
+}
+
+int f2t_symsnap_build_ids(struct f2t_symsnap *s, struct f2t_capw *w, uint64_t deadline)
 {
 	struct f2t_textbuf t = { 0 };
+	size_t i;
 	int err = 0;
 
-	for (size_t i = 0; i < s->npaths && !err; i++) {
-		struct f2t_build_id id;
-		char hex[2 * F2T_BUILD_ID_MAX + 2];
-
-		if (f2t_build_id_of_file(s->paths[i], &id))
-			continue;	/* gone, not ELF, or no note: nothing to vouch for */
-		f2t_build_id_hex(&id, hex, sizeof(hex));
-		err = f2t_textbuf_add(&t, hex, strlen(hex));
-		if (!err)
-			err = f2t_textbuf_add(&t, " ", 1);
-		if (!err)
-			err = f2t_textbuf_add(&t, s->paths[i], strlen(s->paths[i]));
-		if (!err)
-			err = f2t_textbuf_add(&t, "\n", 1);
-	}
+	for (i = 0; i < s->nfiles && !err && f2t_meta_now() < deadline; i++)
+		err = add_build_id(&t, &s->files[i]);
+	if (!err && i < s->nfiles)
+		f2t_warn("reading the mapped files took too long: the build-ids of %zu of %zu "
+			 "were not saved (their frames are named from whatever file has the name "
+			 "at conversion)", s->nfiles - i, s->nfiles);
 	if (!err && t.len)
 		err = f2t_capw_add(w, F2T_CAP_BUILD_IDS, 0, t.p, t.len);
 	free(t.p);
@@ -181,14 +233,13 @@ static int add_jit_map(struct f2t_capw *w, const char *path, pid_t pid,
 	ssize_t n;
 	int fd, err = 0;
 
-	/* O_NONBLOCK: a FIFO planted there must not hang us before fstat() says so. */
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	fd = f2t_open_reg(AT_FDCWD, path, F2T_OPEN_NOFOLLOW, &st);
 	if (fd < 0) {
-		f2t_info("%s not read: %s", path, strerror(errno));
+		f2t_info("%s not read: %s", path,
+			 fd == -F2T_ENOTREG ? "not a regular file" : strerror(-fd));
 		return 0;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
-	    !owned_by_process(st.st_uid, pid, traced)) {
+	if (st.st_nlink != 1 || !owned_by_process(st.st_uid, pid, traced)) {
 		f2t_info("%s not read: not a regular file of the process's user", path);
 		close(fd);
 		return 0;
@@ -209,9 +260,9 @@ static int add_jit_map(struct f2t_capw *w, const char *path, pid_t pid,
 	return err;
 }
 
-int f2t_symsnap_jit(struct f2t_capw *w, const struct f2t_traced *traced)
+int f2t_symsnap_jit(struct f2t_capw *w, const struct f2t_traced *traced, uint64_t deadline)
 {
-	size_t budget = JIT_MAP_MAX;
+	size_t budget = JIT_MAP_MAX, late = 0;
 	struct dirent *de;
 	DIR *d = opendir("/tmp");
 	int err = 0;
@@ -229,17 +280,24 @@ int f2t_symsnap_jit(struct f2t_capw *w, const struct f2t_traced *traced)
 		if (pid <= 0 || pid > INT32_MAX || strcmp(end, ".map") ||
 		    !f2t_traced_find(traced, (pid_t)pid, &uid))
 			continue;
+		if (late || f2t_meta_now() >= deadline) {
+			late++;
+			continue;
+		}
 		snprintf(path, sizeof(path), "/tmp/%s", de->d_name);
 		err = add_jit_map(w, path, (pid_t)pid, traced, &budget);
 	}
 	closedir(d);
+	if (!err && late)
+		f2t_warn("reading the files of the traced processes took too long: %zu JIT "
+			 "maps were not read", late);
 	return err;
 }
 
 void f2t_symsnap_free(struct f2t_symsnap *s)
 {
-	for (size_t i = 0; i < s->npaths; i++)
-		free(s->paths[i]);
-	free(s->paths);
+	for (size_t i = 0; i < s->nfiles; i++)
+		free(s->files[i].path);
+	free(s->files);
 	memset(s, 0, sizeof(*s));
 }

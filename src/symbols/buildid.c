@@ -4,10 +4,8 @@
  * note sections or, in a stripped file, the PT_NOTE segments).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <elfutils/libdwelf.h>
 
@@ -28,16 +26,13 @@ int f2t_build_id_read(Elf *elf, struct f2t_build_id *id)
 	return 0;
 }
 
-int f2t_build_id_of_file(const char *path, struct f2t_build_id *id)
+int f2t_build_id_of_fd(int fd, struct f2t_build_id *id)
 {
-	int fd, ret;
+	int ret;
 	Elf *elf;
 
 	id->len = 0;
 	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF)
 		ret = -ENOEXEC;
@@ -45,7 +40,6 @@ int f2t_build_id_of_file(const char *path, struct f2t_build_id *id)
 		ret = f2t_build_id_read(elf, id);
 	if (elf)
 		elf_end(elf);
-	close(fd);
 	return ret;
 }
 

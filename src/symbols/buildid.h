@@ -27,11 +27,14 @@ struct f2t_build_id {
 int f2t_build_id_read(Elf *elf, struct f2t_build_id *id);
 
 /**
- * f2t_build_id_of_file() - the build-id of the ELF file at @path
+ * f2t_build_id_of_fd() - the build-id of the ELF file open at @fd
+ *
+ * @fd is the caller's (see util/openreg.h for files of others): this
+ * function opens nothing.
  *
  * Return: 0, -ENOENT (no note), -ENOEXEC (not ELF) or another negative errno.
  */
-int f2t_build_id_of_file(const char *path, struct f2t_build_id *id);
+int f2t_build_id_of_fd(int fd, struct f2t_build_id *id);
 
 /* Lowercase hex into @hex (2 * len + 1 bytes at least); returns @hex. */
 char *f2t_build_id_hex(const struct f2t_build_id *id, char *hex, size_t hexlen);

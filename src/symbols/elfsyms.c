@@ -16,6 +16,7 @@
 
 #include "symbols/demangle.h"
 #include "symbols/elfsyms.h"
+#include "util/openreg.h"
 #include "util/sort.h"
 
 struct esym {
@@ -220,21 +221,24 @@ static void sort_symbols(struct f2t_elfsyms *e)
 	e->n = out;
 }
 
-/* The separate debug file for build-id ID under ROOT, opened, or -1. */
-static int open_debug_file(const char *root, const struct f2t_build_id *id)
+int f2t_elfsyms_open_debug(const char *root, const struct f2t_build_id *id, char *path,
+			   size_t len)
 {
-	char hex[2 * F2T_BUILD_ID_MAX + 1], path[4096];
+	char hex[2 * F2T_BUILD_ID_MAX + 1];
 
 	if (!root || id->len < 2)
-		return -1;
+		return -ENOENT;
 	f2t_build_id_hex(id, hex, sizeof(hex));
-	snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s.debug", root, hex, hex + 2);
-	return open(path, O_RDONLY | O_CLOEXEC);
+	if ((size_t)snprintf(path, len, "%s/.build-id/%.2s/%s.debug", root, hex, hex + 2) >= len)
+		return -ENAMETOOLONG;
+	/* Distributions make these symlinks into the debug tree: followed. */
+	return f2t_open_reg(AT_FDCWD, path, 0, NULL);
 }
 
 /* Symbols of ELF; the debug file's .symtab when ELF has none. */
 static int load(struct f2t_elfsyms *e, Elf *elf, const char *debug_root)
 {
+	char path[4096];
 	int err, dfd;
 
 	if (elf_kind(elf) != ELF_K_ELF)
@@ -246,7 +250,7 @@ static int load(struct f2t_elfsyms *e, Elf *elf, const char *debug_root)
 	if (err)
 		return err;
 	e->source = "symtab";
-	if (!e->n && (dfd = open_debug_file(debug_root, &e->bid)) >= 0) {
+	if (!e->n && (dfd = f2t_elfsyms_open_debug(debug_root, &e->bid, path, sizeof(path))) >= 0) {
 		Elf *dbg = elf_begin(dfd, ELF_C_READ_MMAP, NULL);
 		struct f2t_build_id dbid;
 
@@ -280,24 +284,13 @@ int f2t_elfsyms_open(const char *path, const struct f2t_build_id *expect,
 	*out = NULL;
 	elf_version(EV_CURRENT);
 	/*
-	 * The path comes from the capture: a FIFO there would block open()
-	 * for ever, a device could act on being opened.  Regular files only.
+	 * The path comes from the capture, a name the kernel printed: a FIFO
+	 * there would block open() for ever, a device could act on being
+	 * opened, a symlink is something put there since.
 	 */
-	if (stat(path, &st)) {
-		err = -errno;
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		err = -ENOEXEC;
-		goto out;
-	}
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	fd = f2t_open_reg(AT_FDCWD, path, F2T_OPEN_NOFOLLOW, &st);
 	if (fd < 0) {
-		err = -errno;
-		goto out;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {	/* replaced since stat() */
-		err = -ENOEXEC;
+		err = fd == -F2T_ENOTREG ? -ENOEXEC : fd;
 		goto out;
 	}
 	known = file_read(&st, debug_root);

@@ -27,11 +27,28 @@ struct f2t_elfsyms;
  * @out: the loaded symbols (possibly none: a stripped file still maps
  *       offsets to addresses)
  *
+ * @path is opened as util/openreg.h says, not following a symlink.
+ *
  * Return: 0, -ESTALE when the build-ids differ, -ENOEXEC when the file is
- * not ELF, or another negative errno (e.g. -ENOENT).
+ * not ELF (or not a regular file), or another negative errno (e.g. -ENOENT).
  */
 int f2t_elfsyms_open(const char *path, const struct f2t_build_id *expect,
 		     const char *debug_root, struct f2t_elfsyms **out);
+
+/**
+ * f2t_elfsyms_open_debug() - open the separate debug file of build-id @id
+ * @root: the debug root (F2T_DEBUG_ROOT normally); NULL: none
+ * @id: the build-id
+ * @path: set to ROOT/.build-id/xx/rest.debug
+ * @len: its size
+ *
+ * A regular file only (util/openreg.h); the symlinks distributions put
+ * there are followed.  Whether it belongs to @id is the caller's to check.
+ *
+ * Return: a descriptor or negative errno.
+ */
+int f2t_elfsyms_open_debug(const char *root, const struct f2t_build_id *id, char *path,
+			   size_t len);
 
 /**
  * f2t_elfsyms_open_mem() - the same for an ELF image in memory (the vDSO)

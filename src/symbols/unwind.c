@@ -28,6 +28,7 @@
 #include "symbols/buildid.h"
 #include "symbols/elfsyms.h"
 #include "util/log.h"
+#include "util/openreg.h"
 
 /*
  * PERF_REG_X86_* bit numbers (the kernel ABI, asm/perf_regs.h), spelled
@@ -72,6 +73,8 @@ struct modinfo {
 	uint8_t state;
 	bool vdso;		/* read from the vDSO copy, not a path */
 	char *path;		/* the file to open (" (deleted)" stripped) */
+	dev_t dev;		/* the file first opened there: reopened, it must */
+	ino_t ino;		/* still be that one */
 	struct seg *segs;	/* PT_LOAD segments */
 	size_t nsegs;
 };
@@ -170,15 +173,29 @@ static int vdso_fd(struct f2t_unwinder *u)
 	return fd < 0 ? -errno : fd;
 }
 
-/* A new fd on module MI's file, or -errno. */
-static int module_fd(struct f2t_unwinder *u, const struct modinfo *mi)
+/*
+ * A new fd on module MI's file, or -errno.  The name comes from the
+ * capture: opened as util/openreg.h says, and only while it is the file
+ * first read there (-ESTALE otherwise).
+ */
+static int module_fd(struct f2t_unwinder *u, struct modinfo *mi)
 {
+	struct stat st;
 	int fd;
 
 	if (mi->vdso)
 		return vdso_fd(u);
-	fd = open(mi->path, O_RDONLY | O_CLOEXEC);
-	return fd < 0 ? -errno : fd;
+	fd = f2t_open_reg(AT_FDCWD, mi->path, F2T_OPEN_NOFOLLOW, &st);
+	if (fd < 0)
+		return fd;
+	if (mi->state == MOD_UNTRIED) {
+		mi->dev = st.st_dev;
+		mi->ino = st.st_ino;
+	} else if (st.st_dev != mi->dev || st.st_ino != mi->ino) {
+		close(fd);
+		return -ESTALE;
+	}
+	return fd;
 }
 
 /* Checks that FD is the x86_64 ELF that ran (build-id) and copies its PT_LOADs. */
@@ -224,11 +241,10 @@ out:
 }
 
 /* What we know of MOD, looked at once. */
-static const struct modinfo *module_info(struct f2t_unwinder *u, struct f2t_module *mod)
+static struct modinfo *module_info(struct f2t_unwinder *u, struct f2t_module *mod)
 {
 	struct modinfo *mi;
 	char buf[4096];
-	struct stat st;
 	int fd, err;
 
 	if (mod->id >= u->nmods) {
@@ -247,30 +263,27 @@ static const struct modinfo *module_info(struct f2t_unwinder *u, struct f2t_modu
 	mi = &u->mods[mod->id];
 	if (mi->state != MOD_UNTRIED)
 		return mi->state == MOD_OK ? mi : NULL;
-	mi->state = MOD_BAD;
 	if (!strcmp(mod->name, "[vdso]")) {
 		mi->vdso = true;
 	} else if (mod->name[0] == '/') {
-		const char *path = strip_deleted(mod->name, buf, sizeof(buf));
-
-		/* Only regular files: opening a device can have effects. */
-		if (stat(path, &st) || !S_ISREG(st.st_mode))
-			return NULL;
-		mi->path = strdup(path);
+		mi->path = strdup(strip_deleted(mod->name, buf, sizeof(buf)));
 		if (!mi->path)
-			return NULL;
+			goto bad;
 	} else {
-		return NULL;	/* anonymous memory, [heap], [stack], JIT code */
+		goto bad;	/* anonymous memory, [heap], [stack], JIT code */
 	}
-	fd = module_fd(u, mi);
+	fd = module_fd(u, mi);	/* notes which file it is, the state being untried */
 	if (fd < 0)
-		return NULL;
+		goto bad;
 	err = read_module(mi, fd, mi->vdso ? NULL : f2t_symbolizer_build_id(u->sym, mod));
 	close(fd);
 	if (err)
-		return NULL;
+		goto bad;
 	mi->state = MOD_OK;
 	return mi;
+bad:
+	mi->state = MOD_BAD;
+	return NULL;
 }
 
 /* The load bias of mapping M of module MI: run-time address minus link-time address. */
@@ -303,7 +316,7 @@ static bool mapping_bias(const struct modinfo *mi, const struct f2t_mapping *m, 
 static int read_file_word(struct f2t_unwinder *u, int32_t pid, uint64_t addr, uint64_t *val)
 {
 	const struct f2t_mapping *m = f2t_maps_find(u->maps, pid, addr);
-	const struct modinfo *mi = m ? module_info(u, m->mod) : NULL;
+	struct modinfo *mi = m ? module_info(u, m->mod) : NULL;
 	uint64_t bias, vaddr;
 	int fd, err = -EFAULT;
 
@@ -373,7 +386,7 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	const struct f2t_unwinder *u = *userdata;
 	const unsigned char *bits;
 	struct f2t_build_id id = { 0 };
-	char hex[2 * F2T_BUILD_ID_MAX + 1], path[4096];
+	char path[4096];
 	GElf_Addr at;
 	int len = dwfl_module_build_id(mod, &bits, &at), fd;
 
@@ -381,13 +394,10 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 		return -1;
 	id.len = (uint8_t)len;
 	memcpy(id.b, bits, (size_t)len);
-	f2t_build_id_hex(&id, hex, sizeof(hex));
-	if ((size_t)snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s.debug", u->debug_root, hex,
-			     hex + 2) >= sizeof(path))
+	fd = f2t_elfsyms_open_debug(u->debug_root, &id, path, sizeof(path));
+	if (fd < 0)
 		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0)
-		*debuginfo_file_name = strdup(path);
+	*debuginfo_file_name = strdup(path);
 	return fd;
 }
 
@@ -500,7 +510,7 @@ static int report(struct f2t_unwinder *u, struct session *ss, const struct f2t_m
 		dwfl_report_begin(ss->dwfl);
 	for (size_t i = from; i < ss->nreps; i++) {
 		struct f2t_module *mod = NULL;
-		const struct modinfo *mi;
+		struct modinfo *mi;
 		Dwfl_Module *dm;
 		void **ud;
 		int fd;

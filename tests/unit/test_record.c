@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The parts of record that need neither root nor tracefs: the command line
- * written into META, command lookup, the /proc task snapshot, META keys.
+ * written into META, command lookup, the /proc task snapshot, META keys,
+ * the build-ids of mapped files read at stop and the time that may take.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -21,6 +22,8 @@
 #include "record/child.h"
 #include "record/meta.h"
 #include "record/procsnap.h"
+#include "record/symsnap.h"
+#include "logged.h"
 
 static char path[64];
 
@@ -150,6 +153,79 @@ static void test_meta_keys(void **state)
 	f2t_capr_close(r);
 }
 
+/* The build-id readelf finds in FILE (128 bytes of HEX), or "" when it cannot tell. */
+static void readelf_build_id(const char *file, char *hex)
+{
+	char cmd[600], line[256];
+	FILE *p;
+
+	hex[0] = '\0';
+	snprintf(cmd, sizeof(cmd), "readelf -n '%s' 2>/dev/null", file);
+	p = popen(cmd, "r");
+	if (!p)
+		return;
+	while (fgets(line, sizeof(line), p))
+		if (sscanf(line, " Build ID: %127s", hex) == 1)
+			break;
+	pclose(p);
+}
+
+/* The BUILD_IDS record's text written by f2t_symsnap_build_ids(DEADLINE), or NULL. */
+static char *build_ids_until(uint64_t deadline)
+{
+	struct f2t_symsnap s = { 0 };
+	struct f2t_capw *w = f2t_capw_open(path, false);
+	pid_t self = getpid();
+	const struct f2t_cap_rec *rec;
+	struct f2t_capr *r;
+	char *text = NULL;
+
+	assert_non_null(w);
+	assert_int_equal(f2t_symsnap_maps(&s, w, &self, 1), 0);
+	assert_true(s.nfiles > 0);
+	assert_int_equal(f2t_symsnap_build_ids(&s, w, deadline), 0);
+	f2t_symsnap_free(&s);
+	assert_int_equal(f2t_capw_close(w), 0);
+	r = f2t_capr_open(path);
+	assert_non_null(r);
+	rec = f2t_capr_find(r, F2T_CAP_BUILD_IDS, 0);
+	if (rec) {
+		text = calloc(1, rec->len + 1);
+		assert_non_null(text);
+		memcpy(text, rec->data, rec->len);
+	}
+	f2t_capr_close(r);
+	return text;
+}
+
+/*
+ * Our own executable's build-id, as readelf reads it, is saved; past the
+ * stop's deadline nothing is read and the warning says how much was left.
+ */
+static void test_build_ids_deadline(void **state)
+{
+	char exe[512], hex[128], want[700], *text;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		skip();
+	exe[n] = '\0';
+	readelf_build_id(exe, hex);
+	if (!hex[0])
+		skip();	/* no readelf, or a binary without a build-id */
+	snprintf(want, sizeof(want), "%s %s\n", hex, exe);
+	logged_start();
+	text = build_ids_until(UINT64_MAX);
+	assert_non_null(text);
+	assert_non_null(strstr(text, want));
+	assert_null(strstr(logged(), "took too long"));
+	free(text);
+	text = build_ids_until(0);
+	assert_null(text);
+	assert_non_null(strstr(logged(), "took too long: the build-ids of "));
+	logged_stop();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -157,6 +233,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_lookup, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_procsnap_has_us, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_meta_keys, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_build_ids_deadline, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
