@@ -283,8 +283,8 @@ static int setup(struct run *r)
 	 */
 	if (o->command) {
 		/* Another user's command must not reach our terminal (record/ttyrelay.h). */
-		err = f2t_tty_open(&r->tty, r->runas.change && r->runas.uid != geteuid(),
-				   r->runas.uid);
+		err = f2t_tty_open(&r->tty, r->runas.change && r->runas.id.uid != geteuid(),
+				   r->runas.id.uid);
 		if (err) {
 			f2t_err("cannot make a pseudo-terminal for %s: %s", o->command[0],
 				strerror(-err));
