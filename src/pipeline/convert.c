@@ -11,6 +11,7 @@
 #include "pipeline/convert.h"
 #include "source/input.h"
 #include "util/log.h"
+#include "util/samefile.h"
 
 int f2t_convert_add_output(struct f2t_convert_opts *opts, const char *path,
 			   const char *format_name)
@@ -93,9 +94,13 @@ int f2t_convert_input(struct f2t_input *in, const struct f2t_convert_opts *opts,
 
 int f2t_convert(const char *path, const struct f2t_convert_opts *opts)
 {
-	struct f2t_input *in = f2t_input_open(path);
+	struct f2t_input *in;
 	int ret;
 
+	for (unsigned int i = 0; i < opts->noutputs; i++)
+		if ((ret = f2t_refuse_own_input(path, opts->outputs[i].path)))
+			return ret;
+	in = f2t_input_open(path);
 	if (!in)
 		return -errno;
 	ret = f2t_convert_input(in, opts, NULL);

@@ -7,6 +7,7 @@
 #include "report/report.h"
 #include "source/input.h"
 #include "util/log.h"
+#include "util/samefile.h"
 
 static int write_report(struct f2t_report *r, const char *out_path)
 {
@@ -38,6 +39,8 @@ int f2t_report_run(const char *path, const struct f2t_report_opts *o,
 	struct f2t_tap tap;
 	int ret;
 
+	if (out_path && (ret = f2t_refuse_own_input(path, out_path)))
+		return ret;
 	in = f2t_input_open(path);
 	if (!in)
 		return -errno;
