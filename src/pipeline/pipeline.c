@@ -19,6 +19,7 @@ struct output {
 	struct f2t_writer w;
 	enum f2t_format format;
 	char *path;		/* NULL: not ours to remove (stdout, a caller's out) */
+	int err;		/* its writer's error: left out from then on, removed */
 };
 
 struct f2t_pipeline {
@@ -27,6 +28,8 @@ struct f2t_pipeline {
 	struct f2t_model *model;
 	struct output out[F2T_MAX_OUTPUTS];
 	unsigned int nout;
+	unsigned int nlive;		/* outputs with no error */
+	int status[F2T_MAX_OUTPUTS];	/* each output's fate, once closed */
 	struct f2t_tap taps[F2T_MAX_TAPS];
 	unsigned int ntaps;
 	bool begun, failed, finished;
@@ -77,6 +80,7 @@ static int add(struct f2t_pipeline *p, struct f2t_out *out, enum f2t_format fmt,
 		.format = fmt,
 	};
 	p->nout++;
+	p->nlive++;
 	if (path && strcmp(path, "-")) {
 		o->path = strdup(path);
 		if (!o->path) {
@@ -117,9 +121,19 @@ int f2t_pipeline_add_tap(struct f2t_pipeline *p, const struct f2t_tap *tap)
 	return 0;
 }
 
-/* A writer's error, named after its output; everything is undone at the end. */
-static int failed(struct f2t_pipeline *p, const struct output *o, int err)
+/*
+ * A writer's error, named after its output.  That output is left out from
+ * now on and removed at the end; the run goes on for the others (and the
+ * taps), and fails only when none is left.
+ */
+static int failed(struct f2t_pipeline *p, struct output *o, int err)
 {
+	o->err = err;
+	if (--p->nlive || p->ntaps) {
+		f2t_err("%s: %s; not written, the other outputs go on", o->w.out->path,
+			strerror(-err));
+		return 0;
+	}
 	f2t_err("%s: %s", o->w.out->path, strerror(-err));
 	p->failed = true;
 	return err;
@@ -132,8 +146,8 @@ static int begin(struct f2t_pipeline *p)
 		struct output *o = &p->out[i];
 		int ret = o->w.ops->begin(&o->w);
 
-		if (ret)
-			return failed(p, o, ret);
+		if (ret && (ret = failed(p, o, ret)))
+			return ret;
 	}
 	return 0;
 }
@@ -145,10 +159,10 @@ static int to_writers(void *ctx, const struct f2t_item *it)
 
 	for (unsigned int i = 0; i < p->nout; i++) {
 		struct output *o = &p->out[i];
-		int ret = o->w.ops->item ? o->w.ops->item(&o->w, it) : 0;
+		int ret = o->err || !o->w.ops->item ? 0 : o->w.ops->item(&o->w, it);
 
-		if (ret)
-			return failed(p, o, ret);
+		if (ret && (ret = failed(p, o, ret)))
+			return ret;
 	}
 	return 0;
 }
@@ -190,9 +204,9 @@ int f2t_pipeline_event(struct f2t_pipeline *p, const struct f2t_event *ev)
 	for (unsigned int i = 0; i < p->nout; i++) {
 		struct output *o = &p->out[i];
 
-		ret = o->w.ops->event(&o->w, ev);
-		if (ret)
-			return failed(p, o, ret);
+		ret = o->err ? 0 : o->w.ops->event(&o->w, ev);
+		if (ret && (ret = failed(p, o, ret)))
+			return ret;
 	}
 	return 0;
 }
@@ -253,14 +267,15 @@ static int close_outputs(struct f2t_pipeline *p)
 			o->w.ops->destroy(&o->w);
 		o->w.ops = NULL;
 		/* No partial output left behind to be mistaken for a whole trace. */
-		if (p->failed) {
+		if (p->failed || o->err) {
 			f2t_out_abort(o->w.out);
+			p->status[i] = o->err ? o->err : -ECANCELED;
 			continue;
 		}
 		cret = f2t_out_close(o->w.out);
+		p->status[i] = cret;
 		if (cret) {
 			f2t_err("%s: %s", o->path ? o->path : "standard output", strerror(-cret));
-			p->failed = true;
 			ret = cret;
 		}
 	}
@@ -288,14 +303,19 @@ int f2t_pipeline_finish(struct f2t_pipeline *p, const struct f2t_source *src)
 	for (unsigned int i = 0; !ret && !p->failed && i < p->nout; i++) {
 		struct output *o = &p->out[i];
 
-		ret = o->w.ops->end(&o->w, &p->st);
-		if (ret)
-			failed(p, o, ret);
+		if (!o->err && (ret = o->w.ops->end(&o->w, &p->st)))
+			ret = failed(p, o, ret);
 	}
 	p->finished = true;
-	if (p->failed && !ret)
+	/* An output that failed alone fails the run too, once the others are whole. */
+	if ((p->failed || p->nlive < p->nout) && !ret)
 		ret = -EIO;
-	return close_outputs(p) ? -EIO : ret;
+	return close_outputs(p) && !ret ? -EIO : ret;
+}
+
+int f2t_pipeline_output_status(const struct f2t_pipeline *p, unsigned int i)
+{
+	return i < F2T_MAX_OUTPUTS ? p->status[i] : -EINVAL;
 }
 
 const struct f2t_stats *f2t_pipeline_stats(const struct f2t_pipeline *p)

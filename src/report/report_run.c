@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "report/report-local.h"
 #include "report/report.h"
 #include "source/input.h"
 #include "util/log.h"
@@ -52,8 +53,12 @@ int f2t_report_run(const char *path, const struct f2t_report_opts *o,
 	}
 	tap = f2t_report_tap(r);
 	ret = f2t_convert_input(in, conv, &tap);
-	if (!ret)
-		ret = write_report(r, out_path);
+	/* A trace output that failed alone (record --report) leaves the report whole. */
+	if (r->ended) {
+		int wret = write_report(r, out_path);
+
+		ret = ret ? ret : wret;
+	}
 out:
 	f2t_report_free(r);
 	f2t_input_close(in);
