@@ -128,13 +128,14 @@ int f2t_pipeline_add_tap(struct f2t_pipeline *p, const struct f2t_tap *tap)
  */
 static int failed(struct f2t_pipeline *p, struct output *o, int err)
 {
+	const char *why = o->w.why[0] ? o->w.why : strerror(-err);
+
 	o->err = err;
 	if (--p->nlive || p->ntaps) {
-		f2t_err("%s: %s; not written, the other outputs go on", o->w.out->path,
-			strerror(-err));
+		f2t_err("%s: %s; not written, the other outputs go on", o->w.out->path, why);
 		return 0;
 	}
-	f2t_err("%s: %s", o->w.out->path, strerror(-err));
+	f2t_err("%s: %s", o->w.out->path, why);
 	p->failed = true;
 	return err;
 }
