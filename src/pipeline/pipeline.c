@@ -294,6 +294,7 @@ int f2t_pipeline_finish(struct f2t_pipeline *p, const struct f2t_source *src)
 		ret = begin(p);
 	if (src)
 		f2t_source_counts(src, &p->st);
+	f2t_stats_settle_lost(&p->st);
 	f2t_model_counts(p->model, &p->st);
 	f2t_model_report(p->model);
 	for (unsigned int i = 0; !ret && !p->failed && i < p->ntaps; i++) {
@@ -336,6 +337,28 @@ void f2t_pipeline_free(struct f2t_pipeline *p)
 	free(p);
 }
 
+/*
+ * One loss count, and where it comes from: the marks in the trace (each at
+ * its place) and what only the kernel's count at stop knows of; the two
+ * add up to it (f2t_stats_settle_lost()).
+ */
+static void say_lost(const struct f2t_stats *st)
+{
+	uint64_t kernel = st->kernel_overrun + st->kernel_dropped;
+
+	fprintf(stderr, "ftrace2trace: lost events: %llu (%llu marked in the trace where they were lost, on %llu pages",
+		(unsigned long long)st->lost_events, (unsigned long long)st->lost_marked,
+		(unsigned long long)st->lost_pages);
+	if (kernel >= st->lost_marked)
+		fprintf(stderr, "; %llu more the kernel counted at stop: ring buffer overrun %llu, dropped %llu",
+			(unsigned long long)(st->lost_events - st->lost_marked),
+			(unsigned long long)st->kernel_overrun, (unsigned long long)st->kernel_dropped);
+	else if (kernel)
+		fprintf(stderr, "; the kernel counted fewer at stop: ring buffer overrun %llu, dropped %llu",
+			(unsigned long long)st->kernel_overrun, (unsigned long long)st->kernel_dropped);
+	fprintf(stderr, ")\n");
+}
+
 void f2t_pipeline_summary(const struct f2t_pipeline *p, double secs)
 {
 	const struct f2t_stats *st = &p->st;
@@ -347,9 +370,7 @@ void f2t_pipeline_summary(const struct f2t_pipeline *p, double secs)
 		(unsigned long long)(st->total_events - st->events[F2T_EV_SWITCH] -
 				     st->events[F2T_EV_WAKING] - st->events[F2T_EV_SAMPLE] -
 				     st->events[F2T_EV_OFFCPU]));
-	fprintf(stderr, "ftrace2trace: lost events: %llu (ring buffer overrun %llu, dropped %llu, pages flagged %llu)\n",
-		(unsigned long long)st->lost_events, (unsigned long long)st->kernel_overrun,
-		(unsigned long long)st->kernel_dropped, (unsigned long long)st->lost_pages);
+	say_lost(st);
 	if (st->kernel_read && st->kernel_read != st->records)
 		f2t_warn("decoded %llu ring-buffer records but the kernel handed out %llu",
 			 (unsigned long long)st->records, (unsigned long long)st->kernel_read);

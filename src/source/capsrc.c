@@ -302,7 +302,7 @@ static void capsrc_counts(const struct f2t_source *src, struct f2t_stats *st)
 {
 	const struct f2t_capsrc *s = (const struct f2t_capsrc *)src;
 
-	st->lost_events += s->lost_events;
+	st->lost_marked += s->lost_events;
 	st->lost_pages += s->lost_pages;
 	f2t_rawdec_counts(&s->dec, st);
 	if (s->ncursors > st->ncpus)

@@ -205,7 +205,7 @@ static void text_counts(const struct f2t_source *src, struct f2t_stats *st)
 
 	st->records += s->records;
 	st->bad_records += s->bad_lines;
-	st->lost_events += s->lost_events;
+	st->lost_marked += s->lost_events;
 	st->lost_pages += s->lost_notes;
 	if (s->ncpus > st->ncpus)
 		st->ncpus = s->ncpus;

@@ -243,7 +243,7 @@ static void buffer_counts(const struct f2t_source *src, struct f2t_stats *st)
 {
 	const struct buffer *b = (const struct buffer *)src;
 
-	st->lost_events += b->lost_events;
+	st->lost_marked += b->lost_events;
 	st->lost_pages += b->lost_pages;
 	f2t_rawdec_counts(&b->dec, st);
 	if (b->ncpus > st->ncpus)
@@ -404,7 +404,7 @@ static void add_cpustats(struct f2t_recording *rec, const char *stats)
 {
 	if (!stats)
 		return;
-	rec->kernel_overrun += stat_sum(stats, "overrun: ");
+	rec->kernel_overrun += stat_sum(stats, "overrun: ") + stat_sum(stats, "commit overrun: ");
 	rec->kernel_dropped += stat_sum(stats, "dropped events: ");
 }
 
