@@ -346,7 +346,7 @@ static void say_lost(const struct f2t_stats *st)
 {
 	uint64_t kernel = st->kernel_overrun + st->kernel_dropped;
 
-	fprintf(stderr, "ftrace2trace: lost events: %llu (%llu marked in the trace where they were lost, on %llu pages",
+	fprintf(stderr, "ftrace2trace: lost events: %llu (%llu marked in the trace where they were lost, in %llu places",
 		(unsigned long long)st->lost_events, (unsigned long long)st->lost_marked,
 		(unsigned long long)st->lost_pages);
 	if (kernel >= st->lost_marked)
