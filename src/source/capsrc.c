@@ -292,8 +292,8 @@ static int capsrc_next(struct f2t_source *src, struct f2t_event *ev)
 			return -EINVAL;
 		}
 		ret = f2t_rawdec_decode(&s->dec, c->w.data, c->w.size, c->w.ts, c->cpu, ev);
-		if (ret > 0)
-			return 1;
+		if (ret)
+			return ret;
 		/* ret == 0: a record we count and skip */
 	}
 }

@@ -223,7 +223,10 @@ static int buffer_next(struct f2t_source *src, struct f2t_event *ev)
 			b->lost_events += missed;
 			return 1;
 		}
-		if (f2t_rawdec_decode(&b->dec, data, size, c->ts, c->cpu, ev))
+		ret = f2t_rawdec_decode(&b->dec, data, size, c->ts, c->cpu, ev);
+		if (ret < 0)
+			return ret;
+		if (ret)
 			return name_task(b, ev->pid) ?: 1;
 	}
 }
@@ -343,6 +346,7 @@ static struct f2t_source *buffer_open(struct tracecmd_input *handle, bool own_ha
 				      struct f2t_recording *rec, uint64_t *first_ts)
 {
 	struct buffer *b = calloc(1, sizeof(*b));
+	unsigned long said = f2t_errors();
 	uint32_t subbuf = 4096;
 	int ret;
 
@@ -373,7 +377,7 @@ static struct f2t_source *buffer_open(struct tracecmd_input *handle, bool own_ha
 			*first_ts = b->cursors[i].ts;
 	}
 	if (ret) {
-		if (ret == -ENOMEM)
+		if (ret == -ENOMEM && f2t_errors() == said)
 			f2t_err("%s: out of memory", rec->path);
 		buffer_close(&b->base);
 		errno = -ret;
@@ -706,6 +710,7 @@ static int tracedat_open(const char *path, struct f2t_input **out)
 	struct tracedat_input *t = calloc(1, sizeof(*t));
 	struct sigaction old[sizeof(crash_signals) / sizeof(crash_signals[0])];
 	struct tracecmd_input *copy;
+	unsigned long said = f2t_errors();
 	const char *why;
 	uint64_t size = 0;
 	int ret;
@@ -774,7 +779,7 @@ static int tracedat_open(const char *path, struct f2t_input **out)
 	ret = open_libtracecmd_buffers(t);
 out:
 	unguard_open(old);
-	if (ret == -ENOMEM)
+	if (ret == -ENOMEM && f2t_errors() == said)
 		f2t_err("%s: out of memory", path);
 	if (ret) {
 		tracedat_close(&t->in);

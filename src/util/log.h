@@ -17,6 +17,13 @@ extern bool f2t_quiet;
 void f2t_log_set_output(FILE *f);
 
 void f2t_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * How many errors were said so far: code that reports a failure passed up
+ * from below (out of memory, from any depth) says it only when nothing
+ * below did, so that one failure is one line.
+ */
+unsigned long f2t_errors(void);
 void f2t_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void f2t_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
