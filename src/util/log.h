@@ -7,6 +7,7 @@
 #ifndef F2T_LOG_H
 #define F2T_LOG_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -24,6 +25,16 @@ void f2t_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * below did, so that one failure is one line.
  */
 unsigned long f2t_errors(void);
+
+/*
+ * Out of memory or of descriptors: a resource of the whole run, never a
+ * feature this machine lacks.  What falls back with a warning when a
+ * feature is missing fails instead on these: no partial run with exit 0.
+ */
+static inline bool f2t_resource_error(int err)
+{
+	return err == -ENOMEM || err == -EMFILE || err == -ENFILE;
+}
 void f2t_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void f2t_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
