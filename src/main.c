@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/stdout.h"
 #include "util/sudo.h"
 
 static const struct {
@@ -39,11 +40,11 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return 0;
+		return f2t_stdout_finish(0);
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("ftrace2trace %s\n", F2T_VERSION);
-		return 0;
+		return f2t_stdout_finish(0);
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(argv[1], commands[i].name))
@@ -51,7 +52,7 @@ int main(int argc, char **argv)
 		/* Under sudo, root is for recording alone: the rest is the user's. */
 		if (f2t_sudo_init() < 0 || (!commands[i].needs_root && f2t_sudo_drop() < 0))
 			return 1;
-		return commands[i].run(argc - 1, argv + 1);
+		return f2t_stdout_finish(commands[i].run(argc - 1, argv + 1));
 	}
 	fprintf(stderr, "ftrace2trace: unknown command '%s'\n\n", argv[1]);
 	usage(stderr);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/stdout.h"
 #include "fxt/dump.h"
 #include "util/log.h"
 
@@ -99,17 +100,6 @@ out:
 }
 
 /* Standard output's name for a message: its file's path when it has one. */
-static void stdout_name(char *buf, size_t len)
-{
-	ssize_t n = readlink("/proc/self/fd/1", buf, len - 1);
-
-	if (n > 0 && buf[0] == '/') {
-		buf[n] = '\0';
-		return;
-	}
-	snprintf(buf, len, "standard output");
-}
-
 static void unload(struct input *in)
 {
 	if (in->mapped)
@@ -162,7 +152,7 @@ int f2t_cmd_dump(int argc, char **argv)
 		char name[4096];
 
 		/* e.g. a full disk; a closed pipe (| head) is not worth a word */
-		stdout_name(name, sizeof(name));
+		f2t_stdout_name(name, sizeof(name));
 		if (ret != -EPIPE)
 			f2t_err("%s: %s", name, strerror(-ret));
 	}

@@ -14,6 +14,8 @@
 #include "fxt/fxt_state.h"
 #include "fxt/fxt_writer-local.h"
 
+/* A scheduling record's CPU field is 16 bits wide. */
+#define FXT_CPU_MAX	0xffffu
 #define PROVIDER_ID	1u
 #define PROVIDER_NAME	"ftrace2trace"
 /* Perfetto packets per blob record: what a record of 4095 words holds, rounded. */
@@ -187,6 +189,13 @@ static inline int32_t weight(int32_t pid, int32_t prio)
 	return pid == 0 ? INT32_MIN : prio;
 }
 
+/* Scheduling records hold a CPU in 16 bits: a bigger one cannot be written. */
+static int cpu_too_big(struct f2t_writer *w, uint32_t cpu)
+{
+	snprintf(w->why, sizeof(w->why), "CPU %u: FXT holds CPUs up to %u", cpu, FXT_CPU_MAX);
+	return -ERANGE;
+}
+
 static int write_switch(struct f2t_writer *w, const struct f2t_event *ev)
 {
 	char state[F2T_STATE_LEN + 1];
@@ -196,6 +205,8 @@ static int write_switch(struct f2t_writer *w, const struct f2t_event *ev)
 	bool canonical;
 	int fstate, ret;
 
+	if (ev->cpu > FXT_CPU_MAX)
+		return cpu_too_big(w, ev->cpu);
 	memcpy(state, ev->sw.prev_state, F2T_STATE_LEN);
 	state[F2T_STATE_LEN] = '\0';
 	fstate = fxt_linux_state(state, &canonical);
@@ -231,6 +242,8 @@ static int write_wakeup(struct f2t_writer *w, const struct f2t_event *ev)
 	uint64_t *rec;
 	int ret;
 
+	if ((uint32_t)cpu > FXT_CPU_MAX)
+		return cpu_too_big(w, (uint32_t)cpu);
 	ret = fxt_ensure_named(w, ev->wake.pid);
 	if (!ret)
 		ret = fxt_ensure_named(w, ev->pid);

@@ -18,6 +18,7 @@ const struct f2t_stat_desc f2t_stat_list[] = {
 	STAT("markers_open_async", markers_open_async),
 	STAT("funcgraph_exits_without_entry", funcgraph_exits_without_entry),
 	STAT("lost_events", lost_events),
+	STAT("lost_marked", lost_marked),
 	STAT("lost_pages", lost_pages),
 	STAT("kernel_overrun", kernel_overrun),
 	STAT("kernel_dropped", kernel_dropped),
@@ -48,3 +49,13 @@ const struct f2t_stat_desc f2t_stat_list[] = {
 };
 
 const size_t f2t_stat_count = sizeof(f2t_stat_list) / sizeof(f2t_stat_list[0]);
+
+void f2t_stats_settle_lost(struct f2t_stats *st)
+{
+	uint64_t kernel = st->kernel_overrun + st->kernel_dropped;
+
+	if (st->lost_marked > st->lost_events)
+		st->lost_events = st->lost_marked;
+	if (kernel > st->lost_events)
+		st->lost_events = kernel;
+}

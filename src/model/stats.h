@@ -18,11 +18,17 @@
 struct f2t_stats {
 	uint64_t events[F2T_EV_KIND_COUNT];
 	uint64_t total_events;
-	/* Ring buffer: events the kernel says it dropped (page "missed events"
-	 * flags while decoding, plus per_cpu stats "overrun" at stop). */
+	/*
+	 * Ring buffer losses.  lost_events is the run's one count of them
+	 * (f2t_stats_settle_lost()): the larger of what the trace marks where
+	 * it happened and what the kernel counted at stop, which holds losses
+	 * no page could say (a page flagged with no room for its count, the
+	 * events overwritten after the last page read).
+	 */
 	uint64_t lost_events;
-	uint64_t lost_pages;		/* pages flagged as having missed events */
-	uint64_t kernel_overrun;	/* sum of per_cpu/cpuN/stats overrun */
+	uint64_t lost_marked;		/* the marks' counts: pages' "missed events", LOST lines */
+	uint64_t lost_pages;		/* the marks: pages flagged, LOST lines */
+	uint64_t kernel_overrun;	/* per_cpu/cpuN/stats "overrun" + "commit overrun" */
 	uint64_t kernel_dropped;	/* sum of per_cpu/cpuN/stats "dropped events" */
 	/*
 	 * The kernel on some machines does not emit every sched_switch (e.g.
@@ -84,5 +90,15 @@ static inline uint64_t f2t_stat_value(const struct f2t_stats *st, const struct f
 {
 	return *(const uint64_t *)((const char *)st + d->offset);
 }
+
+/**
+ * f2t_stats_settle_lost() - the one loss count, once every source has counted
+ *
+ * lost_events becomes the largest of itself, lost_marked and the kernel's
+ * count (kernel_overrun + kernel_dropped): the same figure `record` prints
+ * from the kernel's stats at stop.  lost_events - lost_marked is how many
+ * of them the trace cannot place.
+ */
+void f2t_stats_settle_lost(struct f2t_stats *st);
 
 #endif

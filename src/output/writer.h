@@ -50,6 +50,11 @@ struct f2t_writer {
 	const struct f2t_model *model;	/* stacks and CPU times, read at end() */
 	unsigned int slot;		/* index into f2t_task.announced[] */
 	void *priv;
+	/*
+	 * With an error a writer returns, what its format could not hold
+	 * ("CPU 70000: ..."), said instead of the errno's text; empty: none.
+	 */
+	char why[96];
 };
 
 /*

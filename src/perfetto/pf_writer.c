@@ -25,6 +25,7 @@
  * of it all: docs/viewers.md.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +40,8 @@
 
 /* The output buffer is handed to the output when this full. */
 #define OUT_BYTES	(1u << 20)
+/* CPUs held: 16 times the kernel's NR_CPUS at most, so that no number makes a giant table. */
+#define PF_CPU_LIMIT	(1u << 17)
 /* A suspend between the recorder's two clock reads moves boottime this much at least. */
 #define SUSPEND_NS	1000000ll
 
@@ -50,7 +53,8 @@ struct pf_cpu {
 
 struct pf_priv {
 	struct pb_buf buf;		/* packets not yet handed to the output */
-	struct pf_cpu *cpus[F2T_MAX_CPUS];
+	struct pf_cpu **cpus;		/* by CPU number, grown as CPUs come */
+	uint32_t ncpus;			/* room in cpus */
 	struct pf_samples *samples;
 	struct pf_tracks *tracks;
 	struct pb_buf start_tids;	/* the threads alive at the start (int32_t) */
@@ -143,13 +147,32 @@ static int pf_begin(struct f2t_writer *w)
 	return write_out(w);
 }
 
-static struct pf_cpu *cpu(struct pf_priv *p, uint32_t n)
+/*
+ * CPU N's bundle.  A bundle's cpu is a uint32 in Perfetto's format: any
+ * number the kernel (NR_CPUS is 8192 at most) or a text input (5 digits)
+ * gives is held; the table grows to the highest one seen.
+ */
+static struct pf_cpu *cpu(struct f2t_writer *w, struct pf_priv *p, uint32_t n)
 {
 	struct pf_cpu *c;
 
-	if (n >= F2T_MAX_CPUS) {
-		errno = EINVAL;
+	if (n >= PF_CPU_LIMIT) {
+		snprintf(w->why, sizeof(w->why), "CPU %u: this writer holds CPUs up to %u", n,
+			 PF_CPU_LIMIT - 1);
+		errno = ERANGE;
 		return NULL;
+	}
+	if (n >= p->ncpus) {
+		uint32_t room = n < 64 ? 64 : 2 * n;
+		struct pf_cpu **v = realloc(p->cpus, room * sizeof(*v));
+
+		if (!v) {
+			errno = ENOMEM;
+			return NULL;
+		}
+		memset(v + p->ncpus, 0, (room - p->ncpus) * sizeof(*v));
+		p->cpus = v;
+		p->ncpus = room;
 	}
 	if (p->cpus[n])
 		return p->cpus[n];
@@ -256,7 +279,7 @@ static int pf_event(struct f2t_writer *w, const struct f2t_event *ev)
 	default:
 		break;
 	}
-	c = cpu(p, ev->cpu);
+	c = cpu(w, p, ev->cpu);
 	if (!c)
 		return -errno;
 	switch (ev->kind) {
@@ -331,7 +354,7 @@ static int pf_end(struct f2t_writer *w, const struct f2t_stats *st)
 	uint64_t end_ts = w->info->stop_ns > p->last_ts ? w->info->stop_ns : p->last_ts;
 	int ret = 0;
 
-	for (uint32_t i = 0; !ret && i < F2T_MAX_CPUS; i++)
+	for (uint32_t i = 0; !ret && i < p->ncpus; i++)
 		if (p->cpus[i])
 			ret = pf_bundle_flush(&p->cpus[i]->bundle, &p->buf, PF_SEQ_FTRACE);
 	if (!ret && st->samples_lost)
@@ -352,11 +375,12 @@ static void pf_destroy(struct f2t_writer *w)
 
 	if (!p)
 		return;
-	for (uint32_t i = 0; i < F2T_MAX_CPUS; i++) {
+	for (uint32_t i = 0; i < p->ncpus; i++) {
 		if (p->cpus[i])
 			pf_bundle_fini(&p->cpus[i]->bundle);
 		free(p->cpus[i]);
 	}
+	free(p->cpus);
 	pf_samples_free(p->samples);
 	pf_tracks_free(p->tracks);
 	pb_buf_free(&p->buf);

@@ -11,6 +11,7 @@
 #include "pipeline/convert.h"
 #include "source/input.h"
 #include "util/log.h"
+#include "util/samefile.h"
 
 int f2t_convert_add_output(struct f2t_convert_opts *opts, const char *path,
 			   const char *format_name)
@@ -51,10 +52,13 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void say_written(const struct f2t_convert_opts *opts)
+static void say_written(const struct f2t_convert_opts *opts, const struct f2t_pipeline *p)
 {
 	for (unsigned int i = 0; i < opts->noutputs; i++) {
 		const struct f2t_output *o = &opts->outputs[i];
+
+		if (f2t_pipeline_output_status(p, i))
+			continue;
 
 		fprintf(stderr, "ftrace2trace: wrote %s%s\n", o->path,
 			o->format == F2T_FMT_PERFETTO || o->format == F2T_FMT_FXT ?
@@ -63,6 +67,14 @@ static void say_written(const struct f2t_convert_opts *opts)
 				" (open it at https://ui.perfetto.dev or chrome://tracing)" :
 			"");
 	}
+}
+
+static bool written_any(const struct f2t_convert_opts *opts, const struct f2t_pipeline *p)
+{
+	for (unsigned int i = 0; i < opts->noutputs; i++)
+		if (!f2t_pipeline_output_status(p, i))
+			return true;
+	return false;
 }
 
 int f2t_convert_input(struct f2t_input *in, const struct f2t_convert_opts *opts,
@@ -81,11 +93,13 @@ int f2t_convert_input(struct f2t_input *in, const struct f2t_convert_opts *opts,
 		ret = f2t_pipeline_add_tap(p, tap);
 	if (!ret)
 		ret = f2t_pipeline_run(p, in->events, opts->progress);
-	if (!ret)
+	if (!ret) {
 		ret = f2t_pipeline_finish(p, in->events);
-	if (!ret && opts->summary) {
-		f2t_pipeline_summary(p, now_s() - t0);
-		say_written(opts);
+		/* An output that failed alone leaves the others written: they are told. */
+		if (opts->summary && (!ret || written_any(opts, p))) {
+			f2t_pipeline_summary(p, now_s() - t0);
+			say_written(opts, p);
+		}
 	}
 	f2t_pipeline_free(p);
 	return ret;
@@ -93,9 +107,13 @@ int f2t_convert_input(struct f2t_input *in, const struct f2t_convert_opts *opts,
 
 int f2t_convert(const char *path, const struct f2t_convert_opts *opts)
 {
-	struct f2t_input *in = f2t_input_open(path);
+	struct f2t_input *in;
 	int ret;
 
+	for (unsigned int i = 0; i < opts->noutputs; i++)
+		if ((ret = f2t_refuse_own_input(path, opts->outputs[i].path)))
+			return ret;
+	in = f2t_input_open(path);
 	if (!in)
 		return -errno;
 	ret = f2t_convert_input(in, opts, NULL);

@@ -20,6 +20,7 @@ struct output {
 	struct f2t_writer w;
 	enum f2t_format format;
 	char *path;		/* NULL: not ours to remove (stdout, a caller's out) */
+	int err;		/* its writer's error: left out from then on, removed */
 };
 
 struct f2t_pipeline {
@@ -28,6 +29,8 @@ struct f2t_pipeline {
 	struct f2t_model *model;
 	struct output out[F2T_MAX_OUTPUTS];
 	unsigned int nout;
+	unsigned int nlive;		/* outputs with no error */
+	int status[F2T_MAX_OUTPUTS];	/* each output's fate, once closed */
 	struct f2t_tap taps[F2T_MAX_TAPS];
 	unsigned int ntaps;
 	bool begun, failed, finished;
@@ -78,6 +81,7 @@ static int add(struct f2t_pipeline *p, struct f2t_out *out, enum f2t_format fmt,
 		.format = fmt,
 	};
 	p->nout++;
+	p->nlive++;
 	if (path && strcmp(path, "-")) {
 		o->path = strdup(path);
 		if (!o->path) {
@@ -118,10 +122,22 @@ int f2t_pipeline_add_tap(struct f2t_pipeline *p, const struct f2t_tap *tap)
 	return 0;
 }
 
-/* A writer's error, named after its output; everything is undone at the end. */
-static int failed(struct f2t_pipeline *p, const struct output *o, int err)
+/*
+ * A writer's error, named after its output.  That output is left out from
+ * now on and removed at the end; the run goes on for the others (and the
+ * taps), and fails only when none is left.  Memory is everyone's: out of
+ * it, the run ends.
+ */
+static int failed(struct f2t_pipeline *p, struct output *o, int err)
 {
-	f2t_err("%s: %s", o->w.out->path, strerror(-err));
+	const char *why = o->w.why[0] ? o->w.why : strerror(-err);
+
+	o->err = err;
+	if (--p->nlive + p->ntaps && err != -ENOMEM) {
+		f2t_err("%s: %s; not written, the other outputs go on", o->w.out->path, why);
+		return 0;
+	}
+	f2t_err("%s: %s", o->w.out->path, why);
 	p->failed = true;
 	return err;
 }
@@ -133,8 +149,8 @@ static int begin(struct f2t_pipeline *p)
 		struct output *o = &p->out[i];
 		int ret = o->w.ops->begin(&o->w);
 
-		if (ret)
-			return failed(p, o, ret);
+		if (ret && (ret = failed(p, o, ret)))
+			return ret;
 	}
 	return 0;
 }
@@ -146,10 +162,10 @@ static int to_writers(void *ctx, const struct f2t_item *it)
 
 	for (unsigned int i = 0; i < p->nout; i++) {
 		struct output *o = &p->out[i];
-		int ret = o->w.ops->item ? o->w.ops->item(&o->w, it) : 0;
+		int ret = o->err || !o->w.ops->item ? 0 : o->w.ops->item(&o->w, it);
 
-		if (ret)
-			return failed(p, o, ret);
+		if (ret && (ret = failed(p, o, ret)))
+			return ret;
 	}
 	return 0;
 }
@@ -191,9 +207,9 @@ int f2t_pipeline_event(struct f2t_pipeline *p, const struct f2t_event *ev)
 	for (unsigned int i = 0; i < p->nout; i++) {
 		struct output *o = &p->out[i];
 
-		ret = o->w.ops->event(&o->w, ev);
-		if (ret)
-			return failed(p, o, ret);
+		ret = o->err ? 0 : o->w.ops->event(&o->w, ev);
+		if (ret && (ret = failed(p, o, ret)))
+			return ret;
 	}
 	return 0;
 }
@@ -254,14 +270,15 @@ static int close_outputs(struct f2t_pipeline *p)
 			o->w.ops->destroy(&o->w);
 		o->w.ops = NULL;
 		/* No partial output left behind to be mistaken for a whole trace. */
-		if (p->failed) {
+		if (p->failed || o->err) {
 			f2t_out_abort(o->w.out);
+			p->status[i] = o->err ? o->err : -ECANCELED;
 			continue;
 		}
 		cret = f2t_out_close(o->w.out);
+		p->status[i] = cret;
 		if (cret) {
 			f2t_err("%s: %s", o->path ? o->path : "standard output", strerror(-cret));
-			p->failed = true;
 			ret = cret;
 		}
 	}
@@ -279,6 +296,7 @@ int f2t_pipeline_finish(struct f2t_pipeline *p, const struct f2t_source *src)
 		ret = begin(p);
 	if (src)
 		f2t_source_counts(src, &p->st);
+	f2t_stats_settle_lost(&p->st);
 	f2t_model_counts(p->model, &p->st);
 	f2t_model_report(p->model);
 	for (unsigned int i = 0; !ret && !p->failed && i < p->ntaps; i++) {
@@ -289,14 +307,19 @@ int f2t_pipeline_finish(struct f2t_pipeline *p, const struct f2t_source *src)
 	for (unsigned int i = 0; !ret && !p->failed && i < p->nout; i++) {
 		struct output *o = &p->out[i];
 
-		ret = o->w.ops->end(&o->w, &p->st);
-		if (ret)
-			failed(p, o, ret);
+		if (!o->err && (ret = o->w.ops->end(&o->w, &p->st)))
+			ret = failed(p, o, ret);
 	}
 	p->finished = true;
-	if (p->failed && !ret)
+	/* An output that failed alone fails the run too, once the others are whole. */
+	if ((p->failed || p->nlive < p->nout) && !ret)
 		ret = -EIO;
-	return close_outputs(p) ? -EIO : ret;
+	return close_outputs(p) && !ret ? -EIO : ret;
+}
+
+int f2t_pipeline_output_status(const struct f2t_pipeline *p, unsigned int i)
+{
+	return i < F2T_MAX_OUTPUTS ? p->status[i] : -EINVAL;
 }
 
 const struct f2t_stats *f2t_pipeline_stats(const struct f2t_pipeline *p)
@@ -316,6 +339,28 @@ void f2t_pipeline_free(struct f2t_pipeline *p)
 	free(p);
 }
 
+/*
+ * One loss count, and where it comes from: the marks in the trace (each at
+ * its place) and what only the kernel's count at stop knows of; the two
+ * add up to it (f2t_stats_settle_lost()).
+ */
+static void say_lost(const struct f2t_stats *st)
+{
+	uint64_t kernel = st->kernel_overrun + st->kernel_dropped;
+
+	fprintf(stderr, "ftrace2trace: lost events: %llu (%llu marked in the trace where they were lost, in %llu places",
+		(unsigned long long)st->lost_events, (unsigned long long)st->lost_marked,
+		(unsigned long long)st->lost_pages);
+	if (kernel >= st->lost_marked)
+		fprintf(stderr, "; %llu more the kernel counted at stop: ring buffer overrun %llu, dropped %llu",
+			(unsigned long long)(st->lost_events - st->lost_marked),
+			(unsigned long long)st->kernel_overrun, (unsigned long long)st->kernel_dropped);
+	else if (kernel)
+		fprintf(stderr, "; the kernel counted fewer at stop: ring buffer overrun %llu, dropped %llu",
+			(unsigned long long)st->kernel_overrun, (unsigned long long)st->kernel_dropped);
+	fprintf(stderr, ")\n");
+}
+
 void f2t_pipeline_summary(const struct f2t_pipeline *p, double secs)
 {
 	const struct f2t_stats *st = &p->st;
@@ -327,9 +372,7 @@ void f2t_pipeline_summary(const struct f2t_pipeline *p, double secs)
 		(unsigned long long)(st->total_events - st->events[F2T_EV_SWITCH] -
 				     st->events[F2T_EV_WAKING] - st->events[F2T_EV_SAMPLE] -
 				     st->events[F2T_EV_OFFCPU]));
-	fprintf(stderr, "ftrace2trace: lost events: %llu (ring buffer overrun %llu, dropped %llu, pages flagged %llu)\n",
-		(unsigned long long)st->lost_events, (unsigned long long)st->kernel_overrun,
-		(unsigned long long)st->kernel_dropped, (unsigned long long)st->lost_pages);
+	say_lost(st);
 	if (st->kernel_read && st->kernel_read != st->records)
 		f2t_warn("decoded %llu ring-buffer records but the kernel handed out %llu",
 			 (unsigned long long)st->records, (unsigned long long)st->kernel_read);

@@ -3,9 +3,12 @@
  * The one pipeline every conversion runs, whoever asks (convert, the end of
  * record, report): events, in time order, go to the tracker (task table,
  * scheduling gaps), then to the model (items, model/model.h), then to every
- * output's writer, items first.  Outputs are written whole or not at all:
- * on any error every output is removed.  Errors of an output are reported
- * here, naming that output; inputs report their own (file and offset).
+ * output's writer, items first.  Outputs are written whole or not at all.
+ * An error of the input, of memory or of a tap removes every output; a
+ * writer's error (its file, or what its format cannot hold) removes its own
+ * output only: the others and the taps go on, and the run still fails at
+ * its end.  Errors of an output are reported here, naming that output;
+ * inputs report their own (file and offset).
  *
  *   p = f2t_pipeline_new(rec);
  *   f2t_pipeline_add_file(p, "trace.fxt", F2T_FMT_FXT);  ...
@@ -93,11 +96,23 @@ int f2t_pipeline_run(struct f2t_pipeline *p, struct f2t_source *src, bool progre
  * @src: the source the events came from, for its counts (NULL: none)
  *
  * Closes the output files.  On failure, or when any earlier call failed,
- * every output file is removed instead.
+ * every output file is removed instead; an output whose writer failed is
+ * removed alone, and the others are closed whole (see
+ * f2t_pipeline_output_status()).
  *
- * Return: 0, or a negative errno (reported).
+ * Return: 0, or a negative errno (reported): -EIO when an output failed
+ * alone.
  */
 int f2t_pipeline_finish(struct f2t_pipeline *p, const struct f2t_source *src);
+
+/**
+ * f2t_pipeline_output_status() - what became of an output, after finishing
+ * @i: the output's place, in the order they were added
+ *
+ * Return: 0 when it was written whole; a negative errno when it was removed
+ * (its own error, or -ECANCELED when another error ended the run).
+ */
+int f2t_pipeline_output_status(const struct f2t_pipeline *p, unsigned int i);
 
 /** f2t_pipeline_stats() - the run's counts (whole after f2t_pipeline_finish()) */
 const struct f2t_stats *f2t_pipeline_stats(const struct f2t_pipeline *p);

@@ -259,7 +259,7 @@ int f2t_events_enable(struct f2t_evlist *l, struct tracefs_instance *ti)
 		}
 		if (tracefs_event_enable(ti, s->system, s->event) < 0) {
 			err = -(errno ? errno : EIO);
-			if (s->optional && !s->required) {
+			if (s->optional && !s->required && !f2t_resource_error(err)) {
 				f2t_warn("cannot enable %s:%s: %s", s->system, what, strerror(-err));
 				err = 0;
 				continue;

@@ -71,7 +71,15 @@ int f2t_inst_check_access(void)
 		return -EPERM;
 	}
 	/* Mounts tracefs at /sys/kernel/tracing if it is not mounted anywhere. */
+	errno = 0;
 	dir = tracefs_tracing_dir();
+	if (!dir && f2t_resource_error(-errno)) {
+		int err = -errno;
+
+		/* It reads /proc/mounts: no descriptor left is no answer, not no tracefs. */
+		f2t_err("cannot look for tracefs: %s", strerror(errno));
+		return err;
+	}
 	if (!dir || !tracefs_dir_exists(NULL, "instances")) {
 		f2t_err("tracefs is not available and could not be mounted at "
 			"/sys/kernel/tracing (kernel without CONFIG_FTRACE?)");
@@ -260,10 +268,13 @@ static int set_clock(struct f2t_inst *in)
 			break;
 	}
 	free(list);
+	errno = 0;
 	cur = tracefs_get_clock(in->ti);
 	if (!cur) {
-		f2t_err("cannot read trace_clock of instance %s", in->name);
-		return -EIO;
+		int err = errno ? -errno : -EIO;
+
+		f2t_err("cannot read trace_clock of instance %s: %s", in->name, strerror(-err));
+		return err;
 	}
 	snprintf(in->clock, sizeof(in->clock), "%s", cur);
 	free(cur);

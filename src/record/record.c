@@ -253,7 +253,7 @@ static int open_sampler(struct run *r)
 		return 0;
 	so.child_uid = r->runas.change ? r->runas.id.uid : geteuid();
 	err = f2t_sampler_open(&r->sampler, &so, r->inst.ncpus, r->capw);
-	if (err && !o->sample_freq_given && !f2t_capw_error(r->capw)) {
+	if (err && !o->sample_freq_given && !f2t_capw_error(r->capw) && !f2t_resource_error(err)) {
 		f2t_warn("recording without CPU samples (--no-sample silences this)");
 		return 0;
 	}
@@ -432,18 +432,21 @@ static void describe_sampling(struct run *r)
 /* Tracing off, everything left in the rings, final facts, capture closed. */
 static int finish_capture(struct run *r)
 {
-	int err, e, drain_err;
+	int err, e, drain_err, sync_err;
 	uint64_t bytes;
 	char *name;
 
 	/* While tracing is still on, so the kernel records it. */
-	f2t_syncmark_write(r->inst.ti, "end", &r->meta.sync_end);
+	sync_err = f2t_syncmark_write(r->inst.ti, "end", &r->meta.sync_end);
 	r->meta.stop_ns = f2t_meta_now();
 	err = f2t_inst_tracing(&r->inst, false);
 	if (err)
 		f2t_warn("cannot turn tracing off: %s", strerror(-err));
 	f2t_sampler_disable(&r->sampler);
 	drain_err = f2t_pump_drain(&r->pump);	/* prints its errors */
+	/* A missing sync point is a warning, unless memory or descriptors ran out (said). */
+	if (!drain_err && f2t_resource_error(sync_err))
+		drain_err = sync_err;
 	e = f2t_sampler_drain(&r->sampler);
 	drain_err = drain_err ? drain_err : e;
 	e = f2t_offcpu_finish(r->offcpu, &r->offcpu_counts);
@@ -563,7 +566,9 @@ static int record(struct run *r)
 		}
 	}
 	f2t_meta_mark_start(&r->meta);
-	f2t_syncmark_write(r->inst.ti, "start", &r->meta.sync_start);
+	err = f2t_syncmark_write(r->inst.ti, "start", &r->meta.sync_start);
+	if (f2t_resource_error(err))
+		return err;	/* said */
 	err = f2t_procsnap_write(r->capw, 0);
 	/*
 	 * Mappings made from now on arrive as MMAP2 records; older ones are
@@ -626,6 +631,7 @@ static int convert(struct run *r)
 int f2t_record_run(const struct f2t_record_opts *o)
 {
 	struct run r = { .o = o, .cap_fd = -1, .tty.master = -1, .tty.slave = -1 };
+	unsigned long said = f2t_errors();
 	int err;
 
 	f2t_progress_init(&r.prog);
@@ -703,6 +709,9 @@ out:
 	if (r.capw && f2t_capw_error(r.capw))
 		capture_error(&r, f2t_capw_name(r.capw), f2t_capw_bytes(r.capw),
 			      f2t_capw_error(r.capw));
+	else if (err && !r.exit_code && f2t_errors() == said)
+		/* A failure passed up from below unsaid (out of memory, mostly): never a silent exit 1. */
+		f2t_err("cannot record: %s", strerror(-err));
 	f2t_pump_close(&r.pump);
 	f2t_sampler_close(&r.sampler);
 	f2t_offcpu_close(r.offcpu);

@@ -32,6 +32,11 @@ int f2t_symsnap_kallsyms(struct f2t_capw *w)
 	FILE *f = fopen("/proc/kallsyms", "re");
 	int err = 0;
 
+	if (!f && f2t_resource_error(-errno)) {
+		err = -errno;
+		f2t_err("cannot read /proc/kallsyms: %s", strerror(errno));
+		return err;
+	}
 	if (!f) {
 		f2t_warn("cannot read /proc/kallsyms (%s): kernel frames will be addresses",
 			 strerror(errno));
@@ -52,6 +57,8 @@ int f2t_symsnap_kallsyms(struct f2t_capw *w)
 	free(line);
 	if (hidden)
 		f2t_warn("/proc/kallsyms hides its addresses (kptr_restrict): kernel frames will be addresses");
+	if (err == -ENOMEM)
+		f2t_err("reading /proc/kallsyms: out of memory");
 	if (!err)
 		err = f2t_capw_add(w, F2T_CAP_KALLSYMS, 0, t.p ? t.p : "", t.len);
 	free(t.p);

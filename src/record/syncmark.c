@@ -44,7 +44,9 @@ int f2t_syncmark_write(struct tracefs_instance *ti, const char *which, struct f2
 		memcpy(s->id, id, sizeof(id));
 	tracefs_print_close(ti);
 out:
-	if (err)
+	if (err && f2t_resource_error(err))
+		f2t_err("cannot write the %s clock sync marker: %s", which, strerror(-err));
+	else if (err)
 		f2t_warn("cannot write the %s clock sync marker: %s (the trace has no %s "
 			 "sync point)", which, strerror(-err), which);
 	return err;

@@ -58,6 +58,14 @@ struct key_ref {
 	size_t len;
 };
 
+/* What FILE's writes came to, once flushed: its errors show only then. */
+static int flush_status(FILE *f)
+{
+	if (fflush(f))
+		return -errno;
+	return ferror(f) ? -EIO : 0;
+}
+
 static bool same_key(uintptr_t val, const void *k)
 {
 	const struct key_ref *r = k;
@@ -372,7 +380,7 @@ int f2t_offcpu_report_print(const struct f2t_offcpu_report *r, struct f2t_tasks 
 		top);
 	for (size_t k = 0; k < r->stacks.n && k < top; k++)
 		print_stack(r, tasks, k + 1, &r->stacks.v[sidx[k]], widx, f);
-	ret = ferror(f) ? -EIO : 0;
+	ret = flush_status(f);
 out:
 	free(rows);
 	free(tidx);
@@ -414,7 +422,7 @@ int f2t_offcpu_report_folded(const struct f2t_offcpu_report *r, struct f2t_tasks
 		for (size_t i = 0; i < lines->stacks.n; i++)
 			fprintf(f, "%s %llu\n", lines->stacks.v[i].key,
 				(unsigned long long)((lines->stacks.v[i].ns + 500) / 1000));
-		ret = ferror(f) ? -EIO : 0;
+		ret = flush_status(f);
 	}
 	/* Sorted in place: the index no longer matches, only the keys are freed. */
 	f2t_offcpu_report_free(lines);

@@ -63,6 +63,7 @@ struct f2t_report {
 	struct f2t_wait *slow;		/* the waits longer than o.slow_ns */
 	size_t nslow, slow_cap;
 	struct f2t_stats st;		/* the run's counts, at its end */
+	bool ended;			/* the pass reached its end: the report is whole */
 	int err;			/* from a span, passed on */
 };
 

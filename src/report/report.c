@@ -213,6 +213,7 @@ static int tap_end(void *ctx, const struct f2t_stats *st)
 	if (ret)
 		f2t_err("report: %s", strerror(-ret));
 	r->st = *st;
+	r->ended = !ret;
 	return ret;
 }
 

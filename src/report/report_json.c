@@ -221,6 +221,7 @@ void f2t_report_write_json(const struct f2t_report *r, const struct f2t_table *t
 	key(o, "total", true);
 	f2t_json_put_u64(o, st->total_events);
 	num(o, "lost", st->lost_events);
+	num(o, "lost_marked", st->lost_marked);
 	num(o, "ring_buffer_overrun", st->kernel_overrun);
 	num(o, "dropped", st->kernel_dropped);
 	num(o, "pages_flagged", st->lost_pages);

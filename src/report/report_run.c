@@ -4,9 +4,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "report/report-local.h"
 #include "report/report.h"
 #include "source/input.h"
 #include "util/log.h"
+#include "util/samefile.h"
 
 static int write_report(struct f2t_report *r, const char *out_path)
 {
@@ -38,6 +40,8 @@ int f2t_report_run(const char *path, const struct f2t_report_opts *o,
 	struct f2t_tap tap;
 	int ret;
 
+	if (out_path && (ret = f2t_refuse_own_input(path, out_path)))
+		return ret;
 	in = f2t_input_open(path);
 	if (!in)
 		return -errno;
@@ -49,8 +53,12 @@ int f2t_report_run(const char *path, const struct f2t_report_opts *o,
 	}
 	tap = f2t_report_tap(r);
 	ret = f2t_convert_input(in, conv, &tap);
-	if (!ret)
-		ret = write_report(r, out_path);
+	/* A trace output that failed alone (record --report) leaves the report whole. */
+	if (r->ended) {
+		int wret = write_report(r, out_path);
+
+		ret = ret ? ret : wret;
+	}
 out:
 	f2t_report_free(r);
 	f2t_input_close(in);

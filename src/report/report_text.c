@@ -61,11 +61,11 @@ static void header(const struct f2t_report *r, struct f2t_out *o)
 	if (r->o.from_ns || r->o.to_ns)
 		f2t_out_printf(o, "window: %.6f s to %.6f s after the first event\n",
 			       (from - first) / 1e9, (to - first) / 1e9);
-	f2t_out_printf(o, "events: %" PRIu64 "; lost: %" PRIu64
-		       " (ring buffer overrun %" PRIu64 ", dropped %" PRIu64 ", pages flagged %" PRIu64
-		       "); scheduling gaps: %" PRIu64 "\n",
-		       st->total_events, st->lost_events, st->kernel_overrun, st->kernel_dropped,
-		       st->lost_pages, f2t_tstates_counts(r->ts)->gaps);
+	f2t_out_printf(o, "events: %" PRIu64 "; lost: %" PRIu64 " (%" PRIu64 " marked where they "
+		       "were lost, in %" PRIu64 " places; the kernel counted ring buffer overrun %"
+		       PRIu64 ", dropped %" PRIu64 "); scheduling gaps: %" PRIu64 "\n",
+		       st->total_events, st->lost_events, st->lost_marked, st->lost_pages,
+		       st->kernel_overrun, st->kernel_dropped, f2t_tstates_counts(r->ts)->gaps);
 	for (int w = 0; w < F2T_TSW_COUNT; w++)
 		unknown += r->unknown_why[w];
 	f2t_out_printf(o, "unknown: %.2f%% of the threads' observed time (%s of %s): before their "

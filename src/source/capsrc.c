@@ -292,8 +292,8 @@ static int capsrc_next(struct f2t_source *src, struct f2t_event *ev)
 			return -EINVAL;
 		}
 		ret = f2t_rawdec_decode(&s->dec, c->w.data, c->w.size, c->w.ts, c->cpu, ev);
-		if (ret > 0)
-			return 1;
+		if (ret)
+			return ret;
 		/* ret == 0: a record we count and skip */
 	}
 }
@@ -302,7 +302,7 @@ static void capsrc_counts(const struct f2t_source *src, struct f2t_stats *st)
 {
 	const struct f2t_capsrc *s = (const struct f2t_capsrc *)src;
 
-	st->lost_events += s->lost_events;
+	st->lost_marked += s->lost_events;
 	st->lost_pages += s->lost_pages;
 	f2t_rawdec_counts(&s->dec, st);
 	if (s->ncursors > st->ncpus)

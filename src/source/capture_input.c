@@ -148,7 +148,7 @@ static int read_cpu_stats(struct capture_input *c)
 			.dropped = stat_value(r->data, r->len, "dropped events: "),
 			.read = stat_value(r->data, r->len, "read events: "),
 		};
-		rec->kernel_overrun += s->overrun;
+		rec->kernel_overrun += s->overrun + s->commit_overrun;
 		rec->kernel_dropped += s->dropped;
 		rec->kernel_read += s->read;
 		rec->ncpu_stats++;

@@ -230,7 +230,23 @@ int f2t_rawdec_init(struct f2t_rawdec *d, struct tep_handle *tep, uint32_t subbu
 	d->path = path;
 	d->tep_symbols = &d->own_tep_symbols;
 	trace_seq_init(&d->seq);
+	d->reserve = malloc(F2T_RAWDEC_RESERVE);
+	if (!d->reserve)
+		return -ENOMEM;
 	return bind_events(d, subbuf_size);
+}
+
+void f2t_rawdec_guard(struct f2t_rawdec *d)
+{
+	void *probe = malloc(F2T_RAWDEC_HEADROOM);
+
+	if (probe) {
+		free(probe);
+		return;
+	}
+	free(d->reserve);
+	d->reserve = NULL;
+	d->oom = true;
 }
 
 void f2t_rawdec_share_tep(struct f2t_rawdec *d, bool *loaded)
@@ -243,6 +259,7 @@ void f2t_rawdec_fini(struct f2t_rawdec *d)
 	free(d->handlers);
 	free(d->scratch);
 	free(d->line);
+	free(d->reserve);
 	f2t_rawdec_ksyms_free(d);
 	trace_seq_destroy(&d->seq);
 }
@@ -364,6 +381,7 @@ static void state_letters(struct f2t_rawdec *s, long long value, char *out)
 		return;
 	}
 	trace_seq_reset(&s->seq);
+	f2t_rawdec_guard(s);
 	tep_print_event(s->tep, &s->seq, &s->rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&s->seq);
 	memset(out, 0, F2T_STATE_LEN);
@@ -400,6 +418,7 @@ static const char *softirq_name(struct f2t_rawdec *s, uint32_t vec)
 	if (memo[0])
 		return memo;
 	trace_seq_reset(&s->seq);
+	f2t_rawdec_guard(s);
 	tep_print_event(s->tep, &s->seq, &s->rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&s->seq);
 	p = strstr(s->seq.buffer, "action=");
@@ -418,6 +437,10 @@ int f2t_rawdec_decode(struct f2t_rawdec *s, void *data, int size,
 	const struct handler *h;
 	struct tep_format_field *const *f;
 
+	if (s->oom) {
+		f2t_err("%s: out of memory", s->path);
+		return -ENOMEM;
+	}
 	s->rec.ts = ts;
 	s->rec.cpu = (int)cpu;
 	s->rec.data = data;
@@ -663,6 +686,7 @@ const char *f2t_rawdec_text(struct f2t_rawdec *s, const struct f2t_event *ev, si
 					 h->event->name);
 			f2t_rawdec_fields(s, ev, seq_field, &s->seq);
 		} else {
+			f2t_rawdec_guard(s);
 			tep_print_event(s->tep, &s->seq, &s->rec, "%s: %s", TEP_PRINT_NAME,
 					TEP_PRINT_INFO);
 		}

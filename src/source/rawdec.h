@@ -90,6 +90,15 @@ struct f2t_rawdec {
 	bool own_tep_symbols;
 	/* Softirq names by vec, as the kernel's print format has them; "" until seen. */
 	char softirq_names[16][16];
+	/*
+	 * libtraceevent dereferences what its allocations return: out of
+	 * memory inside tep_print_event() is a crash.  Each call into it is
+	 * preceded by a probe (f2t_rawdec_guard()); when the probe fails the
+	 * reserve is freed for that call to finish in, and the next decode
+	 * fails with -ENOMEM.
+	 */
+	void *reserve;
+	bool oom;
 };
 
 /**
@@ -112,6 +121,21 @@ int f2t_rawdec_init(struct f2t_rawdec *d, struct tep_handle *tep, uint32_t subbu
  */
 void f2t_rawdec_share_tep(struct f2t_rawdec *d, bool *loaded);
 
+/**
+ * f2t_rawdec_guard() - is there memory for a call into libtraceevent?
+ * @d: the decoder
+ *
+ * Probes for F2T_RAWDEC_HEADROOM bytes.  When they are not there, frees the
+ * decoder's reserve, so that the call about to be made finishes, and marks
+ * the decoder out of memory: its next f2t_rawdec_decode() fails.
+ */
+void f2t_rawdec_guard(struct f2t_rawdec *d);
+
+/* What one call into libtraceevent may allocate, at most: a record's text, with room to spare. */
+#define F2T_RAWDEC_HEADROOM	(64u << 10)
+/* Set aside for the call that finds memory gone: libtraceevent's symbol tables take more. */
+#define F2T_RAWDEC_RESERVE	(1u << 20)
+
 /** f2t_rawdec_fini() - free what the decoder holds (not the tep) */
 void f2t_rawdec_fini(struct f2t_rawdec *d);
 
@@ -126,7 +150,8 @@ void f2t_rawdec_fini(struct f2t_rawdec *d);
  * @ev: zeroed by the caller, with ts, cpu and src set
  *
  * Return: 1 for an event, 0 for a record that yields none (counted, or
- * remembered: task_newtask).
+ * remembered: task_newtask), -ENOMEM once memory ran out (reported, naming
+ * the input).
  */
 int f2t_rawdec_decode(struct f2t_rawdec *d, void *data, int size, unsigned long long ts,
 		      uint32_t cpu, struct f2t_event *ev);

@@ -97,6 +97,7 @@ void f2t_rawdec_tep_symbols(struct f2t_rawdec *s)
 			continue;
 		/* The parsers want a terminated string; the recording's is not. */
 		copy = strndup(texts[i]->s, texts[i]->len);
+		f2t_rawdec_guard(s);
 		if (copy && i && f2t_printk_formats_check(copy, &bad))
 			f2t_warn("%s: the recording's printk formats: a line that is not 'ADDRESS : \"FORMAT\"' at byte %zu, which libtraceevent would read past: not read, some kernel strings stay addresses",
 				 s->path, bad);

@@ -205,7 +205,7 @@ static void text_counts(const struct f2t_source *src, struct f2t_stats *st)
 
 	st->records += s->records;
 	st->bad_records += s->bad_lines;
-	st->lost_events += s->lost_events;
+	st->lost_marked += s->lost_events;
 	st->lost_pages += s->lost_notes;
 	if (s->ncpus > st->ncpus)
 		st->ncpus = s->ncpus;
@@ -484,6 +484,7 @@ static int open_text(const char *path, bool html, const char *kind, struct f2t_i
 {
 	struct text_input *ti = calloc(1, sizeof(*ti));
 	struct text_src *s = calloc(1, sizeof(*s));
+	unsigned long said = f2t_errors();
 	struct scan sc;
 	int ret;
 
@@ -537,7 +538,7 @@ static int open_text(const char *path, bool html, const char *kind, struct f2t_i
 	ti->in.events = &s->base;
 	ti->src = NULL;
 out:
-	if (ret == -ENOMEM)
+	if (ret == -ENOMEM && f2t_errors() == said)
 		f2t_err("%s: out of memory", path);
 	if (ret) {
 		text_input_close(&ti->in);

@@ -224,7 +224,10 @@ static int buffer_next(struct f2t_source *src, struct f2t_event *ev)
 			b->lost_events += missed;
 			return 1;
 		}
-		if (f2t_rawdec_decode(&b->dec, data, size, c->ts, c->cpu, ev))
+		ret = f2t_rawdec_decode(&b->dec, data, size, c->ts, c->cpu, ev);
+		if (ret < 0)
+			return ret;
+		if (ret)
 			return name_task(b, ev->pid) ?: 1;
 	}
 }
@@ -244,7 +247,7 @@ static void buffer_counts(const struct f2t_source *src, struct f2t_stats *st)
 {
 	const struct buffer *b = (const struct buffer *)src;
 
-	st->lost_events += b->lost_events;
+	st->lost_marked += b->lost_events;
 	st->lost_pages += b->lost_pages;
 	f2t_rawdec_counts(&b->dec, st);
 	if (b->ncpus > st->ncpus)
@@ -344,6 +347,7 @@ static struct f2t_source *buffer_open(struct tracecmd_input *handle, bool own_ha
 				      struct f2t_recording *rec, uint64_t *first_ts)
 {
 	struct buffer *b = calloc(1, sizeof(*b));
+	unsigned long said = f2t_errors();
 	uint32_t subbuf = 4096;
 	int ret;
 
@@ -374,7 +378,7 @@ static struct f2t_source *buffer_open(struct tracecmd_input *handle, bool own_ha
 			*first_ts = b->cursors[i].ts;
 	}
 	if (ret) {
-		if (ret == -ENOMEM)
+		if (ret == -ENOMEM && f2t_errors() == said)
 			f2t_err("%s: out of memory", rec->path);
 		buffer_close(&b->base);
 		errno = -ret;
@@ -405,7 +409,7 @@ static void add_cpustats(struct f2t_recording *rec, const char *stats)
 {
 	if (!stats)
 		return;
-	rec->kernel_overrun += stat_sum(stats, "overrun: ");
+	rec->kernel_overrun += stat_sum(stats, "overrun: ") + stat_sum(stats, "commit overrun: ");
 	rec->kernel_dropped += stat_sum(stats, "dropped events: ");
 }
 
@@ -707,6 +711,7 @@ static int tracedat_open(const char *path, struct f2t_input **out)
 	struct tracedat_input *t = calloc(1, sizeof(*t));
 	struct sigaction old[sizeof(crash_signals) / sizeof(crash_signals[0])];
 	struct tracecmd_input *copy;
+	unsigned long said = f2t_errors();
 	const char *why;
 	uint64_t size = 0;
 	int ret;
@@ -775,7 +780,7 @@ static int tracedat_open(const char *path, struct f2t_input **out)
 	ret = open_libtracecmd_buffers(t);
 out:
 	unguard_open(old);
-	if (ret == -ENOMEM)
+	if (ret == -ENOMEM && f2t_errors() == said)
 		f2t_err("%s: out of memory", path);
 	if (ret) {
 		tracedat_close(&t->in);

@@ -173,6 +173,18 @@ static void viewer_flags(const char *in, char *out)
 	out[2] = in[2] == 'z' ? 'h' : in[2] == 'Z' ? 'H' : in[2];
 }
 
+/* The kernel's print_trace_line(): an unknown count is its (unsigned long)-1, ours 0. */
+static void lost_line(struct f2t_ftext *t, const struct f2t_event *ev)
+{
+	char line[64];
+	int n = ev->lost.count ?
+		snprintf(line, sizeof(line), "CPU:%u [LOST %llu EVENTS]\n", ev->cpu,
+			 (unsigned long long)ev->lost.count) :
+		snprintf(line, sizeof(line), "CPU:%u [LOST EVENTS]\n", ev->cpu);
+
+	t->put(t->out, line, (size_t)n);
+}
+
 void f2t_ftext_event(struct f2t_ftext *t, const struct f2t_event *ev)
 {
 	const char *text, *p, *end, *nl;
@@ -182,6 +194,8 @@ void f2t_ftext_event(struct f2t_ftext *t, const struct f2t_event *ev)
 
 	if (ev->kind == F2T_EV_LOST) {
 		t->lost++;
+		if (t->lost_lines)
+			lost_line(t, ev);
 		return;
 	}
 	if (ev->kind == F2T_EV_SAMPLE || ev->kind == F2T_EV_OFFCPU)

@@ -60,7 +60,7 @@ struct f2t_ftext {
 	f2t_ftext_put_fn put;
 	uint64_t lines;		/* event lines written */
 	uint64_t no_text;	/* events the source had no text for */
-	uint64_t lost;		/* F2T_EV_LOST events (not text; counted) */
+	uint64_t lost;		/* F2T_EV_LOST events (counted; lines if lost_lines) */
 	uint64_t patched;	/* lines with a line break inside, replaced */
 	/*
 	 * Write the latency flags Trace Viewer predates as the nearest it reads
@@ -68,6 +68,12 @@ struct f2t_ftext {
 	 */
 	bool viewer_flags;
 	uint64_t flags_mapped;
+	/*
+	 * Mark a loss where it happened with the kernel's own line,
+	 * "CPU:N [LOST M EVENTS]" ("CPU:N [LOST EVENTS]" when the kernel could
+	 * not count), as its trace file does before the first event after it.
+	 */
+	bool lost_lines;
 };
 
 /**
@@ -93,7 +99,8 @@ void f2t_ftext_header(struct f2t_ftext *t, const struct f2t_trace_info *info,
  * @t: the producer
  * @ev: the event
  *
- * Events without kernel text (lost-event notes) are counted, not written.
+ * A lost-event note is counted, and written as the kernel's line when
+ * lost_lines is set.
  * A line break inside a line (a task name or marker holding one) would split
  * it in two, which Perfetto refuses outright, so it becomes '?'.
  */

@@ -122,6 +122,7 @@ int f2t_systrace_writer_init(struct f2t_writer *w)
 	if (!t)
 		return -ENOMEM;
 	f2t_ftext_init(&t->text, w->out, NULL);
+	t->text.lost_lines = true;
 	w->ops = &systrace_ops;
 	w->priv = t;
 	return 0;

@@ -7,6 +7,12 @@
 bool f2t_verbose;
 bool f2t_quiet;
 static FILE *log_out;
+static unsigned long errors;
+
+unsigned long f2t_errors(void)
+{
+	return errors;
+}
 
 void f2t_log_set_output(FILE *f)
 {
@@ -26,6 +32,7 @@ void f2t_err(const char *fmt, ...)
 {
 	va_list ap;
 
+	errors++;
 	va_start(ap, fmt);
 	vsay("error: ", fmt, ap);
 	va_end(ap);
