@@ -37,7 +37,8 @@ static int lex_setup(struct f2t_jlex *lx, int fd, bool own, const char *name)
 
 int f2t_jlex_open(struct f2t_jlex *lx, const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Not waiting on a FIFO for a writer: merge refuses all but regular files (scan.c). */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	int err;
 
 	if (fd < 0)
