@@ -153,6 +153,8 @@ static int text_next(struct f2t_source *src, struct f2t_event *ev)
 
 		/* The buffers hold the longest line of the first pass, the file as it was then. */
 		if (__builtin_expect(len > s->longest, 0)) {
+			if (f2t_inmap_check())
+				return -EIO;	/* cut short: said so */
 			f2t_err("%s: line %llu: changed while being read (longer than any line was)",
 				s->path, (unsigned long long)s->lineno);
 			return -EIO;

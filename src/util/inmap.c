@@ -112,7 +112,7 @@ int f2t_inmap_open(struct f2t_inmap *m, int fd, size_t len, const char *path)
 static void report(struct slot *s)
 {
 	if (s->cut && !s->reported) {
-		f2t_err("%s: changed while being read (another program truncated or replaced it)",
+		f2t_err("%s: changed while being read: another program truncated or replaced it (damage reported in it above comes from that)",
 			s->path);
 		s->reported = true;
 	}
