@@ -7,6 +7,7 @@
 
 #include "source/input.h"
 #include "util/infile.h"
+#include "util/inmap.h"
 #include "util/log.h"
 
 static const struct f2t_input_kind *const kinds[] = {
@@ -24,6 +25,13 @@ struct f2t_input *f2t_input_open(const char *path)
 	ssize_t n;
 	int fd, ret;
 
+	/* Before the openers: trace.dat's guards SIGBUS while it opens, then restores it. */
+	ret = f2t_inmap_arm();
+	if (ret) {
+		f2t_err("%s: %s", name, strerror(-ret));
+		fd = -1;
+		goto out;
+	}
 	fd = f2t_infile_open(path);
 	if (fd < 0) {
 		ret = fd;

@@ -66,7 +66,7 @@ static void on_sigbus(int sig, siginfo_t *info, void *uctx)
 	pass_on(sig, info, uctx);
 }
 
-static int install(void)
+int f2t_inmap_arm(void)
 {
 	struct sigaction sa = { .sa_sigaction = on_sigbus, .sa_flags = SA_SIGINFO | SA_ONSTACK };
 
@@ -83,7 +83,7 @@ static int install(void)
 int f2t_inmap_open(struct f2t_inmap *m, int fd, size_t len, const char *path)
 {
 	void *p;
-	int ret = install();
+	int ret = f2t_inmap_arm();
 
 	*m = (struct f2t_inmap){ .slot = -1 };
 	if (ret)

@@ -20,6 +20,16 @@ struct f2t_inmap {
 };
 
 /**
+ * f2t_inmap_arm() - install the SIGBUS handler now, before f2t_inmap_open()
+ *
+ * For a caller that sets a SIGBUS handler of its own around an open, then
+ * puts back what it found: it must find this one.
+ *
+ * Return: 0, or a negative errno.
+ */
+int f2t_inmap_arm(void);
+
+/**
  * f2t_inmap_open() - map @len bytes of @fd, read-only, guarded
  * @m: filled in; all zeros with slot -1 on failure
  * @fd: the file (a regular file; the caller may close it afterwards)
