@@ -80,3 +80,14 @@ changing "capture truncated while converted" "$TMP/in.cap" truncate -s 16 "$TMP/
 cp "$TMP/big.cap" "$TMP/in.cap"
 changing "capture truncated by half while converted" "$TMP/in.cap" \
 	truncate -s $(($(stat -c %s "$TMP/big.cap") / 2)) "$TMP/in.cap"
+
+# trace-cmd's trace.dat, its CPU data read mapped as a capture's is.
+command -v trace-cmd >/dev/null && command -v unshare >/dev/null ||
+	{ ok "trace.dat: skipped (needs trace-cmd and unshare)"; exit 0; }
+"$F2T_TESTS/helpers/trace_cmd_record.sh" -e sched:sched_switch -e sched:sched_waking \
+	-o "$TMP/big.dat" -- "$PINGPONG" 20000 >/dev/null 2>"$TMP/err" ||
+	fail "trace-cmd record failed: $(tail -3 "$TMP/err")"
+[ "$(stat -c %s "$TMP/big.dat")" -gt 1000000 ] || fail "the trace.dat is too small to wait in the middle"
+cp "$TMP/big.dat" "$TMP/in.dat"
+changing "trace.dat truncated while converted" "$TMP/in.dat" \
+	truncate -s $(($(stat -c %s "$TMP/big.dat") / 2)) "$TMP/in.dat"
