@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/inmap.h"
+
 #define F2T_CAP_MAGIC   "F2TCAPT"	/* 8 bytes with its NUL */
 #define F2T_CAP_VERSION 1
 
@@ -93,7 +95,8 @@ struct f2t_cap_rec {
 
 struct f2t_capr {
 	char *path;
-	const unsigned char *map;
+	struct f2t_inmap inmap;	/* the file, mapped */
+	const unsigned char *map;	/* inmap's data */
 	size_t size;
 	struct f2t_cap_rec *recs;
 	size_t nrecs;
@@ -105,6 +108,8 @@ struct f2t_capr {
  * and the offset) and returns NULL with errno set.
  */
 struct f2t_capr *f2t_capr_open(const char *path);
+/* f2t_capr_open() of the file open as FD (PATH names it); FD may be closed after. */
+struct f2t_capr *f2t_capr_open_fd(const char *path, int fd);
 void f2t_capr_close(struct f2t_capr *r);
 /* First record of TYPE (and ARG, unless arg < 0), or NULL. */
 const struct f2t_cap_rec *f2t_capr_find(const struct f2t_capr *r, uint32_t type,

@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "capture/capture.h"
+#include "util/inmap.h"
 #include "util/log.h"
-#include "util/path.h"
 
 /*
  * Headers are read with pread(), not through the mapping: touching them
@@ -85,12 +85,12 @@ static int index_records(struct f2t_capr *r, int fd)
 	return 0;
 }
 
-struct f2t_capr *f2t_capr_open(const char *path)
+struct f2t_capr *f2t_capr_open_fd(const char *path, int fd)
 {
 	struct f2t_capr *r = calloc(1, sizeof(*r));
 	struct stat st;
 	uint32_t version;
-	int fd = -1, ret = 0;
+	int ret = 0;
 
 	if (!r || !(r->path = strdup(path))) {
 		free(r);
@@ -98,8 +98,8 @@ struct f2t_capr *f2t_capr_open(const char *path)
 		errno = ENOMEM;
 		return NULL;
 	}
-	fd = f2t_path_open(path, O_RDONLY);
-	if (fd < 0 || fstat(fd, &st) < 0) {
+	r->inmap.slot = -1;
+	if (fstat(fd, &st) < 0) {
 		ret = -errno;
 		f2t_err("%s: %s", path, strerror(errno));
 		goto out;
@@ -111,13 +111,12 @@ struct f2t_capr *f2t_capr_open(const char *path)
 			 path, r->size);
 		goto out;
 	}
-	r->map = mmap(NULL, r->size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (r->map == MAP_FAILED) {
-		r->map = NULL;
-		ret = -errno;
-		f2t_err("%s: %s", path, strerror(errno));
+	ret = f2t_inmap_open(&r->inmap, fd, r->size, r->path);
+	if (ret) {
+		f2t_err("%s: %s", path, strerror(-ret));
 		goto out;
 	}
+	r->map = r->inmap.data;
 	memcpy(&version, r->map + 8, 4);
 	if (memcmp(r->map, F2T_CAP_MAGIC, 8) != 0) {
 		ret = -EINVAL;
@@ -130,10 +129,8 @@ struct f2t_capr *f2t_capr_open(const char *path)
 			 path, version, F2T_CAP_VERSION);
 		goto out;
 	}
-	ret = index_records(r, fd);
+	ret = index_records(r, fd) ?: f2t_inmap_check();
 out:
-	if (fd >= 0)
-		close(fd);
 	if (ret) {
 		f2t_capr_close(r);
 		errno = -ret;
@@ -142,12 +139,27 @@ out:
 	return r;
 }
 
+struct f2t_capr *f2t_capr_open(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+	struct f2t_capr *r;
+
+	if (fd < 0) {
+		f2t_err("%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	r = f2t_capr_open_fd(path, fd);
+	err = errno;
+	close(fd);
+	errno = err;
+	return r;
+}
+
 void f2t_capr_close(struct f2t_capr *r)
 {
 	if (!r)
 		return;
-	if (r->map)
-		munmap((void *)r->map, r->size);
+	f2t_inmap_close(&r->inmap);
 	free(r->recs);
 	free(r->path);
 	free(r);

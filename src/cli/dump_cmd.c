@@ -7,13 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/stdout.h"
 #include "fxt/dump.h"
+#include "util/infile.h"
+#include "util/inmap.h"
 #include "util/log.h"
 
 static void usage(FILE *f)
@@ -31,81 +32,26 @@ static void usage(FILE *f)
 		"exit status 1.  See ftrace2trace-dump(1).\n");
 }
 
-struct input {
-	void *data;
-	size_t len;
-	bool mapped;
-};
-
-/* Reads what cannot be mapped (pipes, empty files) into memory. */
-static int slurp(int fd, struct input *in)
-{
-	size_t cap = 1 << 16;
-	unsigned char *buf = malloc(cap);
-
-	if (!buf)
-		return -ENOMEM;
-	in->len = 0;
-	for (;;) {
-		ssize_t n;
-
-		if (in->len == cap) {
-			unsigned char *nb = realloc(buf, cap * 2);
-
-			if (!nb) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		n = read(fd, buf + in->len, cap - in->len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int err = -errno;
-
-			free(buf);
-			return err;
-		}
-		if (n == 0)
-			break;
-		in->len += (size_t)n;
-	}
-	in->data = buf;
-	return 0;
-}
-
-static int load(const char *path, struct input *in)
+/*
+ * The file mapped whole (fxt_dump() reads at any offset), a pipe's bytes
+ * spooled to a temporary file first: memory stays the page cache's.
+ */
+static int load(const char *path, struct f2t_inmap *in)
 {
 	struct stat st;
-	int fd, ret = 0;
+	int fd = f2t_infile_open(path), ret = 0;
 
-	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	in->slot = -1;
 	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-		in->data = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (in->data != MAP_FAILED) {
-			in->len = (size_t)st.st_size;
-			in->mapped = true;
-			goto out;
-		}
-	}
-	ret = slurp(fd, in);
-out:
-	if (fd != STDIN_FILENO)
-		close(fd);
+		return fd;
+	if (fstat(fd, &st))
+		ret = -errno;
+	else if (st.st_size > 0)
+		ret = f2t_inmap_open(in, fd, (size_t)st.st_size, path);
+	if (ret)
+		f2t_err("%s: %s", path, strerror(-ret));
+	close(fd);
 	return ret;
-}
-
-/* Standard output's name for a message: its file's path when it has one. */
-static void unload(struct input *in)
-{
-	if (in->mapped)
-		munmap(in->data, in->len);
-	else
-		free(in->data);
 }
 
 int f2t_cmd_dump(int argc, char **argv)
@@ -115,7 +61,7 @@ int f2t_cmd_dump(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	struct input in = { 0 };
+	struct f2t_inmap in = { .slot = -1 };
 	bool stats = false;
 	const char *path;
 	int c, ret;
@@ -139,13 +85,13 @@ int f2t_cmd_dump(int argc, char **argv)
 		return 2;
 	}
 	path = argv[optind];
-	ret = load(path, &in);
-	if (ret) {
-		f2t_err("%s: %s", path, strerror(-ret));
+	if (load(path, &in))
 		return 1;
-	}
 	ret = fxt_dump(stdout, path, in.data, in.len, stats);
-	unload(&in);
+	/* Damage from a cut is no fault of the file's: said as what it is. */
+	if (f2t_inmap_check())
+		ret = -EIO;
+	f2t_inmap_close(&in);
 	if (!ret && fflush(stdout) != 0)
 		ret = -errno;
 	if (ret && ferror(stdout)) {

@@ -38,7 +38,8 @@ static int lex_setup(struct f2t_jlex *lx, int fd, bool own, const char *name)
 
 int f2t_jlex_open(struct f2t_jlex *lx, const char *path)
 {
-	int fd = f2t_path_open(path, O_RDONLY);
+	/* Not waiting on a FIFO for a writer: merge refuses all but regular files (scan.c). */
+	int fd = f2t_path_open(path, O_RDONLY | O_NONBLOCK);
 	int err;
 
 	if (fd < 0)

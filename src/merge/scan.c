@@ -313,8 +313,8 @@ int f2t_minput_scan(struct f2t_minput *in)
 	}
 	if (!S_ISREG(in->st.st_mode)) {
 		f2t_err("%s: not a regular file (merge reads each input twice)", in->path);
-		err = -EINVAL;
-		goto out;
+		f2t_jlex_fini(&lx);	/* said: not again as "Invalid argument" */
+		return -EINVAL;
 	}
 	tok = f2t_jlex_next(&lx);
 	if (tok < 0) {

@@ -13,6 +13,7 @@
 #include "model/tracker.h"
 #include "output/format.h"
 #include "pipeline/pipeline.h"
+#include "util/inmap.h"
 #include "util/log.h"
 #include "util/openreg.h"
 
@@ -240,6 +241,10 @@ int f2t_pipeline_run(struct f2t_pipeline *p, struct f2t_source *src, bool progre
 	int ret;
 
 	while ((ret = f2t_source_next(src, &ev)) > 0) {
+		/* An input cut short reads as zeros from then on: not one such event goes on. */
+		ret = f2t_inmap_check();
+		if (ret)
+			break;
 		ret = f2t_pipeline_event(p, &ev);
 		if (ret)
 			return ret;
@@ -248,6 +253,8 @@ int f2t_pipeline_run(struct f2t_pipeline *p, struct f2t_source *src, bool progre
 			show_progress(src, p->st.total_events, t0, false);
 		}
 	}
+	if (!ret)
+		ret = f2t_inmap_check();
 	if (ret < 0) {
 		p->failed = true;	/* the source said why */
 		return ret;

@@ -293,7 +293,7 @@ static int open_sources(struct capture_input *c)
 	return 0;
 }
 
-static int capture_open(const char *path, struct f2t_input **out)
+static int capture_open(const char *path, int fd, struct f2t_input **out)
 {
 	struct capture_input *c = calloc(1, sizeof(*c));
 	int ret;
@@ -304,7 +304,7 @@ static int capture_open(const char *path, struct f2t_input **out)
 	}
 	c->in.kind = f2t_capture_input.name;
 	c->in.close = capture_close;
-	c->cap = f2t_capr_open(path);
+	c->cap = f2t_capr_open_fd(path, fd);
 	if (!c->cap) {
 		ret = -errno;
 		goto out;

@@ -24,21 +24,26 @@ struct f2t_input {
 
 /*
  * One kind of input file.  @probe looks at the first bytes of a file (as
- * many as it has, up to F2T_INPUT_PROBE_LEN); @open opens it, reporting
- * any problem (naming the file and offset or line), and returns 0 or a
- * negative errno.
+ * many as it has, up to F2T_INPUT_PROBE_LEN); @open reads it from @fd, a
+ * regular file (the one probed: never opened again by name, which may
+ * name another file by then, or a pipe's bytes spooled), which the caller
+ * closes after; it reports any problem (naming the file by @path and the
+ * offset or line) and returns 0 or a negative errno.
  */
 #define F2T_INPUT_PROBE_LEN 4096
 
 struct f2t_input_kind {
 	const char *name;
 	bool (*probe)(const unsigned char *head, size_t len);
-	int (*open)(const char *path, struct f2t_input **out);
+	int (*open)(const char *path, int fd, struct f2t_input **out);
 };
 
 /**
  * f2t_input_open() - open a file of any kind we read
- * @path: the file
+ * @path: the file, or "-" for standard input
+ *
+ * A pipe, FIFO or file of no size (tracefs's trace) is read to its end
+ * first (f2t_infile_open()); a device or a FIFO with no writer is refused.
  *
  * Return: the input, or NULL with errno set after reporting why (a file
  * of no kind we know is named as such).

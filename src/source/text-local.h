@@ -10,6 +10,7 @@
 #include "model/recording.h"
 #include "source/source.h"
 #include "source/text_parse.h"
+#include "util/inmap.h"
 
 #define TEXT_NEWTASK_SLOTS 4096
 
@@ -17,8 +18,10 @@ struct text_src {
 	struct f2t_source base;
 	const char *path;
 	const struct f2t_recording *rec;
-	const char *map;		/* the whole file, mapped */
+	struct f2t_inmap inmap;		/* the file, mapped (none when empty) */
+	const char *map;		/* inmap's data: the whole file */
 	size_t map_len;
+	size_t longest;			/* line the first pass found (no other fits the buffers) */
 	const char *begin, *pos, *end;	/* the text in it (all of it, or an HTML block) */
 	uint64_t lineno;		/* of the line read last */
 	uint64_t first_lineno;		/* of the line at begin */

@@ -151,6 +151,14 @@ static int text_next(struct f2t_source *src, struct f2t_event *ev)
 		struct f2t_tline *t = &s->cur;
 		int ret;
 
+		/* The buffers hold the longest line of the first pass, the file as it was then. */
+		if (__builtin_expect(len > s->longest, 0)) {
+			if (f2t_inmap_check())
+				return -EIO;	/* cut short: said so */
+			f2t_err("%s: line %llu: changed while being read (longer than any line was)",
+				s->path, (unsigned long long)s->lineno);
+			return -EIO;
+		}
 		if (f2t_tline_parse_cached(&s->heads, line, len, t) < 0) {
 			bad_line(s, line, len);
 			continue;
@@ -223,8 +231,7 @@ static void text_close(struct f2t_source *src)
 {
 	struct text_src *s = (struct text_src *)src;
 
-	if (s->map_len)
-		munmap((void *)s->map, s->map_len);
+	f2t_inmap_close(&s->inmap);
 	free(s->scratch);
 	free(s->line);
 	free(s);
@@ -413,28 +420,25 @@ static int html_text(struct text_src *s)
 	return -EINVAL;
 }
 
-static int map_file(struct text_src *s)
+static int map_file(struct text_src *s, int fd)
 {
 	struct stat st;
-	int fd = open(s->path, O_RDONLY | O_CLOEXEC), ret = 0;
+	int ret = 0;
 
-	if (fd < 0 || fstat(fd, &st)) {
+	s->inmap.slot = -1;
+	if (fstat(fd, &st)) {
 		ret = -errno;
 	} else if (st.st_size > 0) {
-		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-
-		if (m == MAP_FAILED) {
-			ret = -errno;
-		} else {
-			s->map = m;
-			s->map_len = (size_t)st.st_size;
-			madvise(m, s->map_len, MADV_SEQUENTIAL);
+		ret = f2t_inmap_open(&s->inmap, fd, (size_t)st.st_size, s->path);
+		if (!ret) {
+			s->map = (const char *)s->inmap.data;
+			s->map_len = s->inmap.len;
+			madvise((void *)s->map, s->map_len, MADV_SEQUENTIAL);
 			/* One call for the pages the passes keep, not a fault every 16 (3% of a conversion). */
-			madvise(m, s->map_len < KEEP_MAPPED ? s->map_len : KEEP_MAPPED, MADV_POPULATE_READ);
+			madvise((void *)s->map, s->map_len < KEEP_MAPPED ? s->map_len : KEEP_MAPPED,
+				MADV_POPULATE_READ);
 		}
 	}
-	if (fd >= 0)
-		close(fd);
 	if (ret)
 		f2t_err("%s: %s", s->path, strerror(-ret));
 	s->begin = s->pos = s->map ? s->map : "";	/* an empty file has no mapping */
@@ -480,7 +484,8 @@ static void text_input_close(struct f2t_input *in)
 	free(ti);
 }
 
-static int open_text(const char *path, bool html, const char *kind, struct f2t_input **out)
+static int open_text(const char *path, int fd, bool html, const char *kind,
+		     struct f2t_input **out)
 {
 	struct text_input *ti = calloc(1, sizeof(*ti));
 	struct text_src *s = calloc(1, sizeof(*s));
@@ -508,12 +513,12 @@ static int open_text(const char *path, bool html, const char *kind, struct f2t_i
 		ret = -ENOMEM;
 		goto out;
 	}
-	ret = map_file(s);
+	ret = map_file(s, fd);
 	if (!ret && html)
 		ret = html_text(s);
 	if (ret)
 		goto out;
-	ret = scan(s, &ti->in.rec, &sc);
+	ret = scan(s, &ti->in.rec, &sc) ?: f2t_inmap_check();
 	if (ret)
 		goto out;
 	if (!sc.events && sc.first_bad) {
@@ -523,6 +528,7 @@ static int open_text(const char *path, bool html, const char *kind, struct f2t_i
 		goto out;
 	}
 	/* Room for a line's strings twice over, and for its text rebuilt. */
+	s->longest = sc.longest;
 	s->scratch_cap = 3 * sc.longest + 512;
 	s->line_cap = 2 * sc.longest + 1024;
 	s->scratch = malloc(s->scratch_cap);
@@ -548,14 +554,14 @@ out:
 	return 0;
 }
 
-static int text_open(const char *path, struct f2t_input **out)
+static int text_open(const char *path, int fd, struct f2t_input **out)
 {
-	return open_text(path, false, f2t_text_input.name, out);
+	return open_text(path, fd, false, f2t_text_input.name, out);
 }
 
-static int html_open(const char *path, struct f2t_input **out)
+static int html_open(const char *path, int fd, struct f2t_input **out)
 {
-	return open_text(path, true, f2t_html_input.name, out);
+	return open_text(path, fd, true, f2t_html_input.name, out);
 }
 
 const struct f2t_input_kind f2t_text_input = {

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "source/rbwalk.h"
+#include "util/inmap.h"
 
 struct tep_handle;
 struct tracecmd_input;
@@ -99,7 +100,8 @@ void f2t_tracedat_layout_free(struct f2t_tracedat_layout *lay);
 /* The file's CPU data, mapped, for the per-CPU readers below. */
 struct f2t_tracedat_data {
 	const char *path;
-	const unsigned char *map;
+	struct f2t_inmap inmap;
+	const unsigned char *map;	/* inmap's data */
 	uint64_t size;
 	const struct f2t_tracedat_layout *lay;
 	int compression;		/* how chunks are inflated (tracedat_pages.c) */
@@ -111,8 +113,8 @@ struct f2t_tracedat_data {
  */
 const char *f2t_tracedat_pages_unreadable(const struct f2t_tracedat_layout *lay);
 
-/* Maps PATH for reading LAY's data: 0, or a negative errno after saying why. */
-int f2t_tracedat_data_open(struct f2t_tracedat_data *d, const char *path,
+/* Maps FD (named PATH) for reading LAY's data: 0, or a negative errno after saying why. */
+int f2t_tracedat_data_open(struct f2t_tracedat_data *d, const char *path, int fd,
 			   const struct f2t_tracedat_layout *lay);
 void f2t_tracedat_data_close(struct f2t_tracedat_data *d);
 
@@ -160,13 +162,15 @@ struct tep_handle *f2t_tracedat_tep(const char *path, const struct f2t_tracedat_
 
 /**
  * f2t_tracedat_kallsyms() - the file's saved /proc/kallsyms text
- * @path: the file
+ * @path: the file, for messages
+ * @fd: the file, open
  * @lay: its layout, from f2t_tracedat_check()
  * @len: set to the text's length
  *
  * Return: the text (free it), or NULL after a warning (or none in the file).
  */
-char *f2t_tracedat_kallsyms(const char *path, const struct f2t_tracedat_layout *lay, size_t *len);
+char *f2t_tracedat_kallsyms(const char *path, int fd, const struct f2t_tracedat_layout *lay,
+			    size_t *len);
 
 /*
  * Is HANDLE's file (of FILE_SIZE bytes) big and compressed, and this
@@ -176,7 +180,8 @@ bool f2t_tracedat_should_inflate(struct tracecmd_input *handle, uint64_t file_si
 
 /**
  * f2t_tracedat_inflate() - open an uncompressed copy of a trace.dat
- * @path: the compressed trace.dat
+ * @path: the compressed trace.dat, for messages
+ * @open_path: a name that opens it (its /proc/self/fd one)
  * @flags: for tracecmd_open()
  *
  * The copy is made by libtracecmd in $TMPDIR (or /tmp) and its name is
@@ -184,6 +189,6 @@ bool f2t_tracedat_should_inflate(struct tracecmd_input *handle, uint64_t file_si
  *
  * Return: the copy's handle, or NULL after a warning (read @path itself).
  */
-struct tracecmd_input *f2t_tracedat_inflate(const char *path, int flags);
+struct tracecmd_input *f2t_tracedat_inflate(const char *path, const char *open_path, int flags);
 
 #endif

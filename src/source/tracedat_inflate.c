@@ -79,7 +79,7 @@ static void unmute_stderr(int saved)
 	close(saved);
 }
 
-struct tracecmd_input *f2t_tracedat_inflate(const char *path, int flags)
+struct tracecmd_input *f2t_tracedat_inflate(const char *path, const char *open_path, int flags)
 {
 	const char *dir = getenv("TMPDIR");
 	struct tracecmd_input *head = NULL, *copy = NULL;
@@ -107,7 +107,7 @@ struct tracecmd_input *f2t_tracedat_inflate(const char *path, int flags)
 	 */
 	f2t_outfile_hold_signals(&old);
 	saved = mute_stderr();
-	head = tracecmd_open_head(path, flags);
+	head = tracecmd_open_head(open_path, flags);
 	out = head ? tracecmd_copy(head, tmp.tmp, TRACECMD_FILE_CPU_FLYRECORD, 7, "none") : NULL;
 	ret = out ? 0 : -errno ?: -EIO;
 	if (out)

@@ -30,7 +30,6 @@
 #include "source/tracecmd-private.h"
 #include "util/kmerge.h"
 #include "util/log.h"
-#include "util/path.h"
 
 /* The first bytes of every trace.dat: "\027\010Dtracing". */
 static const unsigned char magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
@@ -75,6 +74,8 @@ struct tracedat_input {
 	char *host, *kernel, *recorder, *clock;
 	struct f2t_tracedat_layout layout;
 	struct f2t_tracedat_data data;	/* mapped when we read the CPU data */
+	int fd;				/* the file, as f2t_input_open() opened it */
+	char fd_path[32];		/* its /proc/self/fd name, for libtracecmd */
 };
 
 static bool tracedat_probe(const unsigned char *head, size_t len)
@@ -474,7 +475,8 @@ static struct f2t_text read_kallsyms(void *ctx)
 
 	if (!t->kallsyms_read) {
 		t->kallsyms_read = true;
-		t->kallsyms.s = f2t_tracedat_kallsyms(t->in.rec.path, &t->layout, &t->kallsyms.len);
+		t->kallsyms.s = f2t_tracedat_kallsyms(t->in.rec.path, t->fd, &t->layout,
+						      &t->kallsyms.len);
 	}
 	return t->kallsyms;
 }
@@ -519,6 +521,8 @@ static void tracedat_close(struct f2t_input *in)
 	free(t->clock);
 	f2t_tracedat_data_close(&t->data);
 	f2t_tracedat_layout_free(&t->layout);
+	if (t->fd >= 0)
+		close(t->fd);
 	free((char *)in->rec.path);
 	free(t);
 }
@@ -688,25 +692,20 @@ static void unguard_open(const struct sigaction *old)
 	crash_fd = STDERR_FILENO;
 }
 
-static int check_layout(const char *path, uint64_t *size, struct f2t_tracedat_layout *lay)
+static int check_layout(const char *path, int fd, uint64_t *size,
+			struct f2t_tracedat_layout *lay)
 {
-	int fd = f2t_path_open(path, O_RDONLY);
 	struct stat st;
-	int ret;
 
-	if (fd < 0 || fstat(fd, &st)) {
-		ret = -errno;
+	if (fstat(fd, &st)) {
 		f2t_err("%s: %s", path, strerror(errno));
-	} else {
-		*size = (uint64_t)st.st_size;
-		ret = f2t_tracedat_check(path, fd, *size, lay);
+		return -errno;
 	}
-	if (fd >= 0)
-		close(fd);
-	return ret;
+	*size = (uint64_t)st.st_size;
+	return f2t_tracedat_check(path, fd, *size, lay);
 }
 
-static int tracedat_open(const char *path, struct f2t_input **out)
+static int tracedat_open(const char *path, int fd, struct f2t_input **out)
 {
 	struct tracedat_input *t = calloc(1, sizeof(*t));
 	struct sigaction old[sizeof(crash_signals) / sizeof(crash_signals[0])];
@@ -721,16 +720,24 @@ static int tracedat_open(const char *path, struct f2t_input **out)
 		return -ENOMEM;
 	}
 	guard_open(path, old);
+	/* Kept open: the kallsyms are read on first use, the file is not opened again by name. */
+	t->fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	snprintf(t->fd_path, sizeof(t->fd_path), "/proc/self/fd/%d", t->fd);
 	t->in.kind = f2t_tracedat_input.name;
 	t->in.close = tracedat_close;
 	t->in.rec.path = strdup(path);
 	t->in.rec.tasks = f2t_tasks_new();
 	t->in.rec.tasks_end = f2t_tasks_new();
+	if (t->fd < 0) {
+		ret = -errno;
+		f2t_err("%s: %s", path, strerror(errno));
+		goto out;
+	}
 	if (!t->in.rec.path || !t->in.rec.tasks || !t->in.rec.tasks_end) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	ret = check_layout(path, &size, &t->layout);
+	ret = check_layout(path, t->fd, &size, &t->layout);
 	if (ret)
 		goto out;
 	why = f2t_tracedat_pages_unreadable(&t->layout);
@@ -747,7 +754,7 @@ static int tracedat_open(const char *path, struct f2t_input **out)
 			why = "an old ring-buffer format";
 	}
 	if (!why) {
-		ret = read_own_info(t) ?: f2t_tracedat_data_open(&t->data, path, &t->layout) ?:
+		ret = read_own_info(t) ?: f2t_tracedat_data_open(&t->data, path, t->fd, &t->layout) ?:
 		      open_own_buffers(t);
 		goto out;
 	}
@@ -761,7 +768,7 @@ static int tracedat_open(const char *path, struct f2t_input **out)
 	 * own print format, as the kernel's trace file does; trace-cmd's
 	 * plugins print sched_switch and others their own way.
 	 */
-	t->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	t->handle = tracecmd_open(t->fd_path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!t->handle) {
 		f2t_err("%s: libtracecmd cannot read it (a truncated or corrupt trace.dat, or a version it does not know)",
 			path);
@@ -773,7 +780,7 @@ static int tracedat_open(const char *path, struct f2t_input **out)
 		goto out;
 	/* Read through a copy, but named, described and checked as the file itself. */
 	if (f2t_tracedat_should_inflate(t->handle, size) &&
-	    (copy = f2t_tracedat_inflate(path, TRACECMD_FL_LOAD_NO_PLUGINS))) {
+	    (copy = f2t_tracedat_inflate(path, t->fd_path, TRACECMD_FL_LOAD_NO_PLUGINS))) {
 		tracecmd_close(t->handle);
 		t->handle = copy;
 	}

@@ -22,8 +22,8 @@
 #include <zstd.h>
 
 #include "source/tracedat.h"
+#include "util/inmap.h"
 #include "util/log.h"
-#include "util/path.h"
 
 enum { COMP_NONE, COMP_ZSTD };
 
@@ -52,38 +52,30 @@ const char *f2t_tracedat_pages_unreadable(const struct f2t_tracedat_layout *lay)
 	return NULL;
 }
 
-int f2t_tracedat_data_open(struct f2t_tracedat_data *d, const char *path,
+int f2t_tracedat_data_open(struct f2t_tracedat_data *d, const char *path, int fd,
 			   const struct f2t_tracedat_layout *lay)
 {
-	int fd = f2t_path_open(path, O_RDONLY);
 	struct stat st;
-	void *map;
 	int ret = 0;
 
-	*d = (struct f2t_tracedat_data){ .path = path, .lay = lay };
+	*d = (struct f2t_tracedat_data){ .path = path, .lay = lay, .inmap.slot = -1 };
 	d->compression = compression_of(lay->compression);
-	if (fd < 0 || fstat(fd, &st)) {
+	if (fstat(fd, &st))
 		ret = -errno;
-	} else {
-		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (map == MAP_FAILED) {
-			ret = -errno;
-		} else {
-			d->map = map;
-			d->size = (uint64_t)st.st_size;
-		}
-	}
-	if (fd >= 0)
-		close(fd);
-	if (ret)
+	else
+		ret = f2t_inmap_open(&d->inmap, fd, (size_t)st.st_size, path);
+	if (ret) {
 		f2t_err("%s: %s", path, strerror(-ret));
-	return ret;
+		return ret;
+	}
+	d->map = d->inmap.data;
+	d->size = (uint64_t)st.st_size;
+	return 0;
 }
 
 void f2t_tracedat_data_close(struct f2t_tracedat_data *d)
 {
-	if (d->map)
-		munmap((void *)d->map, (size_t)d->size);
+	f2t_inmap_close(&d->inmap);
 	d->map = NULL;
 }
 

@@ -23,7 +23,6 @@
 
 #include "source/tracedat.h"
 #include "util/log.h"
-#include "util/path.h"
 
 struct tep_handle *f2t_tracedat_tep(const char *path, const struct f2t_tracedat_layout *lay)
 {
@@ -106,19 +105,16 @@ static char *inflate_section(int fd, uint64_t off, size_t *len)
 	return body;
 }
 
-char *f2t_tracedat_kallsyms(const char *path, const struct f2t_tracedat_layout *lay, size_t *len)
+char *f2t_tracedat_kallsyms(const char *path, int fd, const struct f2t_tracedat_layout *lay,
+			    size_t *len)
 {
-	int fd = lay->meta.kallsyms_at.present ? f2t_path_open(path, O_RDONLY) : -1;
 	uint64_t off = lay->meta.kallsyms_at.off;
 	char *body = NULL, *text = NULL;
 	uint32_t n = 0;
 	size_t blen = 0;
 
-	if (fd < 0) {
-		if (lay->meta.kallsyms_at.present)
-			f2t_warn("%s: cannot read its kernel symbols: %s", path, strerror(errno));
+	if (!lay->meta.kallsyms_at.present)
 		return NULL;
-	}
 	if (lay->meta.kallsyms_at.compressed) {
 		body = inflate_section(fd, off, &blen);
 		if (body && blen >= 4) {
@@ -136,7 +132,6 @@ char *f2t_tracedat_kallsyms(const char *path, const struct f2t_tracedat_layout *
 		text = read_at(fd, off + 4, n);
 	}
 	free(body);
-	close(fd);
 	if (!text)
 		f2t_warn("%s: offset %llu: kallsyms that cannot be read (a truncated or corrupt trace.dat): functions are named by address",
 			 path, (unsigned long long)off);

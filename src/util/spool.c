@@ -28,9 +28,20 @@ static int tmpfile_in(const char *dir)
 	return fd;
 }
 
+const char *f2t_tmpdir(void)
+{
+	const char *dir = getenv("TMPDIR");
+
+	return dir && *dir ? dir : "/tmp";
+}
+
+int f2t_tmpfile(void)
+{
+	return tmpfile_in(f2t_tmpdir());
+}
+
 int f2t_spool_open(struct f2t_spool *s, const char *near)
 {
-	const char *tmpdir = getenv("TMPDIR");
 	char dir[4096];
 	int fd = -ENOENT;
 
@@ -48,7 +59,7 @@ int f2t_spool_open(struct f2t_spool *s, const char *near)
 		fd = tmpfile_in(dir);
 	}
 	if (fd < 0)
-		fd = tmpfile_in(tmpdir && *tmpdir ? tmpdir : "/tmp");
+		fd = f2t_tmpfile();
 	if (fd < 0)
 		return fd;
 	s->out = f2t_out_fdopen(fd, "<spool>");

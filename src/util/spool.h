@@ -25,6 +25,16 @@ struct f2t_spool {
  */
 int f2t_spool_open(struct f2t_spool *s, const char *near);
 
+/** f2t_tmpdir() - where temporary files go: $TMPDIR, or /tmp */
+const char *f2t_tmpdir(void);
+
+/**
+ * f2t_tmpfile() - an unnamed temporary file in f2t_tmpdir(), read-write
+ *
+ * Return: its descriptor, or a negative errno.
+ */
+int f2t_tmpfile(void);
+
 /**
  * f2t_spool_copy() - append everything spooled so far to DST
  * @s: the spool

@@ -354,7 +354,7 @@ void fz_read_input(const struct f2t_input_kind *kind, const uint8_t *data, size_
 		abort();
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	input_fd = fd;
-	if (kind->open(path, &in) == 0) {
+	if (kind->open(path, fd, &in) == 0) {
 		struct f2t_event ev;
 		size_t sum = 0, len;
 

@@ -6,6 +6,7 @@
  * same times; damage is refused with its offset.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -73,6 +74,7 @@ static void open_file(struct file *f, const void *body, size_t n, uint64_t len,
 {
 	static const unsigned char zeros[BASE];
 	FILE *out;
+	int fd;
 
 	snprintf(f->path, sizeof(f->path), "/tmp/f2t-test-pages-XXXXXX");
 	close(mkstemp(f->path));
@@ -84,7 +86,10 @@ static void open_file(struct file *f, const void *body, size_t n, uint64_t len,
 	f->lay = (struct f2t_tracedat_layout){ .version = 7, .page = PAGE, .long8 = true };
 	snprintf(f->lay.compression, sizeof(f->lay.compression), "%s", compression);
 	assert_null(f2t_tracedat_pages_unreadable(&f->lay));
-	assert_int_equal(f2t_tracedat_data_open(&f->data, f->path, &f->lay), 0);
+	fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(f2t_tracedat_data_open(&f->data, f->path, fd, &f->lay), 0);
+	close(fd);
 	f->where = (struct f2t_tracedat_cpu){ .cpu = 1, .off = BASE, .len = len };
 	assert_int_equal(f2t_tracedat_cpu_init(&f->r, &f->data, &f->where, PAGE), 0);
 }
