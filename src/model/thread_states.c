@@ -528,6 +528,13 @@ int f2t_tstates_event(struct f2t_tstates *t, const struct f2t_event *ev)
 		return ret;
 	switch (ev->kind) {
 	case F2T_EV_SWITCH:
+		/*
+		 * No kernel task has a negative pid: a damaged record, which
+		 * says nothing of who ran (the check above passed it by, and
+		 * switch_out() would take the CPU's task for the one named).
+		 */
+		if (ev->sw.prev_pid < 0 || ev->sw.next_pid < 0)
+			return forget_cpu(t, ev->cpu, F2T_TSW_GAP);
 		return on_switch(t, ev);
 	case F2T_EV_WAKING:
 	case F2T_EV_WAKEUP:

@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The renderers: events of every kind a capture's ring buffer holds, named
+ * from a kernel symbol table made of the input, into every output (FXT,
+ * Perfetto, JSON, systrace text) and the scheduling report.
+ *
+ * The input is read front to back (bytes past its end read as zero):
+ *
+ *   u8 flags          bit 0: no symbol table at all (names by address);
+ *                     bit 1: the table ends in up to 255 raw input bytes
+ *   u8 nsyms          1 + nsyms % 32 symbols, each:
+ *     u16 name_len    any length up to 65535 (the whole table is cut at
+ *                     TABLE_MAX bytes)
+ *     u16 mod_len     0: the kernel's own; else "[MODULE]" of this length
+ *     u8 type         the type letter, as given
+ *     u8 n            the first n % 17 bytes of the name come from the
+ *                     input, the rest is a letter repeated
+ *   [raw table bytes]
+ *   events, each:
+ *     u8 which        the event format (which % formats), every one of the
+ *                     fixed capture's: sched, task, ftrace (function,
+ *                     function_graph, print), irq, softirq, power
+ *     u8 how          bit 0: CPU; bits 1-3: the task (idle, a known one,
+ *                     an unknown pid)
+ *     u16 delta       nanoseconds since the CPU's previous event
+ *     then each field of the format: an address field (ip, parent_ip,
+ *     func) is u8 k, the address of symbol k % nsyms plus k / 32 (255: a
+ *     raw u64); a __data_loc string or a char[] at the record's end is u8 n
+ *     and n bytes; any other field its bytes as they are
+ *
+ * Events fill 4096-byte sub-buffers of the kernel's layout (header_page),
+ * up to PAGES_MAX per CPU.  The formats come from tests/fuzz/base.cap and
+ * are parsed once per process, as in the ringbuf target; each input gets
+ * its own symbol table (rawdec reads it on first use) and task table.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <traceevent/event-parse.h>
+
+#include "capture/capture.h"
+#include "pipeline/convert.h"
+#include "report/report.h"
+#include "source/capsrc.h"
+#include "source/input.h"
+#include "util/out.h"
+#include "fuzz.h"
+
+#define SUBBUF 4096
+#define PAGES_MAX 8
+#define TABLE_MAX (512 * 1024)
+#define KBASE 0xffffffff81000000ull
+
+static struct {
+	struct f2t_input *base;
+	struct f2t_capr *cap;
+	struct tep_handle *tep;
+	bool tep_symbols;
+	const struct f2t_cap_rec *tasks;
+	struct tep_event **events;
+	int nevents;
+	struct f2t_convert_opts outputs;
+} fx;
+
+/* The input, read as a stream that gives zeros past its end. */
+struct in {
+	const uint8_t *p;
+	size_t left;
+};
+
+static uint64_t take(struct in *in, size_t n)
+{
+	uint64_t v = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t b = in->left ? (in->left--, *in->p++) : 0;
+
+		v |= b << (8 * i);
+	}
+	return v;
+}
+
+static void open_fixed_capture(void)
+{
+	struct fz_cap c = { 0 };
+	const char *path;
+
+	fz_init();
+	fz_cap_begin(&c);
+	fz_cap_add_base(&c, F2T_CAP_META, -1, -1);
+	fz_cap_add_base(&c, F2T_CAP_HEADER_PAGE, -1, -1);
+	fz_cap_add_base(&c, F2T_CAP_EVENT_FORMAT, -1, -1);
+	fz_cap_add_base(&c, F2T_CAP_TASKS, -1, -1);
+	fz_cap_end(&c);
+	path = fz_kept_file(c.b, c.len);
+	free(c.b);
+	fx.base = f2t_input_open(path);
+	fx.cap = f2t_capr_open(path);
+	fx.tep = fx.cap ? f2t_capsrc_formats(fx.cap) : NULL;
+	fx.tasks = fx.cap ? f2t_capr_find(fx.cap, F2T_CAP_TASKS, 0) : NULL;
+	fx.events = fx.tep ? tep_list_events(fx.tep, TEP_EVENT_SORT_ID) : NULL;
+	while (fx.events && fx.events[fx.nevents])
+		fx.nevents++;
+	if (!fx.base || !fx.tep || !fx.tasks || !fx.nevents)
+		abort();
+	/*
+	 * libtraceevent's own function table stays empty: filled from one
+	 * input's symbols, it would name the next inputs' addresses, and a
+	 * finding would depend on what ran before it.  Its kallsyms parser is
+	 * libtraceevent's business; ours is what names the events here.
+	 */
+	fx.tep_symbols = true;
+	fz_convert_opts(&fx.outputs);
+	if (f2t_convert_add_output(&fx.outputs, "-", "perfetto"))
+		abort();
+}
+
+/* ---- the symbol table ---- */
+
+struct table {
+	char *b;
+	size_t len;
+	uint64_t addr[32];
+	unsigned int n;
+};
+
+static void put(struct table *t, const void *s, size_t n)
+{
+	if (n > TABLE_MAX - t->len)
+		n = TABLE_MAX - t->len;
+	memcpy(t->b + t->len, s, n);
+	t->len += n;
+}
+
+/* N bytes: the first FROM_INPUT of them the input's, then LETTER. */
+static void name(struct table *t, struct in *in, size_t n, size_t from_input, char letter)
+{
+	for (size_t i = 0; i < n && t->len < TABLE_MAX; i++)
+		t->b[t->len++] = i < from_input ? (char)take(in, 1) : letter;
+}
+
+static void make_table(struct table *t, struct in *in, unsigned int flags)
+{
+	t->n = 1 + (unsigned int)take(in, 1) % 32;
+	t->len = 0;
+	for (unsigned int i = 0; i < t->n; i++) {
+		size_t len = (size_t)take(in, 2), mod = (size_t)take(in, 2);
+		char type = (char)take(in, 1), head[24];
+		size_t from_input = (size_t)take(in, 1) % 17;
+
+		t->addr[i] = KBASE + 0x100 * (uint64_t)i;
+		snprintf(head, sizeof(head), "%016llx %c ", (unsigned long long)t->addr[i], type);
+		put(t, head, strlen(head));
+		name(t, in, len, from_input, (char)('a' + i % 26));
+		if (mod) {
+			put(t, "\t[", 2);
+			name(t, in, mod, 0, (char)('A' + i % 26));
+			put(t, "]", 1);
+		}
+		put(t, "\n", 1);
+	}
+	if (flags & 2) {
+		size_t raw = (size_t)take(in, 1);
+
+		for (size_t i = 0; i < raw && t->len < TABLE_MAX; i++)
+			t->b[t->len++] = (char)take(in, 1);
+	}
+}
+
+/* ---- the ring buffer ---- */
+
+struct cpu {
+	unsigned char page[SUBBUF];
+	size_t len;
+	uint64_t last;
+	unsigned int pages;
+};
+
+static void page_start(struct cpu *c)
+{
+	memset(c->page, 0, sizeof(c->page));
+	memcpy(c->page, &c->last, 8);
+	c->len = 16;
+}
+
+static void page_flush(struct fz_cap *cap, struct cpu *c, uint32_t n)
+{
+	uint64_t commit = c->len - 16;
+
+	if (c->len == 16)
+		return;
+	memcpy(c->page + 8, &commit, 8);
+	fz_cap_add(cap, F2T_CAP_CPU_DATA, n, c->page, SUBBUF);
+	c->pages++;
+	page_start(c);
+}
+
+static bool is_address(const struct tep_format_field *f)
+{
+	return f->size == 8 && (!strcmp(f->name, "ip") || !strcmp(f->name, "parent_ip") ||
+				!strcmp(f->name, "func"));
+}
+
+/* One record of EV in R (room for SUBBUF bytes): its length. */
+static size_t record(unsigned char *r, const struct tep_event *ev, const struct table *t,
+		     struct in *in, int32_t pid)
+{
+	size_t end = 0, tail;
+	uint16_t id = (uint16_t)ev->id;
+
+	for (struct tep_format_field *f = ev->format.common_fields; f; f = f->next)
+		if ((size_t)f->offset + (size_t)f->size > end)
+			end = (size_t)f->offset + (size_t)f->size;
+	for (struct tep_format_field *f = ev->format.fields; f; f = f->next)
+		if (!(f->flags & TEP_FIELD_IS_DYNAMIC) && f->size &&
+		    (size_t)f->offset + (size_t)f->size > end)
+			end = (size_t)f->offset + (size_t)f->size;
+		else if ((f->flags & TEP_FIELD_IS_DYNAMIC) && (size_t)f->offset + 4 > end)
+			end = (size_t)f->offset + 4;
+	if (end > 512)
+		end = 512;
+	memset(r, 0, end);
+	tail = end;
+	memcpy(r, &id, 2);
+	r[2] = (uint8_t)take(in, 1);	/* common_flags */
+	r[3] = (uint8_t)take(in, 1);	/* common_preempt_count */
+	memcpy(r + 4, &pid, 4);
+	for (struct tep_format_field *f = ev->format.fields; f; f = f->next) {
+		size_t off = (size_t)f->offset;
+
+		if (f->flags & TEP_FIELD_IS_DYNAMIC || !f->size) {
+			size_t n = (size_t)take(in, 1);
+			uint32_t loc = (uint32_t)(n << 16 | tail);
+
+			for (size_t i = 0; i < n && tail < 1024; i++)
+				r[tail++] = (unsigned char)take(in, 1);
+			if ((f->flags & TEP_FIELD_IS_DYNAMIC) && off + 4 <= end)
+				memcpy(r + off, &loc, 4);
+		} else if (is_address(f) && off + 8 <= end) {
+			unsigned int k = (unsigned int)take(in, 1);
+			uint64_t a = k == 255 ? take(in, 8) : t->addr[k % t->n] + k / 32;
+
+			memcpy(r + off, &a, 8);
+		} else {
+			for (size_t i = 0; i < (size_t)f->size && off + i < end; i++)
+				r[off + i] = (unsigned char)take(in, 1);
+		}
+	}
+	return (tail + 3) & ~(size_t)3;
+}
+
+/* Appends a record of LEN bytes to C's page, LEN <= 1024. */
+static void page_add(struct fz_cap *cap, struct cpu *c, uint32_t n, const unsigned char *r,
+		     size_t len, uint32_t delta)
+{
+	size_t need = len + (len > 112 ? 8 : 4);
+	uint32_t hdr;
+
+	if (c->len + need > SUBBUF)
+		page_flush(cap, c, n);
+	if (len > 112) {
+		uint32_t words = (uint32_t)len + 4;
+
+		hdr = delta << 5;
+		memcpy(c->page + c->len, &hdr, 4);
+		memcpy(c->page + c->len + 4, &words, 4);
+	} else {
+		hdr = (uint32_t)(len / 4) | delta << 5;
+		memcpy(c->page + c->len, &hdr, 4);
+	}
+	memcpy(c->page + c->len + need - len, r, len);
+	c->len += need;
+	c->last += delta;
+}
+
+static void make_pages(struct fz_cap *cap, const struct table *t, struct in *in)
+{
+	static struct cpu cpus[2];
+	static unsigned char r[2048];
+	static const int32_t pids[8] = { 0, 1, 2, 59, 60, 68, 424242, -1 };
+
+	for (uint32_t n = 0; n < 2; n++) {
+		cpus[n].last = 1000000000000ull;
+		cpus[n].pages = 0;
+		page_start(&cpus[n]);
+	}
+	while (in->left) {
+		const struct tep_event *ev = fx.events[take(in, 1) % (unsigned int)fx.nevents];
+		unsigned int how = (unsigned int)take(in, 1);
+		uint32_t delta = (uint32_t)take(in, 2), n = how & 1;
+		size_t len = record(r, ev, t, in, pids[(how >> 1) & 7]);
+
+		if (cpus[n].pages == PAGES_MAX)
+			break;
+		page_add(cap, &cpus[n], n, r, len, delta);
+	}
+	for (uint32_t n = 0; n < 2; n++)
+		if (cpus[n].pages < PAGES_MAX)
+			page_flush(cap, &cpus[n], n);
+}
+
+/* ---- the conversion ---- */
+
+static void convert(const char *path, const struct table *t, bool no_table)
+{
+	struct f2t_capr *cap = f2t_capr_open(path);
+	struct f2t_input in = { .rec = fx.base->rec, .kind = "fuzzed capture" };
+	struct f2t_report_opts ro = { .format = F2T_REPORT_TEXT, .slow_ns = 1 };
+	struct f2t_report *report = NULL;
+	struct f2t_tap tap;
+	struct f2t_out *out;
+	/* An exact-size copy: reading past the table's end is ASan's to see. */
+	char *table = no_table ? NULL : malloc(t->len ? t->len : 1);
+	int line;
+
+	if (!cap || (!no_table && !table))
+		abort();
+	if (table)
+		memcpy(table, t->b, t->len);
+	in.rec.path = path;
+	in.rec.kallsyms = (struct f2t_text){ .s = table, .len = table ? t->len : 0 };
+	in.rec.read_kallsyms = NULL;
+	in.rec.tasks = f2t_tasks_new();
+	in.rec.tasks_end = f2t_tasks_new();
+	if (!in.rec.tasks || !in.rec.tasks_end ||
+	    f2t_tasks_load_snapshot(in.rec.tasks, fx.tasks->data, fx.tasks->len, &line) < 0)
+		abort();
+	in.events = f2t_capsrc_open_with(cap, &in.rec, fx.tep, &fx.tep_symbols);
+	report = in.events ? f2t_report_new(&ro, &in.rec) : NULL;
+	if (report) {
+		tap = f2t_report_tap(report);
+		if (!f2t_convert_input(&in, &fx.outputs, &tap)) {
+			out = f2t_out_fdopen(STDOUT_FILENO, "report");
+			if (out) {
+				f2t_report_write(report, out);
+				f2t_out_close(out);
+			}
+		}
+	}
+	f2t_report_free(report);
+	if (in.events)
+		f2t_source_close(in.events);
+	f2t_tasks_free(in.rec.tasks);
+	f2t_tasks_free(in.rec.tasks_end);
+	f2t_capr_close(cap);
+	free(table);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct fz_cap c;
+	static struct table t;
+	struct in in = { data, size };
+	unsigned int flags;
+
+	if (!fx.base)
+		open_fixed_capture();
+	if (!t.b) {
+		t.b = malloc(TABLE_MAX);
+		if (!t.b)
+			abort();
+	}
+	flags = (unsigned int)take(&in, 1);
+	make_table(&t, &in, flags);
+	fz_cap_begin(&c);
+	fz_cap_add_base(&c, F2T_CAP_META, -1, -1);
+	make_pages(&c, &t, &in);
+	fz_cap_end(&c);
+	convert(fz_cap_file(c.b, c.len), &t, flags & 1);
+	return 0;
+}
