@@ -49,7 +49,9 @@ enum {
 	OPTION_OFFSET = 7,	/* added to every timestamp */
 	OPTION_CPUCOUNT = 8,
 	OPTION_VERSION = 9,
+	OPTION_PROCMAPS = 10,
 	OPTION_TIME_SHIFT = 12,	/* a guest's times mapped onto the host's */
+	OPTION_GUEST = 13,	/* a guest's virtual CPUs and their host tasks */
 	OPTION_TSC2NSEC = 14,	/* TSC counts into nanoseconds */
 	/* Version 7: where the sections libtracecmd hands to libtraceevent are. */
 	OPTION_HEADER_INFO = 16,
@@ -434,6 +436,36 @@ static int add_cpustats(struct walk *w, char *text, uint32_t len)
 }
 
 /*
+ * A GUEST option: a name, a trace ID, a count of virtual CPUs, then a CPU
+ * number and a host task for each.  libtracecmd 1.3 stores each task at
+ * its CPU's place in a table of the count, checking the number against the
+ * count only: a negative one writes before the table, where the file says.
+ * Its name runs on as far as a NUL, wherever that is.
+ */
+static int check_guest(struct walk *w, uint32_t len)
+{
+	uint64_t at = w->off, end = at + len;
+	uint32_t n, cpu;
+	char c = 1;
+	int ret = 0;
+
+	while (!ret && c) {
+		if (w->off >= end)
+			return fail(w, at, "a guest option's name without its terminating NUL");
+		ret = get(w, &c, 1);
+	}
+	if (ret || end - w->off < 12)
+		return ret;	/* libtracecmd passes by a short one */
+	ret = skip(w, 8) ?: get32(w, &n);
+	for (uint32_t i = 0; !ret && i < n && end - w->off >= 8; i++) {
+		ret = get32(w, &cpu) ?: skip(w, 4);
+		if (!ret && (int32_t)cpu < 0)
+			ret = fail(w, w->off - 8, "a guest option's CPU number is negative");
+	}
+	return ret;
+}
+
+/*
  * The option ID of LEN bytes at w->off, as libtracecmd reads it: text it
  * strdup()s or parses as a C string must end inside the option, and the
  * CPU stats and count must hold what it reads of them.  w->off is left
@@ -446,11 +478,16 @@ static int check_option(struct walk *w, uint16_t id, uint32_t len)
 	int ret;
 
 	switch (id) {
-	case OPTION_OFFSET:
 	case OPTION_TIME_SHIFT:
+	case OPTION_OFFSET:
 	case OPTION_TSC2NSEC:
 		w->lay->ts_adjusted = true;
 		return 0;
+	case OPTION_GUEST:
+		return check_guest(w, len);
+	case OPTION_PROCMAPS:
+		/* libtracecmd looks for the NUL at its last byte */
+		return len ? 0 : fail(w, at, "an empty process maps option");
 	case OPTION_BUFFER_TEXT:
 		return latency_text(w, at);
 	case OPTION_CPUSTAT:
@@ -471,11 +508,13 @@ static int check_option(struct walk *w, uint16_t id, uint32_t len)
 	case OPTION_DATE:	/* an offset of the timestamps too */
 		w->lay->ts_adjusted = true;
 		break;
+	case OPTION_HOOK:
+		w->lay->hook = true;
+		break;
 	case OPTION_TRACECLOCK:
 		w->trace_clock = true;
 		/* fall through: text */
 	case OPTION_UNAME:
-	case OPTION_HOOK:
 	case OPTION_VERSION:
 		break;
 	default:
