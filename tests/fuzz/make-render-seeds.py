@@ -83,3 +83,8 @@ every = b"".join(event(n, cpu=k & 1, task=k % 8, addrs=[1, 2], ints={"depth": k 
                  for k, n in enumerate(sorted(FMT, key=lambda n: FMT[n][0])))
 write("every-event", table([(12, 0, "T"), (20, 0, "T"), (9, 6, "t")]) + every)
 write("every-event-no-table", table([(12, 0, "T")], flags=1) + every)
+# Samples: kernel frames named by the table, user frames by a JIT map of the
+# same names (64 KB and 20 KB ones among them).
+samples = bytes([2]) + bytes([2, 2, 0, 1, 1, 2]) + bytes([0, 3, 0, 1, 2]) + bytes([3, 0, 2, 1, 0])
+write("samples-long-names", table([(65535, 0, "T"), (20480, 0, "t"), (40, 20480, "t")], flags=4)
+      + samples + b"".join(graph))

@@ -7,7 +7,8 @@
  * The input is read front to back (bytes past its end read as zero):
  *
  *   u8 flags          bit 0: no symbol table at all (names by address);
- *                     bit 1: the table ends in up to 255 raw input bytes
+ *                     bit 1: the table ends in up to 255 raw input bytes;
+ *                     bit 2: samples too (below)
  *   u8 nsyms          1 + nsyms % 32 symbols, each:
  *     u16 name_len    any length up to 65535 (the whole table is cut at
  *                     TABLE_MAX bytes)
@@ -16,6 +17,10 @@
  *     u8 n            the first n % 17 bytes of the name come from the
  *                     input, the rest is a letter repeated
  *   [raw table bytes]
+ *   [samples, with flags bit 2: u8 n, then 1 + n % 16 samples, each u8 k,
+ *    u8 u, then k % 8 kernel frames and u % 8 user ones, a u8 each that
+ *    picks a symbol; the user frames are named by a JIT map of the
+ *    table's names (make_samples())]
  *   events, each:
  *     u8 which        the event format (which % formats), every one of the
  *                     fixed capture's: sched, task, ftrace (function,
@@ -31,7 +36,10 @@
  * Events fill 4096-byte sub-buffers of the kernel's layout (header_page),
  * up to PAGES_MAX per CPU.  The formats come from tests/fuzz/base.cap and
  * are parsed once per process, as in the ringbuf target; each input gets
- * its own symbol table (rawdec reads it on first use) and task table.
+ * its own symbol table (rawdec reads it on first use) and task table.  An
+ * input with samples is a whole capture instead (base.cap's PERF_INFO,
+ * maps and build-ids around it), read as `convert` reads one: its formats
+ * are parsed for it, which makes it several times slower.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -124,6 +132,7 @@ struct table {
 	char *b;
 	size_t len;
 	uint64_t addr[32];
+	size_t name_at[32], name_len[32];	/* each symbol's name in b */
 	unsigned int n;
 };
 
@@ -154,7 +163,9 @@ static void make_table(struct table *t, struct in *in, unsigned int flags)
 		t->addr[i] = KBASE + 0x100 * (uint64_t)i;
 		snprintf(head, sizeof(head), "%016llx %c ", (unsigned long long)t->addr[i], type);
 		put(t, head, strlen(head));
+		t->name_at[i] = t->len;
 		name(t, in, len, from_input, (char)('a' + i % 26));
+		t->name_len[i] = t->len - t->name_at[i];
 		if (mod) {
 			put(t, "\t[", 2);
 			name(t, in, mod, 0, (char)('A' + i % 26));
@@ -302,16 +313,116 @@ static void make_pages(struct fz_cap *cap, const struct table *t, struct in *in)
 			page_flush(cap, &cpus[n], n);
 }
 
+/* ---- samples ---- */
+
+/*
+ * A perf ring of cpu-clock samples of the JIT map's task, as base.cap's
+ * frame-pointer PERF_INFO describes them (IP, TID, TIME, CPU, PERIOD,
+ * CALLCHAIN): each is u8 k, u8 u, then k kernel and u user frames, a u8
+ * each naming a symbol of the table (the user ones through the JIT map,
+ * which holds the same names).
+ */
+static void make_samples(struct fz_cap *cap, const struct table *t, struct in *in)
+{
+	enum { SAMPLE = 9, KERNEL = 1, USER = 2 };
+	static uint64_t r[64];
+	static struct fz_cap ring;
+	const uint64_t ctx_kernel = (uint64_t)-128, ctx_user = (uint64_t)-512;
+	unsigned int n = 1 + (unsigned int)take(in, 1) % 16;
+
+	ring.len = 0;
+	for (unsigned int i = 0; i < n; i++) {
+		unsigned int k = (unsigned int)take(in, 1) % 8, u = (unsigned int)take(in, 1) % 8;
+		size_t w = 1, nr = 0;
+		uint64_t *chain;
+
+		r[w++] = 0x7f0000001000ull;				/* IP */
+		r[w++] = 20112ull | 20112ull << 32;			/* pid, tid */
+		r[w++] = 1000000000000ull + 1000 * (uint64_t)i;		/* TIME */
+		r[w++] = i & 1;						/* CPU */
+		r[w++] = 2004008;					/* PERIOD */
+		chain = &r[w++];
+		if (k)
+			r[w + nr++] = ctx_kernel;
+		for (unsigned int j = 0; j < k; j++)
+			r[w + nr++] = t->addr[take(in, 1) % t->n] + 1;
+		if (u)
+			r[w + nr++] = ctx_user;
+		for (unsigned int j = 0; j < u; j++)
+			r[w + nr++] = 0x7f0000001000ull + 0x100 * (take(in, 1) % t->n) + 1;
+		*chain = nr;
+		w += nr;
+		r[0] = SAMPLE | (uint64_t)(k ? KERNEL : USER) << 32 | (uint64_t)(8 * w) << 48;
+		if (ring.len + 8 * w > ring.cap) {
+			ring.cap = 2 * (ring.len + 8 * w);
+			ring.b = realloc(ring.b, ring.cap);
+			if (!ring.b)
+				abort();
+		}
+		memcpy(ring.b + ring.len, r, 8 * w);
+		ring.len += 8 * w;
+	}
+	fz_cap_add(cap, F2T_CAP_PERF_DATA, 0, ring.b, ring.len);
+}
+
+/* The table's names as a JIT map of the sampled task: "ADDR SIZE NAME" lines. */
+static void add_jit_map(struct fz_cap *cap, const struct table *t)
+{
+	static char *map;
+	size_t len = 0;
+
+	map = realloc(map, t->len + 32 * (size_t)t->n + 1);
+	if (!map)
+		abort();
+	for (unsigned int i = 0; i < t->n; i++) {
+		len += (size_t)sprintf(map + len, "%llx 100 ",
+				       (unsigned long long)(0x7f0000001000ull + 0x100 * i));
+		memcpy(map + len, t->b + t->name_at[i], t->name_len[i]);
+		len += t->name_len[i];
+		map[len++] = '\n';
+	}
+	fz_cap_add(cap, F2T_CAP_JIT_MAP, 20112, map, len);
+}
+
 /* ---- the conversion ---- */
 
+/* IN through every output and the report. */
+static void run(struct f2t_input *in)
+{
+	struct f2t_report_opts ro = { .format = F2T_REPORT_TEXT, .slow_ns = 1 };
+	struct f2t_report *report = f2t_report_new(&ro, &in->rec);
+	struct f2t_tap tap;
+	struct f2t_out *out;
+
+	if (!report)
+		return;
+	tap = f2t_report_tap(report);
+	if (!f2t_convert_input(in, &fx.outputs, &tap)) {
+		out = f2t_out_fdopen(STDOUT_FILENO, "report");
+		if (out) {
+			f2t_report_write(report, out);
+			f2t_out_close(out);
+		}
+	}
+	f2t_report_free(report);
+}
+
+/* A whole capture, samples and all, read as `convert` reads one. */
+static void convert_whole(const char *path)
+{
+	struct f2t_input *in = f2t_input_open(path);
+
+	if (in) {
+		run(in);
+		f2t_input_close(in);
+	}
+}
+
+/* Ring-buffer pages, read with the fixed capture's formats and T's symbols. */
 static void convert(const char *path, const struct table *t, bool no_table)
 {
 	struct f2t_capr *cap = f2t_capr_open(path);
 	struct f2t_input in = { .rec = fx.base->rec, .kind = "fuzzed capture" };
-	struct f2t_report_opts ro = { .format = F2T_REPORT_TEXT, .slow_ns = 1 };
-	struct f2t_report *report = NULL;
-	struct f2t_tap tap;
-	struct f2t_out *out;
 	/* An exact-size copy: reading past the table's end is ASan's to see. */
 	char *table = no_table ? NULL : malloc(t->len ? t->len : 1);
 	int line;
@@ -329,20 +440,10 @@ static void convert(const char *path, const struct table *t, bool no_table)
 	    f2t_tasks_load_snapshot(in.rec.tasks, fx.tasks->data, fx.tasks->len, &line) < 0)
 		abort();
 	in.events = f2t_capsrc_open_with(cap, &in.rec, fx.tep, &fx.tep_symbols);
-	report = in.events ? f2t_report_new(&ro, &in.rec) : NULL;
-	if (report) {
-		tap = f2t_report_tap(report);
-		if (!f2t_convert_input(&in, &fx.outputs, &tap)) {
-			out = f2t_out_fdopen(STDOUT_FILENO, "report");
-			if (out) {
-				f2t_report_write(report, out);
-				f2t_out_close(out);
-			}
-		}
-	}
-	f2t_report_free(report);
-	if (in.events)
+	if (in.events) {
+		run(&in);
 		f2t_source_close(in.events);
+	}
 	f2t_tasks_free(in.rec.tasks);
 	f2t_tasks_free(in.rec.tasks_end);
 	f2t_capr_close(cap);
@@ -367,8 +468,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	make_table(&t, &in, flags);
 	fz_cap_begin(&c);
 	fz_cap_add_base(&c, F2T_CAP_META, -1, -1);
+	if (!(flags & 4)) {
+		make_pages(&c, &t, &in);
+		fz_cap_end(&c);
+		convert(fz_cap_file(c.b, c.len), &t, flags & 1);
+		return 0;
+	}
+	/* Samples: a whole capture (its formats parsed for this input alone). */
+	fz_cap_add_base(&c, F2T_CAP_HEADER_PAGE, -1, -1);
+	fz_cap_add_base(&c, F2T_CAP_EVENT_FORMAT, -1, -1);
+	fz_cap_add_base(&c, F2T_CAP_TASKS, -1, -1);
+	if (!(flags & 1))
+		fz_cap_add(&c, F2T_CAP_KALLSYMS, 0, t.b, t.len);
+	fz_cap_add_base(&c, F2T_CAP_PERF_INFO, 0, 0);
+	fz_cap_add_base(&c, F2T_CAP_MAPS, -1, -1);
+	fz_cap_add_base(&c, F2T_CAP_BUILD_IDS, -1, -1);
+	add_jit_map(&c, &t);
+	make_samples(&c, &t, &in);
 	make_pages(&c, &t, &in);
 	fz_cap_end(&c);
-	convert(fz_cap_file(c.b, c.len), &t, flags & 1);
+	convert_whole(fz_cap_file(c.b, c.len));
 	return 0;
 }
