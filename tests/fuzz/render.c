@@ -63,11 +63,7 @@
 #define KBASE 0xffffffff81000000ull
 
 static struct {
-	struct f2t_input *base;
-	struct f2t_capr *cap;
-	struct tep_handle *tep;
-	bool tep_symbols;
-	const struct f2t_cap_rec *tasks;
+	struct fz_fixed f;
 	struct tep_event **events;
 	int nevents;
 	struct f2t_convert_opts outputs;
@@ -93,26 +89,11 @@ static uint64_t take(struct in *in, size_t n)
 
 static void open_fixed_capture(void)
 {
-	struct fz_cap c = { 0 };
-	const char *path;
-
-	fz_init();
-	fz_cap_begin(&c);
-	fz_cap_add_base(&c, F2T_CAP_META, -1, -1);
-	fz_cap_add_base(&c, F2T_CAP_HEADER_PAGE, -1, -1);
-	fz_cap_add_base(&c, F2T_CAP_EVENT_FORMAT, -1, -1);
-	fz_cap_add_base(&c, F2T_CAP_TASKS, -1, -1);
-	fz_cap_end(&c);
-	path = fz_kept_file(c.b, c.len);
-	free(c.b);
-	fx.base = f2t_input_open(path);
-	fx.cap = f2t_capr_open(path);
-	fx.tep = fx.cap ? f2t_capsrc_formats(fx.cap) : NULL;
-	fx.tasks = fx.cap ? f2t_capr_find(fx.cap, F2T_CAP_TASKS, 0) : NULL;
-	fx.events = fx.tep ? tep_list_events(fx.tep, TEP_EVENT_SORT_ID) : NULL;
+	fz_fixed_open(&fx.f, false);
+	fx.events = tep_list_events(fx.f.tep, TEP_EVENT_SORT_ID);
 	while (fx.events && fx.events[fx.nevents])
 		fx.nevents++;
-	if (!fx.base || !fx.tep || !fx.tasks || !fx.nevents)
+	if (!fx.nevents)
 		abort();
 	/*
 	 * libtraceevent's own function table stays empty: filled from one
@@ -120,7 +101,7 @@ static void open_fixed_capture(void)
 	 * finding would depend on what ran before it.  Its kallsyms parser is
 	 * libtraceevent's business; ours is what names the events here.
 	 */
-	fx.tep_symbols = true;
+	fx.f.tep_symbols = true;
 	fz_convert_opts(&fx.outputs);
 	if (f2t_convert_add_output(&fx.outputs, "-", "perfetto"))
 		abort();
@@ -421,32 +402,20 @@ static void convert_whole(const char *path)
 /* Ring-buffer pages, read with the fixed capture's formats and T's symbols. */
 static void convert(const char *path, const struct table *t, bool no_table)
 {
-	struct f2t_capr *cap = f2t_capr_open(path);
-	struct f2t_input in = { .rec = fx.base->rec, .kind = "fuzzed capture" };
 	/* An exact-size copy: reading past the table's end is ASan's to see. */
 	char *table = no_table ? NULL : malloc(t->len ? t->len : 1);
-	int line;
+	struct f2t_text k = { .s = table, .len = table ? t->len : 0 };
+	struct f2t_input in;
+	struct f2t_capr *cap;
 
-	if (!cap || (!no_table && !table))
+	if (!no_table && !table)
 		abort();
 	if (table)
 		memcpy(table, t->b, t->len);
-	in.rec.path = path;
-	in.rec.kallsyms = (struct f2t_text){ .s = table, .len = table ? t->len : 0 };
-	in.rec.read_kallsyms = NULL;
-	in.rec.tasks = f2t_tasks_new();
-	in.rec.tasks_end = f2t_tasks_new();
-	if (!in.rec.tasks || !in.rec.tasks_end ||
-	    f2t_tasks_load_snapshot(in.rec.tasks, fx.tasks->data, fx.tasks->len, &line) < 0)
-		abort();
-	in.events = f2t_capsrc_open_with(cap, &in.rec, fx.tep, &fx.tep_symbols);
-	if (in.events) {
+	cap = fz_fixed_input(&fx.f, path, &in, &k);
+	if (in.events)
 		run(&in);
-		f2t_source_close(in.events);
-	}
-	f2t_tasks_free(in.rec.tasks);
-	f2t_tasks_free(in.rec.tasks_end);
-	f2t_capr_close(cap);
+	fz_fixed_close(&in, cap);
 	free(table);
 }
 
@@ -457,7 +426,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct in in = { data, size };
 	unsigned int flags;
 
-	if (!fx.base)
+	if (!fx.f.base)
 		open_fixed_capture();
 	if (!t.b) {
 		t.b = malloc(TABLE_MAX);

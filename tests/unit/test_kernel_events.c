@@ -230,14 +230,10 @@ static const char kallsyms[] =
 #define XFS_FOO		0xffffffffc0000000ull
 #define NOWHERE		0xffffffff90000000ull	/* no symbol covers it */
 
-static void write_capture(const char *path)
+/* The metadata, the kernel's header page and the function tracers' formats. */
+static void capture_start(struct f2t_capw *w, const char *meta, struct ids *id)
 {
-	struct f2t_capw *w = f2t_capw_open(path, false);
-	const char meta[] = "clock=mono\nncpus=2\nsubbuf_size=4096\n";
-	const char tasks[] = "100 100 worker\n101 101 opener\n102 102 other\n";
-	struct page cpu0, cpu1;
 	char hp[512];
-	struct ids id;
 	char *header;
 	size_t len;
 
@@ -247,9 +243,20 @@ static void write_capture(const char *path)
 	header = slurp(hp, &len);
 	assert_int_equal(f2t_capw_add(w, F2T_CAP_HEADER_PAGE, 0, header, len), 0);
 	free(header);
-	id.function = add_format(w, "ftrace", "function");
-	id.entry = add_format(w, "ftrace", "funcgraph_entry");
-	id.exit = add_format(w, "ftrace", "funcgraph_exit");
+	id->function = add_format(w, "ftrace", "function");
+	id->entry = add_format(w, "ftrace", "funcgraph_entry");
+	id->exit = add_format(w, "ftrace", "funcgraph_exit");
+}
+
+static void write_capture(const char *path)
+{
+	struct f2t_capw *w = f2t_capw_open(path, false);
+	const char meta[] = "clock=mono\nncpus=2\nsubbuf_size=4096\n";
+	const char tasks[] = "100 100 worker\n101 101 opener\n102 102 other\n";
+	struct page cpu0, cpu1;
+	struct ids id;
+
+	capture_start(w, meta, &id);
 	id.irq_entry = add_format(w, "irq", "irq_handler_entry");
 	id.irq_exit = add_format(w, "irq", "irq_handler_exit");
 	id.soft_entry = add_format(w, "irq", "softirq_entry");
@@ -596,13 +603,12 @@ static void test_json(void **state)
 static void test_long_names(void **state)
 {
 	char *ksyms = malloc(2 * LONG_NAME + 256), *t, *want = malloc(1200);
-	char out[4][96], hp[512], f511[512], m510[511];
+	char out[4][96], f511[512], m510[511];
 	struct f2t_convert_opts o = { 0 };
 	struct f2t_capw *w;
 	struct page cpu0;
 	struct ids id;
-	char *header;
-	size_t len, n;
+	size_t n;
 
 	assert_non_null(ksyms);
 	assert_non_null(want);
@@ -622,16 +628,7 @@ static void test_long_names(void **state)
 			 (const char *[]){ "cap", "txt", "json", "fxt" }[i]);
 
 	w = f2t_capw_open(out[0], false);
-	assert_non_null(w);
-	assert_int_equal(f2t_capw_add(w, F2T_CAP_META, 0, "clock=mono\nncpus=1\nsubbuf_size=4096\n",
-				      strlen("clock=mono\nncpus=1\nsubbuf_size=4096\n")), 0);
-	fixture_path(hp, sizeof(hp), "header_page");
-	header = slurp(hp, &len);
-	assert_int_equal(f2t_capw_add(w, F2T_CAP_HEADER_PAGE, 0, header, len), 0);
-	free(header);
-	id.function = add_format(w, "ftrace", "function");
-	id.entry = add_format(w, "ftrace", "funcgraph_entry");
-	id.exit = add_format(w, "ftrace", "funcgraph_exit");
+	capture_start(w, "clock=mono\nncpus=1\nsubbuf_size=4096\n", &id);
 	assert_int_equal(f2t_capw_add(w, F2T_CAP_TASKS, 0, "100 100 worker\n", 15), 0);
 	assert_int_equal(f2t_capw_add(w, F2T_CAP_KALLSYMS, 0, ksyms, n), 0);
 	page_init(&cpu0);
