@@ -83,7 +83,7 @@ void fz_read_input(const struct f2t_input_kind *kind, const uint8_t *data, size_
 
 /*
  * A fixed capture made of tests/fuzz/base.cap's META, HEADER_PAGE, every
- * EVENT_FORMAT and TASKS (and KALLSYMS if asked), opened once per process
+ * EVENT_FORMAT, TASKS, MAPS and BUILD_IDS (and KALLSYMS if asked), opened once per process
  * as an input (its recording) and as a capture (its formats, parsed once:
  * most of an input's time otherwise).
  */

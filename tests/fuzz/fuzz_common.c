@@ -387,6 +387,9 @@ void fz_fixed_open(struct fz_fixed *fx, bool kallsyms)
 	fz_cap_add_base(&c, F2T_CAP_TASKS, -1, -1);
 	if (kallsyms)
 		fz_cap_add_base(&c, F2T_CAP_KALLSYMS, -1, -1);
+	/* What names samples' user frames: maps of the sampled task, build-ids. */
+	fz_cap_add_base(&c, F2T_CAP_MAPS, -1, -1);
+	fz_cap_add_base(&c, F2T_CAP_BUILD_IDS, -1, -1);
 	fz_cap_end(&c);
 	path = fz_kept_file(c.b, c.len);
 	free(c.b);

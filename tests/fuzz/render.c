@@ -36,10 +36,9 @@
  * Events fill 4096-byte sub-buffers of the kernel's layout (header_page),
  * up to PAGES_MAX per CPU.  The formats come from tests/fuzz/base.cap and
  * are parsed once per process, as in the ringbuf target; each input gets
- * its own symbol table (rawdec reads it on first use) and task table.  An
- * input with samples is a whole capture instead (base.cap's PERF_INFO,
- * maps and build-ids around it), read as `convert` reads one: its formats
- * are parsed for it, which makes it several times slower.
+ * its own symbol table (rawdec reads it on first use) and task table.
+ * Samples come with base.cap's frame-pointer PERF_INFO, its maps and
+ * build-ids, merged with the ring's events as a capture's are.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -54,6 +53,8 @@
 #include "report/report.h"
 #include "source/capsrc.h"
 #include "source/input.h"
+#include "source/perfsrc.h"
+#include "source/source.h"
 #include "util/out.h"
 #include "fuzz.h"
 
@@ -347,7 +348,7 @@ static void make_samples(struct fz_cap *cap, const struct table *t, struct in *i
 }
 
 /* The table's names as a JIT map of the sampled task: "ADDR SIZE NAME" lines. */
-static void add_jit_map(struct fz_cap *cap, const struct table *t)
+static struct f2t_pid_text jit_map(const struct table *t)
 {
 	static char *map;
 	size_t len = 0;
@@ -362,7 +363,7 @@ static void add_jit_map(struct fz_cap *cap, const struct table *t)
 		len += t->name_len[i];
 		map[len++] = '\n';
 	}
-	fz_cap_add(cap, F2T_CAP_JIT_MAP, 20112, map, len);
+	return (struct f2t_pid_text){ .pid = 20112, .text = map, .len = len };
 }
 
 /* ---- the conversion ---- */
@@ -388,23 +389,18 @@ static void run(struct f2t_input *in)
 	f2t_report_free(report);
 }
 
-/* A whole capture, samples and all, read as `convert` reads one. */
-static void convert_whole(const char *path)
-{
-	struct f2t_input *in = f2t_input_open(path);
-
-	if (in) {
-		run(in);
-		f2t_input_close(in);
-	}
-}
-
-/* Ring-buffer pages, read with the fixed capture's formats and T's symbols. */
+/*
+ * Ring-buffer pages, read with the fixed capture's formats and T's symbols,
+ * and the capture's samples if it has any (their user frames named by the
+ * JIT map of T's names).
+ */
 static void convert(const char *path, const struct table *t, bool no_table)
 {
 	/* An exact-size copy: reading past the table's end is ASan's to see. */
 	char *table = no_table ? NULL : malloc(t->len ? t->len : 1);
 	struct f2t_text k = { .s = table, .len = table ? t->len : 0 };
+	struct f2t_pid_text jit = jit_map(t);
+	struct f2t_source *srcs[2];
 	struct f2t_input in;
 	struct f2t_capr *cap;
 
@@ -413,6 +409,12 @@ static void convert(const char *path, const struct table *t, bool no_table)
 	if (table)
 		memcpy(table, t->b, t->len);
 	cap = fz_fixed_input(&fx.f, path, &in, &k);
+	in.rec.jit_maps = &jit;
+	in.rec.njit_maps = 1;
+	if (in.events && (srcs[1] = f2t_perfsrc_open(cap, &in.rec, NULL))) {
+		srcs[0] = in.events;
+		in.events = f2t_source_merge(srcs, 2);
+	}
 	if (in.events)
 		run(&in);
 	fz_fixed_close(&in, cap);
@@ -437,25 +439,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	make_table(&t, &in, flags);
 	fz_cap_begin(&c);
 	fz_cap_add_base(&c, F2T_CAP_META, -1, -1);
-	if (!(flags & 4)) {
-		make_pages(&c, &t, &in);
-		fz_cap_end(&c);
-		convert(fz_cap_file(c.b, c.len), &t, flags & 1);
-		return 0;
+	if (flags & 4) {
+		fz_cap_add_base(&c, F2T_CAP_PERF_INFO, 0, 0);
+		make_samples(&c, &t, &in);
 	}
-	/* Samples: a whole capture (its formats parsed for this input alone). */
-	fz_cap_add_base(&c, F2T_CAP_HEADER_PAGE, -1, -1);
-	fz_cap_add_base(&c, F2T_CAP_EVENT_FORMAT, -1, -1);
-	fz_cap_add_base(&c, F2T_CAP_TASKS, -1, -1);
-	if (!(flags & 1))
-		fz_cap_add(&c, F2T_CAP_KALLSYMS, 0, t.b, t.len);
-	fz_cap_add_base(&c, F2T_CAP_PERF_INFO, 0, 0);
-	fz_cap_add_base(&c, F2T_CAP_MAPS, -1, -1);
-	fz_cap_add_base(&c, F2T_CAP_BUILD_IDS, -1, -1);
-	add_jit_map(&c, &t);
-	make_samples(&c, &t, &in);
 	make_pages(&c, &t, &in);
 	fz_cap_end(&c);
-	convert_whole(fz_cap_file(c.b, c.len));
+	convert(fz_cap_file(c.b, c.len), &t, flags & 1);
 	return 0;
 }
