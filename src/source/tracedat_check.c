@@ -444,24 +444,36 @@ static int add_cpustats(struct walk *w, char *text, uint32_t len)
  */
 static int check_guest(struct walk *w, uint32_t len)
 {
-	uint64_t at = w->off, end = at + len;
+	uint64_t at = w->off;
+	size_t name, left;
 	uint32_t n, cpu;
-	char c = 1;
-	int ret = 0;
+	const char *p;
+	char *text;
+	int ret;
 
-	while (!ret && c) {
-		if (w->off >= end)
-			return fail(w, at, "a guest option's name without its terminating NUL");
-		ret = get(w, &c, 1);
+	if (len > (16u << 20))
+		return fail(w, at, "a guest option longer than 16 MB");
+	ret = get_text(w, len, &text);
+	if (ret)
+		return ret;
+	name = strnlen(text, len);
+	if (name == len) {
+		free(text);
+		return fail(w, at, "a guest option's name without its terminating NUL");
 	}
-	if (ret || end - w->off < 12)
-		return ret;	/* libtracecmd passes by a short one */
-	ret = skip(w, 8) ?: get32(w, &n);
-	for (uint32_t i = 0; !ret && i < n && end - w->off >= 8; i++) {
-		ret = get32(w, &cpu) ?: skip(w, 4);
-		if (!ret && (int32_t)cpu < 0)
-			ret = fail(w, w->off - 8, "a guest option's CPU number is negative");
+	p = text + name + 1;
+	left = len - name - 1;
+	if (left >= 12) {	/* libtracecmd passes by a shorter one */
+		memcpy(&n, p + 8, 4);
+		for (n = le32toh(n), p += 12, left -= 12; !ret && n && left >= 8;
+		     n--, p += 8, left -= 8) {
+			memcpy(&cpu, p, 4);
+			if ((int32_t)le32toh(cpu) < 0)
+				ret = fail(w, at + (uint64_t)(p - text),
+					   "a guest option's CPU number is negative");
+		}
 	}
+	free(text);
 	return ret;
 }
 
@@ -478,8 +490,8 @@ static int check_option(struct walk *w, uint16_t id, uint32_t len)
 	int ret;
 
 	switch (id) {
-	case OPTION_TIME_SHIFT:
 	case OPTION_OFFSET:
+	case OPTION_TIME_SHIFT:
 	case OPTION_TSC2NSEC:
 		w->lay->ts_adjusted = true;
 		return 0;
