@@ -54,6 +54,7 @@ struct f2t_tstates {
 	/* Any wait that began before this may hide events lost on some CPU. */
 	uint64_t loss_end;
 	struct f2t_tstates_counts counts;
+	uint32_t ncpus;			/* past the highest CPU an event came from */
 	struct cpu cpus[F2T_MAX_CPUS];
 };
 
@@ -517,6 +518,8 @@ int f2t_tstates_event(struct f2t_tstates *t, const struct f2t_event *ev)
 	}
 	if (ev->ts > t->last)
 		t->last = ev->ts;
+	if (ev->cpu >= t->ncpus)
+		t->ncpus = ev->cpu + 1;
 	if (ev->kind == F2T_EV_LOST)
 		return lost(t, ev);
 	c = &t->cpus[ev->cpu];
@@ -528,6 +531,13 @@ int f2t_tstates_event(struct f2t_tstates *t, const struct f2t_event *ev)
 		return ret;
 	switch (ev->kind) {
 	case F2T_EV_SWITCH:
+		/*
+		 * No kernel task has a negative pid: a damaged record, which
+		 * says nothing of who ran (the check above passed it by, and
+		 * switch_out() would take the CPU's task for the one named).
+		 */
+		if (ev->sw.prev_pid < 0 || ev->sw.next_pid < 0)
+			return forget_cpu(t, ev->cpu, F2T_TSW_GAP);
 		return on_switch(t, ev);
 	case F2T_EV_WAKING:
 	case F2T_EV_WAKEUP:
@@ -546,7 +556,8 @@ int f2t_tstates_end(struct f2t_tstates *t)
 {
 	int ret = 0;
 
-	for (uint32_t cpu = 0; !ret && cpu < F2T_MAX_CPUS; cpu++)
+	/* Only CPUs events came from can be known: no walk of all 1024. */
+	for (uint32_t cpu = 0; !ret && cpu < t->ncpus; cpu++)
 		if (t->cpus[cpu].known && t->cpus[cpu].cur == 0)
 			ret = idle_span(t, cpu, t->last, F2T_TS_COUNT, false);
 	for (size_t i = 0; !ret && i < t->threads.n; i++) {

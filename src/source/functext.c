@@ -40,13 +40,23 @@ void f2t_functext_duration(struct textline *l, uint64_t ns)
 	tl_pad(l, len, 8);
 }
 
-/* NAME, or "NAME [MOD]" for a module's function, as %ps prints it. */
-static void symbol(struct textline *l, const char *name, const char *module)
+/*
+ * A name from the recording's symbol table, cut to F2T_FUNCTEXT_MAX_NAME
+ * bytes: the table is the file's, and a name of any length must not run
+ * past the line, whose room is counted in F2T_FUNCTEXT_MAX_LEN.
+ */
+static void name(struct textline *l, const char *s)
 {
-	tl_str(l, name);
+	tl_mem(l, s, strnlen(s, F2T_FUNCTEXT_MAX_NAME));
+}
+
+/* NAME, or "NAME [MOD]" for a module's function, as %ps prints it. */
+static void symbol(struct textline *l, const char *sym, const char *module)
+{
+	name(l, sym);
 	if (module) {
 		tl_putc(l, ' ');
-		tl_str(l, module);
+		name(l, module);
 	}
 }
 
@@ -66,10 +76,10 @@ bool f2t_functext(struct textline *l, const struct f2t_event *ev)
 		/* seq_print_ip_sym(): the name without module; the parent
 		 * only when there is one. */
 		tl_str(l, "function: ");
-		tl_str(l, ev->func.name);
+		name(l, ev->func.name);
 		if (ev->func.parent_ip) {
 			tl_str(l, " <-");
-			tl_str(l, ev->func.parent);
+			name(l, ev->func.parent);
 		}
 		return true;
 	case F2T_EV_FUNCGRAPH_ENTRY:

@@ -21,10 +21,23 @@
 /* Indentation is cut at this depth; the kernel's own limit is far lower. */
 #define F2T_FUNCTEXT_MAX_INDENT 256
 
+/*
+ * Function, parent and module names are cut to this many bytes: the
+ * kernel's KSYM_NAME_LEN less its NUL, the longest name a kernel prints.
+ * Longer ones come only from a damaged or planted symbol table.
+ */
+#define F2T_FUNCTEXT_MAX_NAME 511
+
+/*
+ * The most bytes f2t_functext() appends: the event name and graph columns
+ * (64, with a 20-digit duration), the indentation, and two names with
+ * their separators; a line needs this much room after its header.
+ */
+#define F2T_FUNCTEXT_MAX_LEN (64 + 2 * F2T_FUNCTEXT_MAX_INDENT + 2 * F2T_FUNCTEXT_MAX_NAME + 16)
+
 /**
  * f2t_functext() - append what follows "TS: " for a function-tracer event
- * @l: the line, with room for the header's columns, a symbol and module
- *     name each up to 512 bytes, and 2 * F2T_FUNCTEXT_MAX_INDENT spaces
+ * @l: the line, with room for F2T_FUNCTEXT_MAX_LEN bytes more
  * @ev: the event
  *
  *   function: NAME <-PARENT
@@ -37,6 +50,8 @@
  * "NAME();" as the kernel does for a call with no call inside: that needs
  * the next record of the CPU, and text is written one event at a time; so
  * every exit names its function, as with the funcgraph-tail option.
+ *
+ * Names longer than F2T_FUNCTEXT_MAX_NAME bytes are cut there.
  *
  * Return: true if @ev is a function-tracer event and was written.
  */

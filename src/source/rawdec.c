@@ -177,8 +177,9 @@ static int bind_events(struct f2t_rawdec *s, uint32_t subbuf_size)
 	s->handlers = calloc((size_t)maxid + 1, sizeof(*s->handlers));
 	s->scratch_cap = 2 * (size_t)subbuf_size + 64;
 	s->scratch = malloc(s->scratch_cap);
-	/* A line: header, then at most a page of fields or marker text. */
-	s->line_cap = 4 * (size_t)subbuf_size + 256;
+	/* A line: header, then at most a page of fields or marker text, or a
+	 * function tracer's text, whose names are cut (functext.h). */
+	s->line_cap = 4 * (size_t)subbuf_size + 256 + F2T_FUNCTEXT_MAX_LEN;
 	s->line = malloc(s->line_cap);
 	if (!s->handlers || !s->scratch || !s->line)
 		return -ENOMEM;

@@ -46,10 +46,18 @@ const char *f2t_rawdec_ksym(struct f2t_rawdec *s, uint64_t addr, const char **mo
 	*module = NULL;
 	if (!s->ksyms_tried)
 		load(s);
-	if (s->ksyms)
+	if (s->ksyms) {
 		name = f2t_ksyms_lookup(s->ksyms, addr, &mod, &off);
-	else
+	} else {
+		/*
+		 * libtraceevent sorts its functions into a map at the first
+		 * lookup and never again: one registered later counts in the
+		 * map's length without being in it, and lookups read past its
+		 * end.  So whatever the recording has for it goes in first.
+		 */
+		f2t_rawdec_tep_symbols(s);
 		name = tep_find_function(s->tep, addr);	/* no module names there */
+	}
 	if (name) {
 		/* The kernel names a module's functions "name [mod]", its own "name". */
 		if (mod && strcmp(mod->name, "[kernel.kallsyms]"))

@@ -74,6 +74,7 @@ struct f2t_tracedat_layout {
 	char compression[32];		/* of the CPU data: "none", "zstd"... */
 	bool ts_adjusted;		/* an option changes the timestamps (libtracecmd applies it) */
 	bool partial;			/* compressed options: buffers beyond are not listed */
+	bool hook;			/* a HOOK option, which libtracecmd must not see */
 	size_t nbuffers;
 	struct f2t_tracedat_buffer *buffers;
 	struct f2t_tracedat_meta meta;

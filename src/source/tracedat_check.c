@@ -49,7 +49,9 @@ enum {
 	OPTION_OFFSET = 7,	/* added to every timestamp */
 	OPTION_CPUCOUNT = 8,
 	OPTION_VERSION = 9,
+	OPTION_PROCMAPS = 10,
 	OPTION_TIME_SHIFT = 12,	/* a guest's times mapped onto the host's */
+	OPTION_GUEST = 13,	/* a guest's virtual CPUs and their host tasks */
 	OPTION_TSC2NSEC = 14,	/* TSC counts into nanoseconds */
 	/* Version 7: where the sections libtracecmd hands to libtraceevent are. */
 	OPTION_HEADER_INFO = 16,
@@ -434,6 +436,48 @@ static int add_cpustats(struct walk *w, char *text, uint32_t len)
 }
 
 /*
+ * A GUEST option: a name, a trace ID, a count of virtual CPUs, then a CPU
+ * number and a host task for each.  libtracecmd 1.3 stores each task at
+ * its CPU's place in a table of the count, checking the number against the
+ * count only: a negative one writes before the table, where the file says.
+ * Its name runs on as far as a NUL, wherever that is.
+ */
+static int check_guest(struct walk *w, uint32_t len)
+{
+	uint64_t at = w->off;
+	size_t name, left;
+	uint32_t n, cpu;
+	const char *p;
+	char *text;
+	int ret;
+
+	if (len > (16u << 20))
+		return fail(w, at, "a guest option longer than 16 MB");
+	ret = get_text(w, len, &text);
+	if (ret)
+		return ret;
+	name = strnlen(text, len);
+	if (name == len) {
+		free(text);
+		return fail(w, at, "a guest option's name without its terminating NUL");
+	}
+	p = text + name + 1;
+	left = len - name - 1;
+	if (left >= 12) {	/* libtracecmd passes by a shorter one */
+		memcpy(&n, p + 8, 4);
+		for (n = le32toh(n), p += 12, left -= 12; !ret && n && left >= 8;
+		     n--, p += 8, left -= 8) {
+			memcpy(&cpu, p, 4);
+			if ((int32_t)le32toh(cpu) < 0)
+				ret = fail(w, at + (uint64_t)(p - text),
+					   "a guest option's CPU number is negative");
+		}
+	}
+	free(text);
+	return ret;
+}
+
+/*
  * The option ID of LEN bytes at w->off, as libtracecmd reads it: text it
  * strdup()s or parses as a C string must end inside the option, and the
  * CPU stats and count must hold what it reads of them.  w->off is left
@@ -451,6 +495,11 @@ static int check_option(struct walk *w, uint16_t id, uint32_t len)
 	case OPTION_TSC2NSEC:
 		w->lay->ts_adjusted = true;
 		return 0;
+	case OPTION_GUEST:
+		return check_guest(w, len);
+	case OPTION_PROCMAPS:
+		/* libtracecmd looks for the NUL at its last byte */
+		return len ? 0 : fail(w, at, "an empty process maps option");
 	case OPTION_BUFFER_TEXT:
 		return latency_text(w, at);
 	case OPTION_CPUSTAT:
@@ -471,11 +520,13 @@ static int check_option(struct walk *w, uint16_t id, uint32_t len)
 	case OPTION_DATE:	/* an offset of the timestamps too */
 		w->lay->ts_adjusted = true;
 		break;
+	case OPTION_HOOK:
+		w->lay->hook = true;
+		break;
 	case OPTION_TRACECLOCK:
 		w->trace_clock = true;
 		/* fall through: text */
 	case OPTION_UNAME:
-	case OPTION_HOOK:
 	case OPTION_VERSION:
 		break;
 	default:

@@ -760,6 +760,17 @@ static int tracedat_open(const char *path, int fd, struct f2t_input **out)
 	}
 	tep_free(t->tep);
 	t->tep = NULL;
+	if (t->layout.hook) {
+		/*
+		 * libtracecmd 1.3 prints a hook it parses on standard output
+		 * (where an output may go) and writes through a NULL pointer
+		 * for one it cannot parse.
+		 */
+		f2t_err("%s: a hook option (trace-cmd record -H), which libtracecmd cannot be given safely, in a file only libtracecmd reads (%s)",
+			path, why);
+		ret = -EINVAL;
+		goto out;
+	}
 	f2t_info("%s: libtracecmd reads it (%s)", path, why);
 	/* Our own messages say what is wrong; libtracecmd's would be noise. */
 	tracecmd_set_loglevel(f2t_verbose ? TEP_LOG_WARNING : TEP_LOG_NONE);

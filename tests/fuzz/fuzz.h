@@ -8,6 +8,7 @@
 #ifndef F2T_FUZZ_H
 #define F2T_FUZZ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -79,5 +80,35 @@ struct f2t_input_kind;
  * with its text and fields, as a conversion does.
  */
 void fz_read_input(const struct f2t_input_kind *kind, const uint8_t *data, size_t size);
+
+/*
+ * A fixed capture made of tests/fuzz/base.cap's META, HEADER_PAGE, every
+ * EVENT_FORMAT, TASKS, MAPS and BUILD_IDS (and KALLSYMS if asked), opened once per process
+ * as an input (its recording) and as a capture (its formats, parsed once:
+ * most of an input's time otherwise).
+ */
+struct fz_fixed {
+	struct f2t_input *base;
+	struct f2t_capr *cap;
+	struct tep_handle *tep;
+	bool tep_symbols;		/* the tep's own symbol tables: loaded */
+	const struct f2t_cap_rec *tasks;
+};
+
+/* Opens @fx (aborts when it cannot: every input would test nothing). */
+void fz_fixed_open(struct fz_fixed *fx, bool kallsyms);
+
+struct f2t_text;
+/*
+ * The ring-buffer pages of the capture at @path as @in, a source decoded
+ * with @fx's formats: @fx's recording, its kallsyms replaced by @kallsyms
+ * unless NULL, with task tables of its own.  in->events is NULL when the
+ * pages cannot be read.  Returns the capture, for fz_fixed_close().
+ */
+struct f2t_capr *fz_fixed_input(struct fz_fixed *fx, const char *path, struct f2t_input *in,
+				const struct f2t_text *kallsyms);
+
+/* Closes what fz_fixed_input() opened. */
+void fz_fixed_close(struct f2t_input *in, struct f2t_capr *cap);
 
 #endif

@@ -19,6 +19,7 @@
 
 #include "capture/capture.h"
 #include "pipeline/convert.h"
+#include "source/capsrc.h"
 #include "source/input.h"
 #include "source/source.h"
 #include "util/log.h"
@@ -369,4 +370,67 @@ void fz_read_input(const struct f2t_input_kind *kind, const uint8_t *data, size_
 	}
 	input_fd = -1;
 	close(fd);
+}
+
+/* ---- a fixed capture's formats and recording, around fuzzed pages ---- */
+
+void fz_fixed_open(struct fz_fixed *fx, bool kallsyms)
+{
+	struct fz_cap c = { 0 };
+	const char *path;
+
+	fz_init();
+	fz_cap_begin(&c);
+	fz_cap_add_base(&c, F2T_CAP_META, -1, -1);
+	fz_cap_add_base(&c, F2T_CAP_HEADER_PAGE, -1, -1);
+	fz_cap_add_base(&c, F2T_CAP_EVENT_FORMAT, -1, -1);
+	fz_cap_add_base(&c, F2T_CAP_TASKS, -1, -1);
+	if (kallsyms)
+		fz_cap_add_base(&c, F2T_CAP_KALLSYMS, -1, -1);
+	/* What names samples' user frames: maps of the sampled task, build-ids. */
+	fz_cap_add_base(&c, F2T_CAP_MAPS, -1, -1);
+	fz_cap_add_base(&c, F2T_CAP_BUILD_IDS, -1, -1);
+	fz_cap_end(&c);
+	path = fz_kept_file(c.b, c.len);
+	free(c.b);
+	fx->base = f2t_input_open(path);
+	fx->cap = f2t_capr_open(path);
+	fx->tep = fx->cap ? f2t_capsrc_formats(fx->cap) : NULL;
+	fx->tasks = fx->cap ? f2t_capr_find(fx->cap, F2T_CAP_TASKS, 0) : NULL;
+	if (!fx->base || !fx->tep || !fx->tasks)
+		abort();
+}
+
+struct f2t_capr *fz_fixed_input(struct fz_fixed *fx, const char *path, struct f2t_input *in,
+				const struct f2t_text *kallsyms)
+{
+	struct f2t_capr *cap = f2t_capr_open(path);
+	int line;
+
+	*in = (struct f2t_input){ .rec = fx->base->rec, .kind = "fuzzed capture" };
+	in->rec.tasks = in->rec.tasks_end = NULL;
+	if (!cap)
+		return NULL;
+	in->rec.path = path;
+	if (kallsyms) {
+		in->rec.kallsyms = *kallsyms;
+		in->rec.read_kallsyms = NULL;
+	}
+	in->rec.tasks = f2t_tasks_new();
+	in->rec.tasks_end = f2t_tasks_new();
+	if (!in->rec.tasks || !in->rec.tasks_end ||
+	    f2t_tasks_load_snapshot(in->rec.tasks, fx->tasks->data, fx->tasks->len, &line) < 0)
+		abort();
+	in->events = f2t_capsrc_open_with(cap, &in->rec, fx->tep, &fx->tep_symbols);
+	return cap;
+}
+
+void fz_fixed_close(struct f2t_input *in, struct f2t_capr *cap)
+{
+	if (in->events)
+		f2t_source_close(in->events);
+	f2t_tasks_free(in->rec.tasks);
+	f2t_tasks_free(in->rec.tasks_end);
+	if (cap)
+		f2t_capr_close(cap);
 }

@@ -26,61 +26,17 @@
 
 #define SUBBUF 4096
 
-static struct {
-	struct f2t_input *base;		/* the fixed capture, as an input: its recording */
-	struct f2t_capr *cap;		/* ... and as a capture: its formats */
-	struct tep_handle *tep;
-	bool tep_symbols;
-	const struct f2t_cap_rec *tasks;
-	struct f2t_convert_opts outputs;
-} fx;
-
-static void open_fixed_capture(void)
-{
-	struct fz_cap c = { 0 };
-	const char *path;
-
-	fz_init();
-	fz_cap_begin(&c);
-	fz_cap_add_base(&c, F2T_CAP_META, -1, -1);
-	fz_cap_add_base(&c, F2T_CAP_HEADER_PAGE, -1, -1);
-	fz_cap_add_base(&c, F2T_CAP_EVENT_FORMAT, -1, -1);
-	fz_cap_add_base(&c, F2T_CAP_TASKS, -1, -1);
-	fz_cap_add_base(&c, F2T_CAP_KALLSYMS, -1, -1);
-	fz_cap_end(&c);
-	path = fz_kept_file(c.b, c.len);
-	free(c.b);
-	fx.base = f2t_input_open(path);
-	fx.cap = f2t_capr_open(path);
-	fx.tep = fx.cap ? f2t_capsrc_formats(fx.cap) : NULL;
-	fx.tasks = fx.cap ? f2t_capr_find(fx.cap, F2T_CAP_TASKS, 0) : NULL;
-	if (!fx.base || !fx.tep || !fx.tasks)
-		abort();
-	fz_convert_opts(&fx.outputs);
-}
+static struct fz_fixed fx;
+static struct f2t_convert_opts outputs;
 
 static void convert_pages(const char *path)
 {
-	struct f2t_capr *cap = f2t_capr_open(path);
-	struct f2t_input in = { .rec = fx.base->rec, .kind = "fuzzed capture" };
-	int line;
+	struct f2t_input in;
+	struct f2t_capr *cap = fz_fixed_input(&fx, path, &in, NULL);
 
-	if (!cap)
-		return;
-	in.rec.path = path;
-	in.rec.tasks = f2t_tasks_new();
-	in.rec.tasks_end = f2t_tasks_new();
-	if (!in.rec.tasks || !in.rec.tasks_end ||
-	    f2t_tasks_load_snapshot(in.rec.tasks, fx.tasks->data, fx.tasks->len, &line) < 0)
-		abort();
-	in.events = f2t_capsrc_open_with(cap, &in.rec, fx.tep, &fx.tep_symbols);
-	if (in.events) {
-		f2t_convert_input(&in, &fx.outputs, NULL);
-		f2t_source_close(in.events);
-	}
-	f2t_tasks_free(in.rec.tasks);
-	f2t_tasks_free(in.rec.tasks_end);
-	f2t_capr_close(cap);
+	if (in.events)
+		f2t_convert_input(&in, &outputs, NULL);
+	fz_fixed_close(&in, cap);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -88,8 +44,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct fz_cap c;
 	static unsigned char page[SUBBUF];
 
-	if (!fx.base)
-		open_fixed_capture();
+	if (!fx.base) {
+		fz_fixed_open(&fx, true);
+		fz_convert_opts(&outputs);
+	}
 	fz_cap_begin(&c);
 	fz_cap_add_base(&c, F2T_CAP_META, -1, -1);
 	for (size_t off = 0, k = 0; off < size; off += SUBBUF, k++) {

@@ -230,14 +230,10 @@ static const char kallsyms[] =
 #define XFS_FOO		0xffffffffc0000000ull
 #define NOWHERE		0xffffffff90000000ull	/* no symbol covers it */
 
-static void write_capture(const char *path)
+/* The metadata, the kernel's header page and the function tracers' formats. */
+static void capture_start(struct f2t_capw *w, const char *meta, struct ids *id)
 {
-	struct f2t_capw *w = f2t_capw_open(path, false);
-	const char meta[] = "clock=mono\nncpus=2\nsubbuf_size=4096\n";
-	const char tasks[] = "100 100 worker\n101 101 opener\n102 102 other\n";
-	struct page cpu0, cpu1;
 	char hp[512];
-	struct ids id;
 	char *header;
 	size_t len;
 
@@ -247,9 +243,20 @@ static void write_capture(const char *path)
 	header = slurp(hp, &len);
 	assert_int_equal(f2t_capw_add(w, F2T_CAP_HEADER_PAGE, 0, header, len), 0);
 	free(header);
-	id.function = add_format(w, "ftrace", "function");
-	id.entry = add_format(w, "ftrace", "funcgraph_entry");
-	id.exit = add_format(w, "ftrace", "funcgraph_exit");
+	id->function = add_format(w, "ftrace", "function");
+	id->entry = add_format(w, "ftrace", "funcgraph_entry");
+	id->exit = add_format(w, "ftrace", "funcgraph_exit");
+}
+
+static void write_capture(const char *path)
+{
+	struct f2t_capw *w = f2t_capw_open(path, false);
+	const char meta[] = "clock=mono\nncpus=2\nsubbuf_size=4096\n";
+	const char tasks[] = "100 100 worker\n101 101 opener\n102 102 other\n";
+	struct page cpu0, cpu1;
+	struct ids id;
+
+	capture_start(w, meta, &id);
 	id.irq_entry = add_format(w, "irq", "irq_handler_entry");
 	id.irq_exit = add_format(w, "irq", "irq_handler_exit");
 	id.soft_entry = add_format(w, "irq", "softirq_entry");
@@ -585,6 +592,75 @@ static void test_json(void **state)
 	free(j);
 }
 
+/*
+ * A symbol table whose function and module names run to 20 KB each: more
+ * than the whole line the text source makes room for (four sub-buffers).
+ * Each name is cut to F2T_FUNCTEXT_MAX_NAME (511) bytes in the text; the
+ * other outputs take the conversion without error.
+ */
+#define LONG_NAME 20000
+
+static void test_long_names(void **state)
+{
+	char *ksyms = malloc(2 * LONG_NAME + 256), *t, *want = malloc(1200);
+	char out[4][96], f511[512], m510[511];
+	struct f2t_convert_opts o = { 0 };
+	struct f2t_capw *w;
+	struct page cpu0;
+	struct ids id;
+	size_t n;
+
+	assert_non_null(ksyms);
+	assert_non_null(want);
+	memset(f511, 'f', 511);
+	f511[511] = '\0';
+	memset(m510, 'm', 510);
+	m510[510] = '\0';
+	n = (size_t)sprintf(ksyms, "ffffffff81100000 T ");
+	memset(ksyms + n, 'f', LONG_NAME);
+	n += LONG_NAME;
+	n += (size_t)sprintf(ksyms + n, "\nffffffff81100400 T getname\nffffffffc0000000 t xfs_foo\t[");
+	memset(ksyms + n, 'm', LONG_NAME);
+	n += LONG_NAME;
+	n += (size_t)sprintf(ksyms + n, "]\n");
+	for (int i = 0; i < 4; i++)
+		snprintf(out[i], sizeof(out[i]), "%s/long.%s", dir,
+			 (const char *[]){ "cap", "txt", "json", "fxt" }[i]);
+
+	w = f2t_capw_open(out[0], false);
+	capture_start(w, "clock=mono\nncpus=1\nsubbuf_size=4096\n", &id);
+	assert_int_equal(f2t_capw_add(w, F2T_CAP_TASKS, 0, "100 100 worker\n", 15), 0);
+	assert_int_equal(f2t_capw_add(w, F2T_CAP_KALLSYMS, 0, ksyms, n), 0);
+	page_init(&cpu0);
+	entry(&cpu0, &id, 10000, 100, DO_SYS_OPENAT2, 0);
+	entry(&cpu0, &id, 10100, 100, XFS_FOO, 1);
+	exit_(&cpu0, &id, 10300, 100, XFS_FOO, 1, 5000, 5200);
+	exit_(&cpu0, &id, 11000, 100, DO_SYS_OPENAT2, 0, 5000, 6000);
+	function(&cpu0, &id, 11100, 100, GETNAME, DO_SYS_OPENAT2 + 0x40);
+	page_close(&cpu0);
+	assert_int_equal(f2t_capw_add(w, F2T_CAP_CPU_DATA, 0, cpu0.b, PAGE), 0);
+	assert_int_equal(f2t_capw_close(w), 0);
+
+	for (int i = 1; i < 4; i++)
+		assert_int_equal(f2t_convert_add_output(&o, out[i], NULL), 0);
+	assert_int_equal(f2t_convert(out[0], &o), 0);
+	t = slurp(out[1], NULL);
+	/* 511 bytes of each name: the function's, and "[" and 510 of the module's. */
+	snprintf(want, 1200, "funcgraph_entry:               |  %s() {\n", f511);
+	expect_in(t, "text", want);
+	snprintf(want, 1200, "funcgraph_entry:               |    xfs_foo [%s() {\n", m510);
+	expect_in(t, "text", want);
+	snprintf(want, 1200, "funcgraph_exit:   0.200 us    |    } /* xfs_foo [%s */\n", m510);
+	expect_in(t, "text", want);
+	snprintf(want, 1200, "function: getname <-%s\n", f511);
+	expect_in(t, "text", want);
+	free(t);
+	for (int i = 0; i < 4; i++)
+		unlink(out[i]);
+	free(ksyms);
+	free(want);
+}
+
 static void check_duration(uint64_t ns, const char *want)
 {
 	char buf[64];
@@ -655,6 +731,7 @@ int main(void)
 		cmocka_unit_test(test_pseudo_names),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_long_names),
 		cmocka_unit_test(test_duration_column),
 		cmocka_unit_test(test_int_columns_as_printf),
 	};

@@ -416,6 +416,44 @@ static void test_what_held_the_cpu(void **state)
 		assert_int_equal(r->held[i].ns, 10);
 }
 
+/*
+ * A sched_switch whose previous pid is negative (a damaged record; no
+ * kernel task has one) says nothing of who ran: what follows reads as if
+ * it were not there.  As the first event of a CPU it once took the CPU's
+ * task for a thread the table did not have (a NULL entry: a crash).
+ */
+static void test_negative_pid_switch(void **state)
+{
+	struct rec *r = *state, *clean = calloc(1, sizeof(*clean));
+	const struct f2t_event valid[] = {
+		ev_switch(200, 0, 100, "S", 101),
+		ev_waking(300, 1, 0, 100),
+		ev_switch(400, 0, 101, "R", 100),
+	};
+
+	assert_non_null(clean);
+	clean->t = f2t_tstates_new(8, record, clean);
+	assert_non_null(clean->t);
+	/* At the first valid event's time, so that the trace starts there either way. */
+	feed(r, ev_switch(200, 0, -1, "R", 100));
+	for (size_t i = 0; i < sizeof(valid) / sizeof(valid[0]); i++) {
+		feed(r, valid[i]);
+		feed(clean, valid[i]);
+	}
+	end(r);
+	end(clean);
+	assert_int_equal(r->n, clean->n);
+	for (size_t i = 0; i < r->n; i++) {
+		assert_int_equal(r->s[i].tid, clean->s[i].tid);
+		assert_int_equal(r->s[i].state, clean->s[i].state);
+		assert_int_equal(r->s[i].start, clean->s[i].start);
+		assert_int_equal(r->s[i].end, clean->s[i].end);
+	}
+	assert_true(count(r, 100) > 0);
+	f2t_tstates_free(clean->t);
+	free(clean);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -430,6 +468,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_migration, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_woken_on_its_way_to_sleep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_what_held_the_cpu, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_negative_pid_switch, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
