@@ -16,6 +16,8 @@
 #include "util/path.h"
 
 #define COPY_SIZE (256u << 10)
+/* A stream without end (trace_pipe) fills the disk: said every so often. */
+#define PROGRESS_STEP (1ull << 30)
 
 /*
  * A FIFO opened without waiting reads "end of file" while no program has
@@ -96,6 +98,9 @@ static int spool(const char *path, int fd, bool fifo, int *out)
 				goto out;
 			}
 			total += got;
+			if (total / PROGRESS_STEP != (total - got) / PROGRESS_STEP)
+				f2t_warn("%s: %llu GiB read into a temporary file in %s so far",
+					 path, (unsigned long long)(total / PROGRESS_STEP), f2t_tmpdir());
 		}
 		n = read(fd, buf, COPY_SIZE);
 		if (n < 0 && errno == EINTR) {
