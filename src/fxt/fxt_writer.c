@@ -242,8 +242,15 @@ static int write_wakeup(struct f2t_writer *w, const struct f2t_event *ev)
 	uint64_t *rec;
 	int ret;
 
+	/*
+	 * A target CPU past 16 bits is a field's value (a damaged record, a
+	 * text's typo): the wakeup goes on the CPU that recorded it, as when
+	 * the field says none.  That CPU itself must fit.
+	 */
 	if ((uint32_t)cpu > FXT_CPU_MAX)
-		return cpu_too_big(w, (uint32_t)cpu);
+		cpu = (int32_t)ev->cpu;
+	if (ev->cpu > FXT_CPU_MAX)
+		return cpu_too_big(w, ev->cpu);
 	ret = fxt_ensure_named(w, ev->wake.pid);
 	if (!ret)
 		ret = fxt_ensure_named(w, ev->pid);
