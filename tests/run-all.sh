@@ -17,6 +17,12 @@ export F2T B
 # sudo, who cannot write trace_marker; record_sudo.sh sets these itself.
 unset SUDO_UID SUDO_GID
 export F2T_TESTS="$here"
+# Recording tests skip, with the reason, where tracefs hangs (record-common.bash).
+if [ "$(id -u)" -eq 0 ] && [ -z "${F2T_TRACEFS_STUCK+set}" ]; then
+	F2T_TRACEFS_STUCK=$("$here/helpers/tracefs_stuck.sh")
+	export F2T_TRACEFS_STUCK
+	[ -z "$F2T_TRACEFS_STUCK" ] || echo "note: $F2T_TRACEFS_STUCK"
+fi
 for t in "$here"/integration/*.sh; do
 	[ -e "$t" ] || continue
 	name=$(basename "$t" .sh)

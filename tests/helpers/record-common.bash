@@ -14,6 +14,7 @@ trap 'rm -rf "$TMP"' EXIT
 
 need_root() {
 	[ "$(id -u)" -eq 0 ] || skip "recording needs root (run make check as root)"
+	[ -z "${F2T_TRACEFS_STUCK:-}" ] || skip "$F2T_TRACEFS_STUCK"
 	T=
 	for d in /sys/kernel/tracing /sys/kernel/debug/tracing; do
 		[ -d "$d/instances" ] && { T=$d; break; }

@@ -21,7 +21,7 @@ trap 'rm -rf "$out"' EXIT
 "$F2T" convert -q "$here/../fixtures/sched-tcp.cap" -o "$out/sched.json" -o "$out/sched.txt" || exit 1
 "$F2T" convert -q "$here/../fixtures/weird-comm.cap" -o "$out/weird.json" || exit 1
 traces=("$out/sched.json" "$out/sched.txt" "$out/weird.json")
-if [ "$(id -u)" -eq 0 ]; then
+if [ "$(id -u)" -eq 0 ] && [ -z "${F2T_TRACEFS_STUCK:-}" ]; then
 	work=("$B/tests/helpers/pingpong" 2000)
 	[ -x "${work[0]}" ] || work=(sh -c 'ls / > /dev/null; sleep 0.05')
 	"$F2T" record -q -o "$out/rec.json" -- "${work[@]}" > /dev/null || exit 1

@@ -9,6 +9,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 [ "$(id -u)" -eq 0 ] || { echo "needs root to record"; exit 77; }
+[ -z "${F2T_TRACEFS_STUCK:-}" ] || { echo "SKIP: $F2T_TRACEFS_STUCK"; exit 77; }
 [ -d /sys/kernel/tracing/instances ] || [ -d /sys/kernel/debug/tracing/instances ] ||
 	{ echo "no tracefs instances here"; exit 77; }
 command -v python3 >/dev/null || { echo "python3 is not installed"; exit 77; }
