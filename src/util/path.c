@@ -140,14 +140,14 @@ char *f2t_path_resolve(const char *path)
 		if (in_proc(done) && opaque(target)) {
 			/* pipe:[N], socket:[N], a deleted file: the kernel's to follow. */
 			free(done);
-			if (asprintf(&done, "%s%s", cand, rest) < 0)
+			if (asprintf(&done, "%s%s", cand, rest[strspn(rest, "/")] ? rest : "") < 0)
 				done = NULL;
 			free(cand);
 			err = done ? 0 : ENOMEM;
 			goto out;
 		}
 		free(cand);
-		if (asprintf(&next, "%s/%s", target, rest) < 0) {
+		if (asprintf(&next, "%s%s%s", target, *rest ? "/" : "", rest) < 0) {
 			err = ENOMEM;
 			goto out;
 		}

@@ -130,6 +130,27 @@ static void relative_paths_start_at_the_working_directory(void **state)
 	(void)state;
 }
 
+static void a_pipe_behind_proc_is_left_to_the_kernel(void **state)
+{
+	char link[ROOT_PATH_MAX], fdpath[64], *got;
+	int fds[2];
+	size_t n;
+
+	assert_int_equal(pipe(fds), 0);
+	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fds[0]);
+	assert_int_equal(symlink(fdpath, at(link, "stdin")), 0);	/* as /dev/stdin is */
+	got = f2t_path_resolve(link);
+	assert_non_null(got);
+	n = strlen(got);
+	/* /proc/PID/fd/N, the pipe's link itself, with nothing after it. */
+	assert_true(!strncmp(got, "/proc/", 6) && got[n - 1] != '/');
+	assert_string_equal(strrchr(got, '/') + 1, strrchr(fdpath, '/') + 1);
+	free(got);
+	close(fds[0]);
+	close(fds[1]);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -138,6 +159,7 @@ int main(void)
 		cmocka_unit_test(a_new_last_component_is_kept),
 		cmocka_unit_test(loops_end),
 		cmocka_unit_test(relative_paths_start_at_the_working_directory),
+		cmocka_unit_test(a_pipe_behind_proc_is_left_to_the_kernel),
 	};
 
 	return cmocka_run_group_tests(tests, make_tree, remove_tree);
