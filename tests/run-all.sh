@@ -7,6 +7,14 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 pass=0 fail=0 skip=0 failed=()
 
+# Tests that read tracefs skip, with the reason, where it hangs
+# (record-common.bash's need_root, test_fmtcheck).
+if [ -z "${F2T_TRACEFS_STUCK+set}" ]; then
+	F2T_TRACEFS_STUCK=$("$here/helpers/tracefs_stuck.sh")
+	export F2T_TRACEFS_STUCK
+	[ -z "$F2T_TRACEFS_STUCK" ] || echo "note: $F2T_TRACEFS_STUCK"
+fi
+
 for t in "$@"; do
 	echo "== unit: $(basename "$t")"
 	if "$t"; then pass=$((pass + 1)); else fail=$((fail + 1)); failed+=("$(basename "$t")"); fi
@@ -17,12 +25,6 @@ export F2T B
 # sudo, who cannot write trace_marker; record_sudo.sh sets these itself.
 unset SUDO_UID SUDO_GID
 export F2T_TESTS="$here"
-# Recording tests skip, with the reason, where tracefs hangs (record-common.bash).
-if [ "$(id -u)" -eq 0 ] && [ -z "${F2T_TRACEFS_STUCK+set}" ]; then
-	F2T_TRACEFS_STUCK=$("$here/helpers/tracefs_stuck.sh")
-	export F2T_TRACEFS_STUCK
-	[ -z "$F2T_TRACEFS_STUCK" ] || echo "note: $F2T_TRACEFS_STUCK"
-fi
 for t in "$here"/integration/*.sh; do
 	[ -e "$t" ] || continue
 	name=$(basename "$t" .sh)

@@ -126,15 +126,15 @@ int f2t_pipeline_add_tap(struct f2t_pipeline *p, const struct f2t_tap *tap)
 /*
  * A writer's error, named after its output.  That output is left out from
  * now on and removed at the end; the run goes on for the others (and the
- * taps), and fails only when none is left.  Memory is everyone's: out of
- * it, the run ends.
+ * taps), and fails only when none is left.  Memory and descriptors are
+ * everyone's: out of them, the run ends.
  */
 static int failed(struct f2t_pipeline *p, struct output *o, int err)
 {
 	const char *why = o->w.why[0] ? o->w.why : strerror(-err);
 
 	o->err = err;
-	if (--p->nlive + p->ntaps && err != -ENOMEM) {
+	if (--p->nlive + p->ntaps && !f2t_resource_error(err)) {
 		f2t_err("%s: %s; not written, the other outputs go on", o->w.out->path, why);
 		return 0;
 	}

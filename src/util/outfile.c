@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Temporary file, then rename: see outfile.h.  The names of the temporary
- * files still open sit in a fixed table with their directories' fds, so
- * that a signal handler can remove them with nothing but unlinkat(); the
+ * files still open sit in a fixed table, so that a signal handler can
+ * remove them with nothing but unlink() (a name no one can guess); the
  * stop signals are blocked while the table and the files on disk change
  * together.  Under sudo every open, rename and unlink is the user's
  * (util/sudo.h): the kernel checks the path as it would for them.
@@ -29,9 +29,7 @@
 
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 
-/* Each temporary file still open: its directory and its name there. */
-static char temps[MAX_TEMPS][NAME_MAX + 1];
-static int temp_dirfd[MAX_TEMPS];
+static char temps[MAX_TEMPS][PATH_MAX];
 static volatile sig_atomic_t temp_used[MAX_TEMPS];
 
 void f2t_outfile_hold_signals(sigset_t *old)
@@ -44,13 +42,12 @@ void f2t_outfile_hold_signals(sigset_t *old)
 	sigprocmask(SIG_BLOCK, &set, old);
 }
 
-static int claim_slot(int dirfd, const char *name)
+static int claim_slot(const char *name)
 {
 	for (int i = 0; i < MAX_TEMPS; i++) {
 		if (temp_used[i])
 			continue;
 		snprintf(temps[i], sizeof(temps[i]), "%s", name);
-		temp_dirfd[i] = dirfd;
 		temp_used[i] = 1;
 		return i;
 	}
@@ -73,7 +70,8 @@ static const char *base_of(const char *path)
 /*
  * The directory F->path is in (a path without symlinks), opened so that
  * none can have been swapped in since: the temporary file is created,
- * renamed and removed there, whatever happens to the path meanwhile.
+ * renamed and removed there.  Opened for each, not kept: a run writing
+ * several outputs needs no more descriptors than before.
  */
 static int open_dir(struct f2t_outfile *f)
 {
@@ -118,7 +116,7 @@ static int create_temp(struct f2t_outfile *f)
 		for (size_t i = 0; i < sizeof(rnd); i++)
 			x[i] = chars[rnd[i] % (sizeof(chars) - 1)];
 		f2t_outfile_hold_signals(&old);
-		f->slot = claim_slot(f->dirfd, base_of(f->tmp));
+		f->slot = claim_slot(f->tmp);
 		err = f->slot;
 		if (f->slot >= 0) {
 			f->fd = openat(f->dirfd, base_of(f->tmp),
@@ -178,12 +176,13 @@ int f2t_outfile_open(struct f2t_outfile *f, const char *path, unsigned int flags
 		unlinkat(f->dirfd, base_of(f->tmp), 0);
 		release_slot(f->slot);
 		f->slot = -1;
-		close(f->dirfd);
-		f->dirfd = -1;
 		free(f->path);
 		f->path = f->tmp;
 		f->tmp = NULL;
 	}
+	if (f->dirfd >= 0)
+		close(f->dirfd);
+	f->dirfd = -1;
 out:
 	f2t_sudo_files_end();
 	if (err)
@@ -206,6 +205,8 @@ int f2t_outfile_commit(struct f2t_outfile *f)
 	if (!err && rename_it) {
 		/* As the user: replacing a file is theirs to do or not. */
 		err = f2t_sudo_files_begin();
+		if (!err)
+			err = open_dir(f);
 		f2t_outfile_hold_signals(&old);
 		if (!err && renameat(f->dirfd, base_of(f->tmp), f->dirfd, base_of(f->path)) < 0)
 			err = -errno;
@@ -236,9 +237,14 @@ void f2t_outfile_abort(struct f2t_outfile *f)
 	if (f->fd >= 0)
 		close(f->fd);
 	f->fd = -1;
-	if (f->tmp && f->dirfd >= 0) {
+	if (f->tmp) {
+		if (f->dirfd < 0 && !f2t_sudo_files_begin()) {
+			open_dir(f);
+			f2t_sudo_files_end();
+		}
 		f2t_outfile_hold_signals(&old);
-		unlinkat(f->dirfd, base_of(f->tmp), 0);
+		if (f->dirfd >= 0)
+			unlinkat(f->dirfd, base_of(f->tmp), 0);
 		release_slot(f->slot);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	}
@@ -257,7 +263,7 @@ static void on_stop(int sig)
 
 	for (int i = 0; i < MAX_TEMPS; i++)
 		if (temp_used[i])
-			unlinkat(temp_dirfd[i], temps[i], 0);
+			unlink(temps[i]);
 	sigaction(sig, &dfl, NULL);
 	raise(sig);	/* delivered when we return: the process ends by SIG */
 }

@@ -28,7 +28,7 @@ enum {
 
 struct f2t_outfile {
 	int fd;
-	int dirfd;		/* NAME's directory: the temporary file is there */
+	int dirfd;		/* NAME's directory while it is worked in, else -1 */
 	int slot;		/* in the table a signal handler empties; -1: none */
 	unsigned int flags;
 	char *path;		/* the name it takes: absolute, symlinks resolved */

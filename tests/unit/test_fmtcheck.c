@@ -152,6 +152,14 @@ static void test_accepts_every_format_of_this_kernel(void **state)
 	int checked = 0, unparsed = 0;
 
 	assert_non_null(tep);
+	/* Reading a format file would sleep for good there (tests/run-all.sh). */
+	if (getenv("F2T_TRACEFS_STUCK") && *getenv("F2T_TRACEFS_STUCK")) {
+		print_message("skipped: %s\n", getenv("F2T_TRACEFS_STUCK"));
+		if (top)
+			closedir(top);
+		tep_free(tep);
+		skip();
+	}
 	if (!top)
 		skip();
 	while ((sys = readdir(top))) {
