@@ -34,29 +34,37 @@ bid=$(readelf -n "$BURN" | sed -n 's/.*Build ID: *\([0-9a-f]*\).*/\1/p')
 progs=()
 trap 'kill "${progs[@]}" 2>/dev/null; rm -rf "$TMP"' EXIT
 
-# start NAME: runs a copy of burn as $U/NAME for 30 s; sets PROG.
+# start NAME: runs a copy of burn as $U/NAME for 60 s; sets PROG.
+names=()
 start() {
+	names+=("$1")
 	cp "$BURN" "$U/$1" && chmod 755 "$U/$1" || fail "cp"
-	"${as_user[@]}" "$U/$1" 30 >/dev/null &
+	"${as_user[@]}" "$U/$1" 60 >/dev/null &
 	PROG=$!
 	progs+=("$PROG")
 }
 
-# recording WRAPPER... -- RECORD-ARGS: starts `record` (through WRAPPER, e.g.
-# strace) in the background, returns once its maps of the processes are
-# read (its instance exists, plus a second); sets RPID and T0.
+# recording CAP WRAPPER... -- RECORD-ARGS: starts `record -k CAP` (through
+# WRAPPER, e.g. strace) in the background and returns once the capture
+# holds the maps of every program started (record writes them there at
+# once, after tracing starts); sets RPID and T0.
 recording() {
-	local wrap=()
+	local cap=$1 wrap=() name
+	shift
 	while [ "$1" != -- ]; do wrap+=("$1"); shift; done
 	shift
 	T0=$(date +%s%N)
-	timeout -k 5 20 "${wrap[@]}" "$F2T" record "$@" 2>"$TMP/err" &
+	timeout -k 5 60 "${wrap[@]}" "$F2T" record -k "$cap" "$@" 2>"$TMP/err" &
 	RPID=$!
-	for _ in $(seq 100); do
-		ls -d "$T"/instances/ftrace2trace-* >/dev/null 2>&1 && break
-		sleep 0.05
+	for name in "${names[@]}"; do
+		for _ in $(seq 600); do
+			grep -aqF "$U/$name" "$(dirname "$cap")"/."$(basename "$cap")".f2t-* 2>/dev/null &&
+				break
+			sleep 0.05
+		done
+		grep -aqF "$U/$name" "$(dirname "$cap")"/."$(basename "$cap")".f2t-* 2>/dev/null ||
+			fail "the capture never got the maps of $U/$name: $(cat "$TMP/err")"
 	done
-	sleep 1
 }
 
 # finish: waits for the recording; sets RC and SECS (whole seconds it took).
@@ -74,21 +82,21 @@ skipped_count() {
 # Run 1: FIFOs.
 start live; live=$PROG
 start gone; gone=$PROG
-recording -- -a -d 3 -k "$TMP/a.cap" -o "$TMP/a.fxt"
+recording "$TMP/a.cap" -- -a -d 4 -o "$TMP/a.fxt"
 rm "$U/live" "$U/gone" && "${as_user[@]}" mkfifo "$U/live" "$U/gone" || fail "mkfifo"
 kill "$gone"
 finish
 [ "$RC" -ne 124 ] && [ "$RC" -ne 137 ] ||
-	fail "record -a -d 3 still ran after 20 s: the stop waits on a FIFO put at a mapped file's path"
+	fail "record -a -d 4 still ran after 60 s: the stop waits on a FIFO put at a mapped file's path"
 [ "$RC" -eq 0 ] || fail "record: exit $RC: $(cat "$TMP/err")"
-[ "$SECS" -le 10 ] || fail "record -a -d 3 took $SECS s"
+[ "$SECS" -le 20 ] || fail "record -a -d 4 took $SECS s"
 is_fxt "$TMP/a.fxt" || fail "a.fxt is not a whole trace"
 n=$(skipped_count)
 [ -n "$n" ] && [ "$n" -ge 2 ] ||
 	fail "the summary does not count the 2 FIFOs as skipped: $(grep -i skipped "$TMP/err")"
 grep -aq "$bid $U/live" "$TMP/a.cap" ||
 	fail "the build-id of the running program ($bid) was not saved from its mapping"
-ok "FIFOs at mapped paths: record -a -d 3 ended in $SECS s, output whole, $n files counted as skipped, the live program's build-id read from its mapping"
+ok "FIFOs at mapped paths: record -a -d 4 ended in $SECS s, output whole, $n files counted as skipped, the live program's build-id read from its mapping"
 
 # Run 2: symlinks to devices, under strace to see what is opened.
 if ! command -v strace >/dev/null; then
@@ -96,9 +104,10 @@ if ! command -v strace >/dev/null; then
 fi
 kill "$live" 2>/dev/null
 rm -f "$U/live" "$U/gone"
+names=()
 start zero; zero=$PROG
 start tty; tty=$PROG
-recording strace -f -y -qq -e trace=open,openat -o "$TMP/strace" -- -a -d 2 -o "$TMP/b.fxt"
+recording "$TMP/b.cap" strace -f -y -qq -e trace=open,openat -o "$TMP/strace" -- -a -d 5 -o "$TMP/b.fxt"
 rm "$U/zero" "$U/tty" || fail "rm"
 "${as_user[@]}" ln -s /dev/zero "$U/zero" && "${as_user[@]}" ln -s /dev/ptmx "$U/tty" ||
 	fail "ln -s"
@@ -112,6 +121,6 @@ fi
 grep -q "$U/zero" "$TMP/strace" || fail "strace saw no open of $U/zero at all: the test tested nothing"
 n=$(skipped_count)
 [ -n "$n" ] && [ "$n" -ge 2 ] ||
-	fail "the summary does not count the 2 symlinks as skipped: $(grep -i skipped "$TMP/err")"
+	fail "the summary does not count the 2 symlinks as skipped: $(grep -i skipped "$TMP/err"); opens: $(grep -E "$U/(zero|tty)" "$TMP/strace" | head -6)"
 ok "symlinks to /dev/zero and /dev/ptmx at mapped paths: not opened, $n files counted as skipped"
 exit 0
