@@ -6,7 +6,9 @@
 # refused at any component of a path, even by root itself.
 set -u
 . "$F2T_TESTS/helpers/record-common.bash"
-need_root
+[ "$(id -u)" -eq 0 ] || skip "acting as through sudo needs root"
+# The record parts need tracefs; the rest runs wherever root does.
+can_record() { [ -z "${F2T_TRACEFS_STUCK:-}" ] && [ -d /sys/kernel/tracing/instances ]; }
 getent passwd nobody >/dev/null || skip "no user 'nobody' to act as"
 getent passwd daemon >/dev/null || skip "no user 'daemon' to plant links as"
 uid=$(id -u nobody)
@@ -45,9 +47,13 @@ expect_refused "convert -o root-only/victim" as_nobody convert -q "$N/in.cap" --
 expect_refused "convert -o root-only/new.json" as_nobody convert -q "$N/in.cap" -o "$R/new.json"
 expect_refused "report -o root-only/victim" as_nobody report "$N/in.cap" -o "$R/victim"
 expect_refused "merge -o root-only/victim" as_nobody merge -q -o "$R/victim" "$N/in.json"
-expect_refused "record -o root-only/new.fxt" as_nobody record -q -o "$R/new.fxt" -- true
-expect_refused "record -k root-only/new.cap" as_nobody record -q -k "$R/new.cap" -o "$N/r.fxt" -- true
-grep -q "instance ftrace2trace" "$TMP/err" && fail "record: tracing was set up first"
+if can_record; then
+	expect_refused "record -o root-only/new.fxt" as_nobody record -q -o "$R/new.fxt" -- true
+	expect_refused "record -k root-only/new.cap" as_nobody record -q -k "$R/new.cap" -o "$N/r.fxt" -- true
+	grep -q "instance ftrace2trace" "$TMP/err" && fail "record: tracing was set up first"
+else
+	echo "note: record's parts skipped: ${F2T_TRACEFS_STUCK:-no tracefs instances here}"
+fi
 
 # Reading root's files.
 expect_refused "convert root-only/secret.cap" as_nobody convert -q "$R/secret.cap" -o "$N/x.json"
@@ -59,8 +65,12 @@ expect_refused "dump root-only/victim" as_nobody dump "$R/victim"
 
 # The same, allowed where nobody may: the files are theirs.
 as_nobody convert -q "$N/in.cap" -o "$N/ok.json" || fail "convert in nobody's directory"
-as_nobody record -q -k "$N/ok.cap" -o "$N/ok.fxt" -- true || fail "record in nobody's directory"
-for f in ok.json ok.cap ok.fxt; do
+written=(ok.json)
+if can_record; then
+	as_nobody record -q -k "$N/ok.cap" -o "$N/ok.fxt" -- true || fail "record in nobody's directory"
+	written+=(ok.cap ok.fxt)
+fi
+for f in "${written[@]}"; do
 	[ "$(stat -c %u:%g "$N/$f")" = "$uid:$gid" ] || fail "$f belongs to $(stat -c %u:%g "$N/$f")"
 done
 ok "in nobody's own directory: written, and theirs"
@@ -81,7 +91,7 @@ expect_link_refused() {
 }
 expect_link_refused "sudo convert -o sticky/daemon's-link/x" \
 	as_nobody convert -q "$N/in.cap" -o "$S/d/x.json"
-expect_link_refused "sudo record -o sticky/daemon's-link/x" \
+can_record && expect_link_refused "sudo record -o sticky/daemon's-link/x" \
 	as_nobody record -q -o "$S/d/x.fxt" -- true
 expect_link_refused "root convert -o sticky/daemon's-link/x" \
 	"$F2T" convert -q "$N/in.cap" -o "$S/d/x.json"
