@@ -16,6 +16,8 @@ getent passwd nobody >/dev/null || skip "no user 'nobody' to run the command as"
 uid=$(id -u nobody)
 gid=$(id -g nobody)
 chmod 755 "$TMP"
+# Outputs are written as the sudo user, nobody.
+chown "$uid:$gid" "$TMP"
 cp "$B/tests/helpers/tiocsti" "$TMP/tiocsti" && chmod 755 "$TMP/tiocsti" || fail "no tiocsti helper"
 sudo_env="SUDO_UID=$uid SUDO_GID=$gid"
 rec="$F2T record -q --no-sample"
