@@ -347,11 +347,13 @@ enum f2t_marker_kind f2t_marker_parse(const char *buf, size_t len, struct f2t_ma
 	const char *nul = len ? memchr(buf, '\0', len) : NULL;
 	const size_t sync_len = sizeof(CLOCK_SYNC_PREFIX) - 1;
 	struct fields f;
+	size_t cut;
 	bool ok;
 
 	*m = (struct f2t_marker){ .pid = -1 };
 	if (nul)
 		len = (size_t)(nul - buf);
+	cut = len;
 	while (len && buf[len - 1] == '\n')
 		len--;
 
@@ -372,6 +374,7 @@ enum f2t_marker_kind f2t_marker_parse(const char *buf, size_t len, struct f2t_ma
 					  .malformed = malformed, .reason = reason,
 					  .name = { buf, len } };
 	}
+	m->text_len = cut;
 	return m->kind;
 }
 

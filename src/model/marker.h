@@ -58,6 +58,8 @@ struct f2t_marker_str {
 
 struct f2t_marker {
 	enum f2t_marker_kind kind;
+	/* The text's bytes before its first NUL, trailing '\n's included. */
+	size_t text_len;
 	/* TEXT only: it looked like a marker but was not a valid one. */
 	bool malformed;
 	/* Why it is malformed: a static string, NULL otherwise. */

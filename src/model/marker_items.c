@@ -83,27 +83,27 @@ int f2t_model_marker_event(struct f2t_model *m, const struct f2t_event *ev)
 	const struct f2t_task *t = ev->pid > 0 ? f2t_tasks_find(m->rec->tasks, ev->pid) : NULL;
 	const struct f2t_trace_info *info = &m->rec->info;
 	struct f2t_item it = { .ts = ev->ts, .ev = ev, .args = m->args };
-	struct f2t_mrecord r;
+	struct f2t_mrecord *r = &m->mark;
 	int ret;
 
-	ret = f2t_mtrack_event(m->markers, ev, t ? t->tgid : 0, &r);
-	if (ret || r.rec == F2T_MREC_NONE)
+	ret = f2t_mtrack_event(m->markers, ev, t ? t->tgid : 0, r);
+	if (ret || r->rec == F2T_MREC_NONE)
 		return ret;
-	if (r.rec == F2T_MREC_CLOCK_SYNC) {
+	if (r->rec == F2T_MREC_CLOCK_SYNC) {
 		/* The recorder's own sync markers: when the kernel saw them. */
-		if (is_id(r.sync_id, info->sync_start.id))
+		if (is_id(r->sync_id, info->sync_start.id))
 			m->sync_start_ts = ev->ts;
-		if (is_id(r.sync_id, info->sync_end.id))
+		if (is_id(r->sync_id, info->sync_end.id))
 			m->sync_end_ts = ev->ts;
 	}
-	it.kind = kinds[r.rec];
-	it.track = (struct f2t_track){ F2T_TRACK_THREAD, r.tgid, r.tid, 0 };
-	it.category = (struct f2t_str){ r.category.s, r.category.len };
-	it.name = (struct f2t_str){ r.name.s, r.name.len };
+	it.kind = kinds[r->rec];
+	it.track = (struct f2t_track){ F2T_TRACK_THREAD, r->tgid, r->tid, 0 };
+	it.category = (struct f2t_str){ r->category.s, r->category.len };
+	it.name = (struct f2t_str){ r->name.s, r->name.len };
 	/* Mostly unique: a format with a string table should not keep it. */
-	it.name_unique = r.m.kind == F2T_MARKER_TEXT;
+	it.name_unique = r->m.kind == F2T_MARKER_TEXT;
 	/* ASYNC: the pairing id.  COUNTER: one series per process and name. */
-	it.id = r.rec == F2T_MREC_COUNTER ? (uint64_t)(uint32_t)r.tgid : r.async_id;
-	record_args(&it, m->args, &r);
+	it.id = r->rec == F2T_MREC_COUNTER ? (uint64_t)(uint32_t)r->tgid : r->async_id;
+	record_args(&it, m->args, r);
 	return f2t_model_put(m, &it);
 }

@@ -2,11 +2,13 @@
 /*
  * Markers to records (see marker_track.h for the mapping).  Per event: one
  * parse, one or two hash lookups, no allocation except when a thread, an
- * async slice or a sync id is seen for the first time.
+ * async slice or a sync id is seen for the first time, or a print text
+ * whose pid is replaced is longer than any before.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,7 @@
 #include "model/slices.h"
 #include "util/hash.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 static const char category_marker[] = "marker";
 
@@ -30,7 +33,10 @@ struct f2t_mtrack {
 	struct f2t_slices *slices;
 	struct f2t_hash async;		/* id -> struct async *, the open ones */
 	struct f2t_strset sync_ids;
+	struct f2t_strset line_ids;	/* name=ID ids of the clock sync marker lines */
 	struct async *end_name;		/* the last async end's, for its record's name */
+	char *text;			/* the last print text whose pid was replaced */
+	size_t text_cap;
 	struct f2t_mcounts counts;
 };
 
@@ -57,8 +63,10 @@ void f2t_mtrack_free(struct f2t_mtrack *t)
 		free((void *)t->async.slot[i].val);
 	f2t_hash_fini(&t->async);
 	free(t->end_name);
+	free(t->text);
 	f2t_slices_free(t->slices);
 	f2t_strset_fini(&t->sync_ids);
+	f2t_strset_fini(&t->line_ids);
 	free(t);
 }
 
@@ -142,8 +150,14 @@ static int clock_sync(struct f2t_mtrack *t, const struct f2t_event *ev, struct f
 		int n = snprintf(r->sync_buf, sizeof(r->sync_buf), "parent_ts-%" PRIu64, ev->ts);
 
 		r->sync_id = (struct f2t_marker_str){ r->sync_buf, (size_t)n };
+		r->print.parent_ts_line = true;
 	} else {
 		r->sync_id = r->m.sync_id;
+		/* Lines have their own ids: not the file's reserved one, not parent_ts's made-up ones. */
+		ret = f2t_strset_add(&t->line_ids, r->sync_id.s, r->sync_id.len);
+		if (ret < 0)
+			return ret;
+		r->print.repeated_sync_line = ret == 0;
 	}
 	ret = f2t_strset_add(&t->sync_ids, r->sync_id.s, r->sync_id.len);
 	if (ret < 0)
@@ -159,13 +173,13 @@ static int clock_sync(struct f2t_mtrack *t, const struct f2t_event *ev, struct f
 	return 0;
 }
 
-int f2t_mtrack_event(struct f2t_mtrack *t, const struct f2t_event *ev, int32_t tgid,
-		     struct f2t_mrecord *r)
+static int record(struct f2t_mtrack *t, const struct f2t_event *ev, int32_t tgid,
+		  struct f2t_mrecord *r)
 {
 	struct f2t_hslot *slot;
 	int ret = 0;
 
-	memset(r, 0, sizeof(*r));
+	memset(r, 0, offsetof(struct f2t_mrecord, m));
 	f2t_marker_parse(ev->print.buf, ev->print.len, &r->m);
 	r->tid = ev->pid;
 	r->tgid = tgid > 0 ? tgid : ev->pid;
@@ -249,6 +263,68 @@ int f2t_mtrack_event(struct f2t_mtrack *t, const struct f2t_event *ev, int32_t t
 		r->rec = F2T_MREC_INSTANT;
 		return 0;
 	}
+}
+
+/* Would trace_processor read marker @m as this table does (given a match for an end)? */
+static bool atrace_agrees(const struct f2t_marker *m)
+{
+	switch (m->kind) {
+	case F2T_MARKER_BEGIN:
+		return m->name.len && !m->args.len;
+	case F2T_MARKER_COUNTER:
+		return m->name.len && !m->value_is_double;
+	case F2T_MARKER_ASYNC_BEGIN:
+	case F2T_MARKER_ASYNC_END:
+	case F2T_MARKER_INSTANT:
+		return m->name.len;
+	case F2T_MARKER_TRACK_INSTANT:
+	case F2T_MARKER_TRACK_BEGIN:
+		return m->track.len && m->name.len;
+	case F2T_MARKER_TRACK_END:
+		return m->track.len;
+	case F2T_MARKER_END:
+	case F2T_MARKER_CLOCK_SYNC:
+		return true;
+	default:	/* text */
+		return false;
+	}
+}
+
+/* Room for "X|" and a pid beyond the text's own length. */
+#define PID_ROOM 16
+
+/* The text of print event @ev as trace_processor should read it: cut, with the record's tgid. */
+static int atrace_text(struct f2t_mtrack *t, const struct f2t_event *ev, struct f2t_mrecord *r)
+{
+	const char *buf = ev->print.buf;
+	size_t len = r->m.text_len;	/* the kernel's own text stops at a NUL too */
+	const char *pid_end;
+	int n;
+
+	if (r->m.pid < 0 || r->m.pid == r->tgid || len < 2) {
+		r->print.text = (struct f2t_marker_str){ buf, len };
+		return 0;
+	}
+	if (f2t_vec_reserve(&t->text, &t->text_cap, len + PID_ROOM, 64))
+		return -ENOMEM;
+	pid_end = memchr(buf + 2, '|', len - 2);
+	if (!pid_end)
+		pid_end = buf + len;
+	n = snprintf(t->text, PID_ROOM, "%c|%d", buf[0], r->tgid);
+	memcpy(t->text + n, pid_end, (size_t)(buf + len - pid_end));
+	r->print.text = (struct f2t_marker_str){ t->text, (size_t)n + (size_t)(buf + len - pid_end) };
+	return 0;
+}
+
+int f2t_mtrack_event(struct f2t_mtrack *t, const struct f2t_event *ev, int32_t tgid,
+		     struct f2t_mrecord *r)
+{
+	int ret = record(t, ev, tgid, r);
+
+	if (ret || r->rec == F2T_MREC_NONE || !atrace_agrees(&r->m))
+		return ret;
+	r->print.atrace = true;
+	return atrace_text(t, ev, r);
 }
 
 void f2t_mtrack_counts(const struct f2t_mtrack *t, struct f2t_mcounts *c)

@@ -36,6 +36,26 @@
  *
  * The thread is the print event's pid; the process is the task table's tgid
  * for it.  The pid inside the text is not trusted: a program can write any.
+ *
+ * What the print event itself stands for, in the formats that write print
+ * events too (struct f2t_mprint), is decided here as well:
+ *  - Perfetto's importer (trace_processor) parses print events in their
+ *    atrace form into slices, counters and async slices, as for its own
+ *    recordings.  Where its reading and this table's agree, a Perfetto file
+ *    carries the print event in place of the record; where they would
+ *    differ, the record: text that is no marker, or a malformed one
+ *    (trace_processor counts a parse failure and shows nothing); B with
+ *    arguments (it takes "name|args" for the name); C with a fractional
+ *    value (it reads integers only); B, S, I, N, G with an empty name, or
+ *    N, G, H without a track.  An end (E, F, H) stands for a record only
+ *    when this table matched it (trace_processor would count one with
+ *    nothing open as a "misplaced end").  Clock syncs always go as they are
+ *    (trace_processor passes over them; they stay in its raw event table).
+ *    The pid in that text is the tgid: trace_processor would otherwise move
+ *    the writing thread into whatever process the text names.
+ *  - ftrace text: Trace Viewer refuses a text with a second clock sync line
+ *    of one id, and a parent_ts line syncs a CLOCK_MONOTONIC text with
+ *    itself; the record says which lines those are.
  */
 #ifndef F2T_MARKER_TRACK_H
 #define F2T_MARKER_TRACK_H
@@ -58,12 +78,26 @@ enum f2t_mrec {
 	F2T_MREC_CLOCK_SYNC,	/* clock sync point, .sync_id, first of its id */
 };
 
+/* What the print event itself stands for (see the top of this file). */
+struct f2t_mprint {
+	/*
+	 * trace_processor reads the print event as this record: a Perfetto
+	 * file writes the event, with @text, instead of the record's item.
+	 */
+	bool atrace;
+	/* atrace: the text cut at its first NUL, the pid after "X|" the tgid. */
+	struct f2t_marker_str text;
+	/* A name=ID clock sync line whose id an earlier marker's line had. */
+	bool repeated_sync_line;
+	/* A parent_ts clock sync line. */
+	bool parent_ts_line;
+};
+
 /* Room for a made-up sync id: "parent_ts-" and a uint64. */
 #define F2T_MREC_SYNC_ID_MAX 32
 
 struct f2t_mrecord {
 	enum f2t_mrec rec;
-	struct f2t_marker m;		/* the parse; views into the event's text */
 	int32_t tid;			/* the writing thread */
 	int32_t tgid;			/* its process, from the task table */
 	/* The record's name: the marker's; an async end's is its begin's. */
@@ -78,6 +112,9 @@ struct f2t_mrecord {
 	const char *malformed;
 	/* INSTANT from a clock sync whose id the file already has. */
 	bool repeated_sync;
+	struct f2t_mprint print;
+	/* Not cleared for each event: the parse fills m whole, sync_buf is written before use. */
+	struct f2t_marker m;		/* the parse; views into the event's text */
 	char sync_buf[F2T_MREC_SYNC_ID_MAX];
 };
 
@@ -123,8 +160,8 @@ int f2t_mtrack_reserve_sync_id(struct f2t_mtrack *t, const char *id);
  * @tgid: the process of @ev->pid from the task table, or <= 0 if unknown
  *	  (then the thread is taken as its own process)
  * @out:  filled in; its string views point into @ev's text and into @out
- *	  itself, and into the table for an async end's name (valid until the
- *	  next call)
+ *	  itself, and into the table for an async end's name and a print
+ *	  text with its pid replaced (valid until the next call)
  *
  * Return: 0, or -ENOMEM (nothing was recorded in the table then).
  */

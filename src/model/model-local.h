@@ -29,6 +29,8 @@ struct f2t_model {
 	uint8_t named[F2T_MAX_CPUS];
 	/* Kernel times of the recorder's own clock sync markers, 0 unseen. */
 	uint64_t sync_start_ts, sync_end_ts;
+	/* The last print event's record: what its event stands for (f2t_model_print()). */
+	struct f2t_mrecord mark;
 
 	/* The event being modelled: where its items go. */
 	f2t_item_fn emit;

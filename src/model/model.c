@@ -181,3 +181,8 @@ void f2t_model_report(const struct f2t_model *m)
 {
 	f2t_mtrack_report(m->markers);
 }
+
+const struct f2t_mprint *f2t_model_print(const struct f2t_model *m)
+{
+	return &m->mark.print;
+}

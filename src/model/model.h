@@ -16,7 +16,9 @@
  * distinct stacks, and its share of the run's counts (model/stats.h).
  *
  * Scheduling events (switches, wakeups) and the kernel's text are not
- * items: writers take those from the events themselves.
+ * items: writers take those from the events themselves.  What a print
+ * event stands for in the formats that write it too is the model's
+ * decision as well (f2t_model_print()).
  */
 #ifndef F2T_MODEL_H
 #define F2T_MODEL_H
@@ -25,6 +27,7 @@
 
 #include "model/event.h"
 #include "model/item.h"
+#include "model/marker_track.h"
 #include "model/recording.h"
 #include "model/stacks.h"
 #include "model/stats.h"
@@ -67,6 +70,17 @@ int f2t_model_event(struct f2t_model *m, const struct f2t_event *ev, f2t_item_fn
  * nodes, the recorder's own sync markers' kernel times.
  */
 void f2t_model_counts(const struct f2t_model *m, struct f2t_stats *st);
+
+/**
+ * f2t_model_print() - what the print event now passing stands for
+ * @m: the model, which has seen the event (f2t_model_event())
+ *
+ * Whether Perfetto's importer reads the event as its item, and with which
+ * text; whether its line in ftrace text repeats a clock sync
+ * (model/marker_track.h).  Valid from the event's items to the writers'
+ * event() call for it.
+ */
+const struct f2t_mprint *f2t_model_print(const struct f2t_model *m);
 
 /** f2t_model_stacks() - the tree every sample's stack was interned in */
 const struct f2t_stacks *f2t_model_stacks(const struct f2t_model *m);

@@ -7,8 +7,9 @@
  *    sequence's defaults, FtraceStats of the start;
  *  - then, as events come: ftrace bundles per CPU (pf_ftrace.h), CPU
  *    samples (pf_samples.h), TrackEvents for what has no ftrace form
- *    (pf_track.h); markers as print events where trace_processor reads
- *    them as the model does (pf_print.h);
+ *    (pf_track.h); markers as print events where the model says
+ *    trace_processor reads them as it does (model/marker_track.h), as
+ *    TrackEvents from their items otherwise;
  *  - at the end: the last bundles, lost perf records, FtraceStats, the
  *    run's counts (an instant "ftrace2trace_stats", pf_track.h), and a
  *    ProcessTree of the threads alive at the start, stamped with the
@@ -33,7 +34,6 @@
 #include "perfetto/pf_fields.h"
 #include "perfetto/pf_ftrace.h"
 #include "perfetto/pf_packets.h"
-#include "perfetto/pf_print.h"
 #include "perfetto/pf_samples.h"
 #include "perfetto/pf_track.h"
 #include "util/log.h"
@@ -60,13 +60,6 @@ struct pf_priv {
 	struct pb_buf start_tids;	/* the threads alive at the start (int32_t) */
 	int64_t boot_offset;		/* CLOCK_BOOTTIME - CLOCK_MONOTONIC */
 	uint64_t last_ts;
-	/* The print event whose items are coming: what it becomes. */
-	bool print_decided;
-	enum pf_print_path print_path;
-	unsigned int print_items;
-	size_t print_len;
-	char *print_text;
-	size_t print_cap;
 };
 
 static int write_out(struct f2t_writer *w)
@@ -221,40 +214,15 @@ static int write_waking(struct pf_priv *p, struct pf_cpu *c, const struct f2t_ev
 	return ret < 0 ? ret : 0;
 }
 
-/* What the print event now passing becomes; the text to write is kept. */
-static int decide_print(struct f2t_writer *w, const struct f2t_event *ev)
-{
-	struct pf_priv *p = w->priv;
-	const struct f2t_task *t = ev->pid > 0 ? f2t_tasks_find(w->tasks, ev->pid) : NULL;
-	int32_t tgid = t && t->tgid > 0 ? t->tgid : ev->pid;
-	size_t need = ev->print.len + PF_PRINT_EXTRA;
-
-	if (p->print_decided)
-		return 0;
-	if (need > p->print_cap) {
-		char *text = realloc(p->print_text, need);
-
-		if (!text)
-			return -ENOMEM;
-		p->print_text = text;
-		p->print_cap = need;
-	}
-	p->print_path = pf_print_path(ev->print.buf, ev->print.len, tgid, p->print_text,
-				      &p->print_len);
-	p->print_decided = true;
-	p->print_items = 0;
-	return 0;
-}
-
+/* A print event as it is, where the model says trace_processor reads it as its item. */
 static int write_print(struct f2t_writer *w, struct pf_cpu *c, const struct f2t_event *ev)
 {
-	struct pf_priv *p = w->priv;
-	int ret = decide_print(w, ev);
+	const struct f2t_mprint *print = f2t_model_print(w->model);
 
-	if (ret || p->print_path == PF_PRINT_ITEMS ||
-	    (p->print_path == PF_PRINT_RAW_IF_MATCHED && !p->print_items))
-		return ret;
-	return pf_bundle_print(&c->bundle, boot(p, ev->ts), ev->pid, p->print_text, p->print_len);
+	if (!print->atrace)
+		return 0;
+	return pf_bundle_print(&c->bundle, boot(w->priv, ev->ts), ev->pid, print->text.s,
+			       print->text.len);
 }
 
 static int pf_event(struct f2t_writer *w, const struct f2t_event *ev)
@@ -291,7 +259,6 @@ static int pf_event(struct f2t_writer *w, const struct f2t_event *ev)
 		break;
 	case F2T_EV_PRINT:
 		ret = write_print(w, c, ev);
-		p->print_decided = false;
 		break;
 	case F2T_EV_LOST:
 		c->bundle.lost = true;
@@ -332,14 +299,9 @@ static int pf_item(struct f2t_writer *w, const struct f2t_item *it)
 
 	if (it->ev && raw_kind(it->ev->kind))
 		return 0;
-	if (it->ev && it->ev->kind == F2T_EV_PRINT) {
-		ret = decide_print(w, it->ev);
-		if (ret)
-			return ret;
-		p->print_items++;
-		if (p->print_path != PF_PRINT_ITEMS)
-			return 0;
-	}
+	/* The print event goes instead (write_print()). */
+	if (it->ev && it->ev->kind == F2T_EV_PRINT && f2t_model_print(w->model)->atrace)
+		return 0;
 	if (it->kind == F2T_ITEM_SAMPLE)
 		ret = pf_samples_add(p->samples, &p->buf, it->ev, it->track.pid);
 	else
@@ -385,7 +347,6 @@ static void pf_destroy(struct f2t_writer *w)
 	pf_tracks_free(p->tracks);
 	pb_buf_free(&p->buf);
 	pb_buf_free(&p->start_tids);
-	free(p->print_text);
 	free(p);
 	w->priv = NULL;
 }

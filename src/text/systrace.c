@@ -9,15 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "util/strset.h"
-#include "model/marker.h"
 #include "text/ftrace_text.h"
 #include "output/writer.h"
 
 struct systrace {
 	struct f2t_ftext text;
 	bool mono;			/* the header says the clock is CLOCK_MONOTONIC */
-	struct f2t_strset sync_ids;	/* name=ID clock sync lines written */
 	uint64_t syncs_left_out;
 };
 
@@ -38,41 +35,22 @@ static int systrace_begin(struct f2t_writer *w)
  * itself") for a second clock sync line with one id, and for a parent_ts
  * line when the header already put the text on CLOCK_MONOTONIC (it then
  * syncs that clock with itself; and says nothing the header does not).
- * Those lines are left out and counted; every other marker line stays.
+ * The model says which lines those are; they are left out and counted.
  */
-static int keep_marker(struct systrace *t, const struct f2t_event *ev, bool *keep)
+static bool keep_marker(struct systrace *t, const struct f2t_mprint *print)
 {
-	struct f2t_marker m;
-	int ret;
+	bool keep = !print->repeated_sync_line && !(print->parent_ts_line && t->mono);
 
-	*keep = true;
-	if (f2t_marker_parse(ev->print.buf, ev->print.len, &m) != F2T_MARKER_CLOCK_SYNC)
-		return 0;
-	if (m.has_parent_ts) {
-		*keep = !t->mono;
-	} else {
-		ret = f2t_strset_add(&t->sync_ids, m.sync_id.s, m.sync_id.len);
-		if (ret < 0)
-			return ret;
-		*keep = ret == 1;
-	}
-	t->syncs_left_out += !*keep;
-	return 0;
+	t->syncs_left_out += !keep;
+	return keep;
 }
 
 static int systrace_event(struct f2t_writer *w, const struct f2t_event *ev)
 {
 	struct systrace *t = w->priv;
 
-	if (ev->kind == F2T_EV_PRINT) {
-		bool keep;
-		int ret = keep_marker(t, ev, &keep);
-
-		if (ret)
-			return ret;
-		if (!keep)
-			return 0;
-	}
+	if (ev->kind == F2T_EV_PRINT && !keep_marker(t, f2t_model_print(w->model)))
+		return 0;
 	f2t_ftext_event(&t->text, ev);
 	return w->out->err;
 }
@@ -93,11 +71,7 @@ static int systrace_end(struct f2t_writer *w, const struct f2t_stats *st)
 
 static void systrace_destroy(struct f2t_writer *w)
 {
-	struct systrace *t = w->priv;
-
-	if (t)
-		f2t_strset_fini(&t->sync_ids);
-	free(t);
+	free(w->priv);
 	w->priv = NULL;
 }
 
@@ -111,7 +85,7 @@ static const struct f2t_writer_ops systrace_ops = {
 
 /**
  * f2t_systrace_writer_init() - make W write ftrace text
- * @w: the writer; out, info, tasks and slot already set
+ * @w: the writer; out, info, tasks, model and slot already set
  *
  * Return: 0 or -ENOMEM.
  */
