@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Markers to records: the decisions of model/marker_track.c (nesting,
- * unmatched ends, async pairing, clock sync ids, malformed text), then what
- * the JSON, FXT and systrace writers make of them.
+ * unmatched ends, async pairing, clock sync ids, malformed text, what the
+ * print event stands for in Perfetto and ftrace text), then what the JSON,
+ * FXT and systrace writers make of them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -240,6 +241,101 @@ static void test_text_and_malformed(void **state)
 	f2t_mtrack_free(t);
 }
 
+/* TEXT from TID of process TGID stands for itself in Perfetto (trace_processor reads it as the record), as WANT. */
+static void assert_atrace(struct f2t_mtrack *t, int32_t tid, int32_t tgid, const char *text,
+			  size_t len, const char *want)
+{
+	struct f2t_event ev = print_ev(1, tid, text);
+	struct f2t_mrecord r;
+
+	ev.print.len = len;
+	assert_int_equal(f2t_mtrack_event(t, &ev, tgid, &r), 0);
+	if (!r.print.atrace)
+		fail_msg("%s: written as its item, trace_processor reads it as the model does", text);
+	if (!is(r.print.text, want))
+		fail_msg("%s: written as %.*s, not %s", text, (int)r.print.text.len, r.print.text.s,
+			 want);
+}
+
+#define ATRACE(t, tgid, text, want) assert_atrace((t), (tgid), (tgid), (text), strlen(text), (want))
+
+/* TEXT from thread TGID of process TGID goes to Perfetto as its record's item. */
+static void assert_item(struct f2t_mtrack *t, int32_t tgid, const char *text)
+{
+	struct f2t_mrecord r;
+
+	feed(t, 1, tgid, tgid, text, &r);
+	if (r.print.atrace)
+		fail_msg("%s: written as the print event, trace_processor would read it otherwise",
+			 text);
+}
+
+static void test_perfetto_print_events(void **state)
+{
+	struct f2t_mtrack *t = f2t_mtrack_new();
+	struct f2t_mrecord r;
+
+	/* What trace_processor reads as the model does: the print event, as it is. */
+	ATRACE(t, 42, "B|42|work", "B|42|work");
+	ATRACE(t, 42, "C|42|queue|7", "C|42|queue|7");
+	ATRACE(t, 42, "C|42|queue|-7|cat", "C|42|queue|-7|cat");
+	ATRACE(t, 42, "S|42|load|9", "S|42|load|9");
+	ATRACE(t, 42, "I|42|tick", "I|42|tick");
+	ATRACE(t, 42, "N|42|track|tick", "N|42|track|tick");
+	ATRACE(t, 42, "G|42|track|load|9", "G|42|track|load|9");
+	ATRACE(t, 42, "trace_event_clock_sync: name=abc", "trace_event_clock_sync: name=abc");
+	/* A repeated sync id is an instant in the model, and passed over by trace_processor. */
+	ATRACE(t, 42, "trace_event_clock_sync: name=abc", "trace_event_clock_sync: name=abc");
+	/* Ends: only when the model matched them (the B, S and G above). */
+	ATRACE(t, 42, "E", "E");
+	ATRACE(t, 42, "F|42|load|9", "F|42|load|9");
+	ATRACE(t, 42, "H|42|track|9", "H|42|track|9");
+	assert_item(t, 42, "E|42");
+	assert_item(t, 42, "F|42|load|9");
+	assert_item(t, 42, "H|42|track|9");
+	/* The process is the task table's, whatever the text says. */
+	ATRACE(t, 42, "B|1|work", "B|42|work");
+	feed(t, 1, 43, 123456, "B|7|w", &r);
+	assert_atrace(t, 43, 123456, "E|7", 3, "E|123456");
+	ATRACE(t, 5, "C|99999|n|1", "C|5|n|1");
+	/* Cut at a NUL, as the kernel's own text is. */
+	assert_atrace(t, 42, 42, "I|42|a\0junk", 11, "I|42|a");
+	/* Where trace_processor would read it otherwise: the model's items. */
+	assert_item(t, 42, "hello world");
+	assert_item(t, 42, "B|x|work");		/* malformed */
+	assert_item(t, 42, "B|42|work|a=1");	/* it takes "name|args" for the name */
+	assert_item(t, 42, "C|42|load|0.5");	/* it reads integers only */
+	assert_item(t, 42, "B|42|");		/* no name */
+	assert_item(t, 42, "N|42||tick");	/* no track */
+	f2t_mtrack_free(t);
+}
+
+static void test_ftrace_text_sync_lines(void **state)
+{
+	struct f2t_mtrack *t = f2t_mtrack_new();
+	struct f2t_mrecord r;
+
+	/* The file's own id is no marker line's: the first line with it stays. */
+	assert_int_equal(f2t_mtrack_reserve_sync_id(t, "ours"), 0);
+	feed(t, 1, 3, 3, "trace_event_clock_sync: name=ours", &r);
+	assert_true(r.repeated_sync);
+	assert_false(r.print.repeated_sync_line);
+	feed(t, 2, 3, 3, "trace_event_clock_sync: name=ours", &r);
+	assert_true(r.print.repeated_sync_line);
+	/* parent_ts lines have no id; a name= line may look like the one made up for them. */
+	feed(t, 3, 3, 3, "trace_event_clock_sync: parent_ts=1.5", &r);
+	assert_true(r.print.parent_ts_line);
+	assert_false(r.print.repeated_sync_line);
+	feed(t, 4, 3, 3, "trace_event_clock_sync: name=parent_ts-3", &r);
+	assert_true(r.repeated_sync);
+	assert_false(r.print.repeated_sync_line);
+	assert_false(r.print.parent_ts_line);
+	/* Other markers are lines like any other. */
+	feed(t, 5, 3, 3, "B|3|work", &r);
+	assert_false(r.print.repeated_sync_line || r.print.parent_ts_line);
+	f2t_mtrack_free(t);
+}
+
 /* ---- writers ---- */
 
 static const struct f2t_trace_info info = {
@@ -473,6 +569,8 @@ int main(void)
 		cmocka_unit_test(test_async_table_growth),
 		cmocka_unit_test(test_clock_sync_ids),
 		cmocka_unit_test(test_text_and_malformed),
+		cmocka_unit_test(test_perfetto_print_events),
+		cmocka_unit_test(test_ftrace_text_sync_lines),
 		cmocka_unit_test(test_json_writer),
 		cmocka_unit_test(test_fxt_writer),
 		cmocka_unit_test(test_systrace_sync_lines),

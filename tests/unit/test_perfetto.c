@@ -7,9 +7,9 @@
  * output is saved as DIR/NAME.pb, and decodes each with protoc against the
  * hand-written tests/fixtures/perfetto/NAME.txt.
  *
- * Also: what a trace_marker write becomes (pf_print.h), case by case; and
- * the whole writer, fed events through the pipeline (its decisions:
- * compact or whole, raw print or items, clocks), saved as writer.pb.
+ * Also the whole writer, fed events through the pipeline (its decisions:
+ * compact or whole, clocks; a print event as it is or its items, as the
+ * model says), saved as writer.pb.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,7 +28,6 @@
 #include "pipeline/pipeline.h"
 #include "perfetto/pf_ftrace.h"
 #include "perfetto/pf_packets.h"
-#include "perfetto/pf_print.h"
 #include "perfetto/pf_samples.h"
 #include "perfetto/pf_track.h"
 #include "symbols/maps.h"
@@ -418,59 +417,6 @@ static void test_writer_suspend(void **state)
 	f2t_tasks_free(rec.tasks);
 }
 
-/* pf_print_path() of @text for a writer in process @tgid: @want, and @out when raw. */
-static void assert_print(const char *text, int32_t tgid, enum pf_print_path want,
-			 const char *out)
-{
-	char buf[256];
-	size_t len;
-
-	assert_int_equal(pf_print_path(text, strlen(text), tgid, buf, &len), want);
-	if (want == PF_PRINT_ITEMS)
-		return;
-	assert_int_equal(len, strlen(out));
-	assert_memory_equal(buf, out, len);
-}
-
-static void test_print_paths(void **state)
-{
-	/* What trace_processor reads as the model does: as it is. */
-	assert_print("B|42|work", 42, PF_PRINT_RAW, "B|42|work");
-	assert_print("C|42|queue|7", 42, PF_PRINT_RAW, "C|42|queue|7");
-	assert_print("C|42|queue|-7|cat", 42, PF_PRINT_RAW, "C|42|queue|-7|cat");
-	assert_print("S|42|load|9", 42, PF_PRINT_RAW, "S|42|load|9");
-	assert_print("I|42|tick", 42, PF_PRINT_RAW, "I|42|tick");
-	assert_print("N|42|track|tick", 42, PF_PRINT_RAW, "N|42|track|tick");
-	assert_print("G|42|track|load|9", 42, PF_PRINT_RAW, "G|42|track|load|9");
-	assert_print("trace_event_clock_sync: name=abc", 42, PF_PRINT_RAW,
-		     "trace_event_clock_sync: name=abc");
-	/* Ends: only when the model matched them. */
-	assert_print("E", 42, PF_PRINT_RAW_IF_MATCHED, "E");
-	assert_print("E|42", 42, PF_PRINT_RAW_IF_MATCHED, "E|42");
-	assert_print("F|42|load|9", 42, PF_PRINT_RAW_IF_MATCHED, "F|42|load|9");
-	assert_print("H|42|track|9", 42, PF_PRINT_RAW_IF_MATCHED, "H|42|track|9");
-	/* The process is the task table's, whatever the text says. */
-	assert_print("B|1|work", 42, PF_PRINT_RAW, "B|42|work");
-	assert_print("E|7", 123456, PF_PRINT_RAW_IF_MATCHED, "E|123456");
-	assert_print("C|99999|n|1", 5, PF_PRINT_RAW, "C|5|n|1");
-	/* Cut at a NUL, as the kernel's own text is. */
-	{
-		char buf[64];
-		size_t len;
-
-		assert_int_equal(pf_print_path("I|42|a\0junk", 11, 42, buf, &len), PF_PRINT_RAW);
-		assert_int_equal(len, 6);
-		assert_memory_equal(buf, "I|42|a", 6);
-	}
-	/* Where trace_processor would read it otherwise: the model's items. */
-	assert_print("hello world", 42, PF_PRINT_ITEMS, NULL);
-	assert_print("B|x|work", 42, PF_PRINT_ITEMS, NULL);	/* malformed */
-	assert_print("B|42|work|a=1", 42, PF_PRINT_ITEMS, NULL);	/* name|args */
-	assert_print("C|42|load|0.5", 42, PF_PRINT_ITEMS, NULL);	/* not an integer */
-	assert_print("B|42|", 42, PF_PRINT_ITEMS, NULL);		/* no name */
-	assert_print("N|42||tick", 42, PF_PRINT_ITEMS, NULL);	/* no track */
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -482,7 +428,6 @@ int main(void)
 		cmocka_unit_test(test_bundle),
 		cmocka_unit_test(test_samples),
 		cmocka_unit_test(test_tracks),
-		cmocka_unit_test(test_print_paths),
 		cmocka_unit_test(test_writer),
 		cmocka_unit_test(test_writer_suspend),
 	};
