@@ -241,72 +241,75 @@ static void test_text_and_malformed(void **state)
 	f2t_mtrack_free(t);
 }
 
-/* TEXT from TID of process TGID stands for itself in Perfetto (trace_processor reads it as the record), as WANT. */
-static void assert_atrace(struct f2t_mtrack *t, int32_t tid, int32_t tgid, const char *text,
-			  size_t len, const char *want)
+/*
+ * TEXT (LEN bytes) from thread TID of process TGID: in a Perfetto file, the
+ * print event as WANT (trace_processor reads it as the model does), or, WANT
+ * NULL, its record's item.
+ */
+static void assert_print(struct f2t_mtrack *t, int32_t tid, int32_t tgid, const char *text,
+			 size_t len, const char *want)
 {
 	struct f2t_event ev = print_ev(1, tid, text);
 	struct f2t_mrecord r;
 
 	ev.print.len = len;
 	assert_int_equal(f2t_mtrack_event(t, &ev, tgid, &r), 0);
-	if (!r.print.atrace)
+	if (!want && r.print.atrace)
+		fail_msg("%s: written as the print event, trace_processor would read it otherwise",
+			 text);
+	if (want && !r.print.atrace)
 		fail_msg("%s: written as its item, trace_processor reads it as the model does", text);
-	if (!is(r.print.text, want))
+	if (want && !is(r.print.text, want))
 		fail_msg("%s: written as %.*s, not %s", text, (int)r.print.text.len, r.print.text.s,
 			 want);
 }
 
-#define ATRACE(t, tgid, text, want) assert_atrace((t), (tgid), (tgid), (text), strlen(text), (want))
-
-/* TEXT from thread TGID of process TGID goes to Perfetto as its record's item. */
-static void assert_item(struct f2t_mtrack *t, int32_t tgid, const char *text)
-{
-	struct f2t_mrecord r;
-
-	feed(t, 1, tgid, tgid, text, &r);
-	if (r.print.atrace)
-		fail_msg("%s: written as the print event, trace_processor would read it otherwise",
-			 text);
-}
-
 static void test_perfetto_print_events(void **state)
 {
+	static const struct {
+		int32_t tgid;		/* of thread tgid */
+		const char *text, *want;
+	} cases[] = {
+		/* What trace_processor reads as the model does: the print event, as it is. */
+		{ 42, "B|42|work", "B|42|work" },
+		{ 42, "C|42|queue|7", "C|42|queue|7" },
+		{ 42, "C|42|queue|-7|cat", "C|42|queue|-7|cat" },
+		{ 42, "S|42|load|9", "S|42|load|9" },
+		{ 42, "I|42|tick", "I|42|tick" },
+		{ 42, "N|42|track|tick", "N|42|track|tick" },
+		{ 42, "G|42|track|load|9", "G|42|track|load|9" },
+		{ 42, "trace_event_clock_sync: name=abc", "trace_event_clock_sync: name=abc" },
+		/* A repeated sync id: an instant in the model, passed over by trace_processor. */
+		{ 42, "trace_event_clock_sync: name=abc", "trace_event_clock_sync: name=abc" },
+		/* Ends: only when the model matched them (to the B, S and G above). */
+		{ 42, "E", "E" },
+		{ 42, "F|42|load|9", "F|42|load|9" },
+		{ 42, "H|42|track|9", "H|42|track|9" },
+		{ 42, "E|42", NULL },
+		{ 42, "F|42|load|9", NULL },
+		{ 42, "H|42|track|9", NULL },
+		/* The process is the task table's, whatever the text says. */
+		{ 42, "B|1|work", "B|42|work" },
+		{ 5, "C|99999|n|1", "C|5|n|1" },
+		/* Where trace_processor would read it otherwise: the model's items. */
+		{ 42, "hello world", NULL },
+		{ 42, "B|x|work", NULL },		/* malformed */
+		{ 42, "B|42|work|a=1", NULL },		/* it takes "name|args" for the name */
+		{ 42, "C|42|load|0.5", NULL },		/* it reads integers only */
+		{ 42, "B|42|", NULL },			/* no name */
+		{ 42, "N|42||tick", NULL },		/* no track */
+	};
 	struct f2t_mtrack *t = f2t_mtrack_new();
 	struct f2t_mrecord r;
 
-	/* What trace_processor reads as the model does: the print event, as it is. */
-	ATRACE(t, 42, "B|42|work", "B|42|work");
-	ATRACE(t, 42, "C|42|queue|7", "C|42|queue|7");
-	ATRACE(t, 42, "C|42|queue|-7|cat", "C|42|queue|-7|cat");
-	ATRACE(t, 42, "S|42|load|9", "S|42|load|9");
-	ATRACE(t, 42, "I|42|tick", "I|42|tick");
-	ATRACE(t, 42, "N|42|track|tick", "N|42|track|tick");
-	ATRACE(t, 42, "G|42|track|load|9", "G|42|track|load|9");
-	ATRACE(t, 42, "trace_event_clock_sync: name=abc", "trace_event_clock_sync: name=abc");
-	/* A repeated sync id is an instant in the model, and passed over by trace_processor. */
-	ATRACE(t, 42, "trace_event_clock_sync: name=abc", "trace_event_clock_sync: name=abc");
-	/* Ends: only when the model matched them (the B, S and G above). */
-	ATRACE(t, 42, "E", "E");
-	ATRACE(t, 42, "F|42|load|9", "F|42|load|9");
-	ATRACE(t, 42, "H|42|track|9", "H|42|track|9");
-	assert_item(t, 42, "E|42");
-	assert_item(t, 42, "F|42|load|9");
-	assert_item(t, 42, "H|42|track|9");
-	/* The process is the task table's, whatever the text says. */
-	ATRACE(t, 42, "B|1|work", "B|42|work");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_print(t, cases[i].tgid, cases[i].tgid, cases[i].text, strlen(cases[i].text),
+			     cases[i].want);
+	/* A thread of another process than the text names. */
 	feed(t, 1, 43, 123456, "B|7|w", &r);
-	assert_atrace(t, 43, 123456, "E|7", 3, "E|123456");
-	ATRACE(t, 5, "C|99999|n|1", "C|5|n|1");
+	assert_print(t, 43, 123456, "E|7", 3, "E|123456");
 	/* Cut at a NUL, as the kernel's own text is. */
-	assert_atrace(t, 42, 42, "I|42|a\0junk", 11, "I|42|a");
-	/* Where trace_processor would read it otherwise: the model's items. */
-	assert_item(t, 42, "hello world");
-	assert_item(t, 42, "B|x|work");		/* malformed */
-	assert_item(t, 42, "B|42|work|a=1");	/* it takes "name|args" for the name */
-	assert_item(t, 42, "C|42|load|0.5");	/* it reads integers only */
-	assert_item(t, 42, "B|42|");		/* no name */
-	assert_item(t, 42, "N|42||tick");	/* no track */
+	assert_print(t, 42, 42, "I|42|a\0junk", 11, "I|42|a");
 	f2t_mtrack_free(t);
 }
 
