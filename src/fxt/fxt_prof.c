@@ -1,35 +1,49 @@
 // SPDX-License-Identifier: MIT
 /*
- * Two sets: a bitmap of module ids, and a hash set (util/hash.h) of
- * (pid, start, module) triples.  They grow with the mappings that samples
- * touch, never with the samples.
+ * Arrays indexed by the model's ids (binaries by their number), and the
+ * (pid, mapping) pairs written in a util/idmap.h.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fxt/fxt_prof.h"
-#include "util/hash.h"
+#include "util/idmap.h"
 
-struct key {
-	uint64_t start;
-	int32_t pid;
-	uint32_t id;
+struct module {
+	char *name;		/* NULL: no mapping of it defined yet */
+	size_t len;
+	uint8_t *build_id;
+	size_t build_id_len;
+	bool written;
+};
+
+struct frame {
+	uint64_t pc;
+	uint32_t mapping;
+};
+
+struct callstack {
+	uint32_t parent, frame;
 };
 
 struct fxt_prof {
-	uint8_t *mods;
-	size_t nmodbytes;
-	struct key *keys;	/* the mappings seen, in order */
-	size_t nkeys, cap;
-	struct f2t_hash seen;	/* -> index into keys + 1 */
+	struct module *mods;		/* by number */
+	size_t nmods;
+	struct fxt_prof_mapping *maps;	/* by id - 1, and so on */
+	size_t nmaps, mapcap;
+	struct frame *frames;
+	size_t nframes, framecap;
+	struct callstack *stacks;
+	size_t nstacks, stackcap;
+	struct f2t_idmap mmaps;		/* (uint32_t)pid << 32 | mapping, no entry */
 };
 
 struct fxt_prof *fxt_prof_new(void)
 {
 	struct fxt_prof *p = calloc(1, sizeof(*p));
 
-	if (p && f2t_hash_init(&p->seen, 1024)) {
+	if (p && f2t_idmap_init(&p->mmaps, 1)) {
 		free(p);
 		p = NULL;
 	}
@@ -40,68 +54,136 @@ void fxt_prof_free(struct fxt_prof *p)
 {
 	if (!p)
 		return;
+	for (size_t i = 0; i < p->nmods; i++) {
+		free(p->mods[i].name);
+		free(p->mods[i].build_id);
+	}
 	free(p->mods);
-	free(p->keys);
-	f2t_hash_fini(&p->seen);
+	free(p->maps);
+	free(p->frames);
+	free(p->stacks);
+	f2t_idmap_fini(&p->mmaps);
 	free(p);
 }
 
-int fxt_prof_first_module(struct fxt_prof *p, uint32_t id)
+/* Room for one more of @size in *@v.  Return: 0 or -ENOMEM. */
+static int grow(void *v, size_t n, size_t *cap, size_t size)
 {
-	size_t byte = id / 8;
+	size_t c = *cap ? *cap * 2 : 1024;
+	void *q;
 
-	if (byte >= p->nmodbytes) {
-		size_t n = p->nmodbytes ? p->nmodbytes : 64;
-		uint8_t *m;
-
-		while (n <= byte)
-			n *= 2;
-		m = realloc(p->mods, n);
-		if (!m)
-			return -ENOMEM;
-		memset(m + p->nmodbytes, 0, n - p->nmodbytes);
-		p->mods = m;
-		p->nmodbytes = n;
-	}
-	if (p->mods[byte] & (1u << (id % 8)))
+	if (n < *cap)
 		return 0;
-	p->mods[byte] |= (uint8_t)(1u << (id % 8));
-	return 1;
-}
-
-struct lookup {
-	const struct key *keys;
-	struct key want;
-};
-
-static bool same(uintptr_t val, const void *key)
-{
-	const struct lookup *l = key;
-	const struct key *k = &l->keys[val - 1];
-
-	return k->pid == l->want.pid && k->start == l->want.start && k->id == l->want.id;
-}
-
-int fxt_prof_first_mmap(struct fxt_prof *p, int32_t pid, uint64_t start, uint32_t id)
-{
-	struct lookup l = { p->keys, { start, pid, id } };
-	uint64_t h = f2t_hash_u64(start ^ f2t_hash_u64((uint64_t)(uint32_t)pid << 32 | id));
-
-	if (f2t_hash_slot(&p->seen, h, same, &l)->val)
-		return 0;
-	if (f2t_hash_reserve(&p->seen))
+	q = realloc(*(void **)v, c * size);
+	if (!q)
 		return -ENOMEM;
-	if (p->nkeys == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 1024;
-		struct key *k = realloc(p->keys, cap * sizeof(*k));
+	*(void **)v = q;
+	*cap = c;
+	return 0;
+}
 
-		if (!k)
+/* Binary @m->module's name and build-id, the first time a mapping of it is defined. */
+static int module(struct fxt_prof *p, const struct f2t_mapping_def *m)
+{
+	struct module *mod;
+
+	if (m->module >= p->nmods) {
+		size_t n = p->nmods ? p->nmods : 64;
+		struct module *v;
+
+		while (n <= m->module)
+			n *= 2;
+		v = realloc(p->mods, n * sizeof(*v));
+		if (!v)
 			return -ENOMEM;
-		p->keys = k;
-		p->cap = cap;
+		memset(v + p->nmods, 0, (n - p->nmods) * sizeof(*v));
+		p->mods = v;
+		p->nmods = n;
 	}
-	p->keys[p->nkeys++] = l.want;
-	l.keys = p->keys;
-	f2t_hash_put(&p->seen, f2t_hash_slot(&p->seen, h, same, &l), h, p->nkeys);
+	mod = &p->mods[m->module];
+	if (mod->name)
+		return 0;
+	mod->name = malloc(m->path.len + 1);
+	mod->build_id = m->build_id_len ? malloc(m->build_id_len) : NULL;
+	if (!mod->name || (m->build_id_len && !mod->build_id))
+		return -ENOMEM;
+	memcpy(mod->name, m->path.s, m->path.len);
+	mod->name[m->path.len] = '\0';
+	mod->len = m->path.len;
+	if (m->build_id_len)
+		memcpy(mod->build_id, m->build_id, m->build_id_len);
+	mod->build_id_len = m->build_id_len;
+	return 0;
+}
+
+int fxt_prof_define(struct fxt_prof *p, const struct f2t_item *it)
+{
+	switch (it->kind) {
+	case F2T_ITEM_MAPPING: {
+		const struct f2t_mapping_def *m = it->def.mapping;
+
+		if (grow(&p->maps, p->nmaps, &p->mapcap, sizeof(*p->maps)) || module(p, m))
+			return -ENOMEM;
+		p->maps[p->nmaps++] = (struct fxt_prof_mapping){ m->module, m->start, m->len,
+								  m->vaddr };
+		return 0;
+	}
+	case F2T_ITEM_FRAME:
+		if (grow(&p->frames, p->nframes, &p->framecap, sizeof(*p->frames)))
+			return -ENOMEM;
+		p->frames[p->nframes++] = (struct frame){ it->def.frame->pc,
+							  it->def.frame->mapping };
+		return 0;
+	case F2T_ITEM_CALLSTACK:
+		if (grow(&p->stacks, p->nstacks, &p->stackcap, sizeof(*p->stacks)))
+			return -ENOMEM;
+		p->stacks[p->nstacks++] = (struct callstack){ it->def.callstack->parent,
+							      it->def.callstack->frame };
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+size_t fxt_prof_stack(const struct fxt_prof *p, uint32_t id, uint64_t *pcs, uint32_t *maps,
+		      size_t max)
+{
+	size_t n = 0;
+
+	for (; id && n < max; id = p->stacks[id - 1].parent, n++) {
+		const struct frame *f = &p->frames[p->stacks[id - 1].frame - 1];
+
+		pcs[n] = f->pc;
+		maps[n] = f->mapping;
+	}
+	return n;
+}
+
+const struct fxt_prof_mapping *fxt_prof_mapping(const struct fxt_prof *p, uint32_t id)
+{
+	return &p->maps[id - 1];
+}
+
+int fxt_prof_first_module(struct fxt_prof *p, uint32_t module, const char **name, size_t *len,
+			  const uint8_t **build_id, size_t *build_id_len)
+{
+	struct module *m = &p->mods[module];
+
+	if (m->written)
+		return 0;
+	m->written = true;
+	*name = m->name;
+	*len = m->len;
+	*build_id = m->build_id;
+	*build_id_len = m->build_id_len;
 	return 1;
+}
+
+int fxt_prof_first_mmap(struct fxt_prof *p, int32_t pid, uint32_t id)
+{
+	bool fresh;
+
+	if (!f2t_idmap_get(&p->mmaps, (int64_t)((uint64_t)(uint32_t)pid << 32 | id), &fresh))
+		return -ENOMEM;
+	return fresh;
 }

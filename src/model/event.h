@@ -40,8 +40,6 @@ enum f2t_event_kind {
 	F2T_EV_KIND_COUNT
 };
 
-struct f2t_module;
-
 /*
  * One frame of a sample's call stack, resolved when converting.  An
  * unknown function still has its module and offset: frames are never
@@ -53,8 +51,14 @@ struct f2t_frame {
 	const char *module;	/* file path, "[kernel.kallsyms]", "[MOD]", "[jit]",
 				 * "[unknown]" when nothing is mapped there */
 	uint64_t offset;	/* ip in the module's own addresses (ELF vaddr) */
-	/* For profiler records: the module and the mapping holding ip (NULL: none). */
-	const struct f2t_module *mod;
+	/*
+	 * For profiler records: the binary holding ip as the symbolizer numbers
+	 * them (1, 2, ...; 0: none, then nothing below is set), its build-id
+	 * (length 0: unknown) and its mapping holding ip.
+	 */
+	uint32_t mod_id;
+	uint8_t build_id_len;
+	const uint8_t *build_id;
 	uint64_t map_start, map_len, map_vaddr;
 	bool kernel;
 };

@@ -160,26 +160,6 @@ size_t f2t_frame_name(const struct f2t_frame *f, char *buf, size_t len)
 	return (size_t)n < len ? (size_t)n : len - 1;
 }
 
-int64_t f2t_stacks_add(struct f2t_stacks *s, const struct f2t_frame *frames, size_t n)
-{
-	int64_t id = 0;
-	char name[512];
-
-	if (!n)
-		return f2t_stacks_node(s, 0, "[unknown]", 9, "[unknown]", 9);
-	/* Root first: the outermost frame is the last one. */
-	for (size_t i = n; i-- > 0;) {
-		const struct f2t_frame *f = &frames[i];
-		const char *mod = f->module ? f->module : "[unknown]";
-		size_t len = f2t_frame_name(f, name, sizeof(name));
-
-		id = f2t_stacks_node(s, (uint32_t)id, name, len, mod, strlen(mod));
-		if (id < 0)
-			return id;
-	}
-	return id;
-}
-
 uint32_t f2t_stacks_count(const struct f2t_stacks *s)
 {
 	return (uint32_t)s->nnodes;

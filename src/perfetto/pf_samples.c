@@ -4,11 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/stacks.h"
 #include "perfetto/pf_fields.h"
 #include "perfetto/pf_packets.h"
 #include "perfetto/pf_samples.h"
-#include "symbols/maps.h"
 #include "util/hash.h"
 
 /*
@@ -72,16 +70,26 @@ static void intern_fini(struct intern *in)
 	pb_buf_free(&in->ends);
 }
 
-enum { I_NAME, I_PATH, I_BUILD_ID, I_MAPPING, I_FRAME, I_CALLSTACK, I_COUNT };
+enum { I_NAME, I_PATH, I_BUILD_ID, I_COUNT };
+
+/* A callstack as the model defined it, and its iid here once a sample used it. */
+struct callstack {
+	uint32_t parent, frame, depth;
+	uint64_t iid;		/* 0: not interned yet */
+	bool kernel;
+};
 
 struct pf_samples {
 	struct f2t_sampling sampling;
 	bool mono, started;
 	struct intern in[I_COUNT];
-	struct pb_buf interned;		/* InternedData of the packet being built */
-	uint64_t *frames;		/* a sample's frame iids, root first */
+	/* InternedData not yet in a packet: what was defined since the last sample. */
+	struct pb_buf interned;
+	struct callstack *stacks;	/* by the model's id - 1 */
+	size_t nstacks, stackcap;
+	uint64_t ncallstacks;		/* callstack iids given */
+	uint64_t *frames;		/* a sample's frame ids, root first */
 	size_t frames_cap;
-	char name[512];
 };
 
 struct pf_samples *pf_samples_new(const struct f2t_sampling *sampling, bool mono)
@@ -109,6 +117,7 @@ void pf_samples_free(struct pf_samples *s)
 	for (int i = 0; i < I_COUNT; i++)
 		intern_fini(&s->in[i]);
 	pb_buf_free(&s->interned);
+	free(s->stacks);
 	free(s->frames);
 	free(s);
 }
@@ -136,86 +145,79 @@ static int64_t string_iid(struct pf_samples *s, int which, uint32_t field, const
 	return iid;
 }
 
-/* The mapping of frame @f in process @pid: the kernel's is everyone's.  0: none. */
-static int64_t mapping_iid(struct pf_samples *s, int32_t pid, const struct f2t_frame *f)
+/* A mapping, its iid the model's id. */
+static int mapping(struct pf_samples *s, const struct f2t_mapping_def *m)
 {
-	const struct f2t_module *m = f->mod;
-	struct { uint64_t start; int32_t pid; uint32_t mod; } key;
-	int64_t iid, path, bid = 0;
-	bool fresh;
+	int64_t path, bid = 0;
 	size_t e;
 
-	if (!m)
-		return 0;
-	memset(&key, 0, sizeof(key));
-	key.start = f->map_start;
-	key.pid = f->kernel ? -1 : pid;
-	key.mod = m->id;
-	iid = intern(&s->in[I_MAPPING], &key, sizeof(key), &fresh);
-	if (iid <= 0 || !fresh)
-		return iid;
-	path = string_iid(s, I_PATH, PF_INTERNED_MAPPING_PATHS, m->name, strlen(m->name));
-	if (path > 0 && m->build_id.len)
-		bid = string_iid(s, I_BUILD_ID, PF_INTERNED_BUILD_IDS, m->build_id.b,
-				 m->build_id.len);
+	path = string_iid(s, I_PATH, PF_INTERNED_MAPPING_PATHS, m->path.s, m->path.len);
+	if (path > 0 && m->build_id_len)
+		bid = string_iid(s, I_BUILD_ID, PF_INTERNED_BUILD_IDS, m->build_id,
+				 m->build_id_len);
 	if (path < 0 || bid < 0)
 		return -ENOMEM;
 	e = pb_open(&s->interned, PF_INTERNED_MAPPINGS);
-	pb_uint(&s->interned, PF_MAP_IID, (uint64_t)iid);
+	pb_uint(&s->interned, PF_MAP_IID, m->id);
 	if (bid)
 		pb_uint(&s->interned, PF_MAP_BUILD_ID, (uint64_t)bid);
-	pb_uint(&s->interned, PF_MAP_START, f->map_start);
-	pb_uint(&s->interned, PF_MAP_END, f->map_start + f->map_len);
+	pb_uint(&s->interned, PF_MAP_START, m->start);
+	pb_uint(&s->interned, PF_MAP_END, m->start + m->len);
 	pb_uint(&s->interned, PF_MAP_PATH_STRING_IDS, (uint64_t)path);
 	pb_close(&s->interned, e);
-	return iid;
+	return s->interned.err;
 }
 
 /*
- * The frame at @f->ip of its mapping, named as every output names it
- * (model/stacks.h).  A frame outside any mapping (JIT code, unknown) has
- * no mapping: trace_processor keeps it by name.
+ * A frame, its iid the model's id.  A frame outside any mapping (JIT code,
+ * unknown) has no mapping: trace_processor keeps it by name.
  */
-static int64_t frame_iid(struct pf_samples *s, int32_t pid, const struct f2t_frame *f)
+static int frame(struct pf_samples *s, const struct f2t_frame_def *f)
 {
-	int64_t map = mapping_iid(s, pid, f), iid, name;
-	struct { uint64_t ip; int64_t map; int32_t pid; int32_t pad; } key;
-	bool fresh;
-	size_t len, e;
+	int64_t name = string_iid(s, I_NAME, PF_INTERNED_FUNCTION_NAMES, f->name.s, f->name.len);
+	size_t e;
 
-	if (map < 0)
-		return map;
-	memset(&key, 0, sizeof(key));
-	key.ip = f->ip;
-	key.map = map;
-	key.pid = map ? 0 : pid;	/* JIT names are the process's own */
-	iid = intern(&s->in[I_FRAME], &key, sizeof(key), &fresh);
-	if (iid <= 0 || !fresh)
-		return iid;
-	len = f2t_frame_name(f, s->name, sizeof(s->name));
-	name = string_iid(s, I_NAME, PF_INTERNED_FUNCTION_NAMES, s->name, len);
 	if (name < 0)
-		return name;
+		return (int)name;
 	e = pb_open(&s->interned, PF_INTERNED_FRAMES);
-	pb_uint(&s->interned, PF_FRAME_IID, (uint64_t)iid);
+	pb_uint(&s->interned, PF_FRAME_IID, f->id);
 	pb_uint(&s->interned, PF_FRAME_FUNCTION_NAME_ID, (uint64_t)name);
-	if (map) {
-		pb_uint(&s->interned, PF_FRAME_MAPPING_ID, (uint64_t)map);
-		pb_uint(&s->interned, PF_FRAME_REL_PC, f->ip - f->map_start);
+	if (f->mapping) {
+		pb_uint(&s->interned, PF_FRAME_MAPPING_ID, f->mapping);
+		pb_uint(&s->interned, PF_FRAME_REL_PC, f->rel_pc);
 	}
 	pb_close(&s->interned, e);
-	return iid;
+	return s->interned.err;
 }
 
-/* The callstack of @ev's frames, root first.  0: no frames; -ENOMEM. */
-static int64_t callstack_iid(struct pf_samples *s, const struct f2t_event *ev, int32_t pid)
+/* A callstack, kept to be interned when a sample first names it. */
+static int callstack(struct pf_samples *s, const struct f2t_callstack_def *c)
 {
-	size_t n = ev->sample.nframes, e;
-	int64_t iid;
-	bool fresh;
+	if (s->nstacks == s->stackcap) {
+		size_t cap = s->stackcap ? s->stackcap * 2 : 1024;
+		struct callstack *v = realloc(s->stacks, cap * sizeof(*v));
 
-	if (!n)
-		return 0;
+		if (!v)
+			return -ENOMEM;
+		s->stacks = v;
+		s->stackcap = cap;
+	}
+	s->stacks[s->nstacks++] = (struct callstack){ c->parent, c->frame, c->depth, 0, c->kernel };
+	return 0;
+}
+
+/*
+ * The iid of callstack @id (the model's), interned when new as its frame
+ * ids, root first.  Callstacks get iids in the order samples first name
+ * them, so those no sample names (off-CPU stacks) take none.
+ */
+static int64_t callstack_iid(struct pf_samples *s, uint32_t id)
+{
+	struct callstack *c = &s->stacks[id - 1];
+	size_t n = c->depth, e;
+
+	if (c->iid)
+		return (int64_t)c->iid;
 	if (n > s->frames_cap) {
 		uint64_t *f = realloc(s->frames, n * sizeof(*f));
 
@@ -224,24 +226,16 @@ static int64_t callstack_iid(struct pf_samples *s, const struct f2t_event *ev, i
 		s->frames = f;
 		s->frames_cap = n;
 	}
-	/* Samples carry the innermost frame first. */
-	for (size_t i = 0; i < n; i++) {
-		int64_t fr = frame_iid(s, pid, &ev->sample.frames[n - 1 - i]);
-
-		if (fr < 0)
-			return fr;
-		s->frames[i] = (uint64_t)fr;
-	}
-	iid = intern(&s->in[I_CALLSTACK], s->frames, n * sizeof(*s->frames), &fresh);
-	if (iid <= 0 || !fresh)
-		return iid;
+	for (uint32_t at = id; at; at = s->stacks[at - 1].parent)
+		s->frames[--n] = s->stacks[at - 1].frame;
+	c->iid = ++s->ncallstacks;
 	e = pb_open(&s->interned, PF_INTERNED_CALLSTACKS);
-	pb_uint(&s->interned, PF_CALLSTACK_IID, (uint64_t)iid);
+	pb_uint(&s->interned, PF_CALLSTACK_IID, c->iid);
 	/* Not packed: Perfetto declares frame_ids without [packed = true]. */
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < c->depth; i++)
 		pb_uint(&s->interned, PF_CALLSTACK_FRAME_IDS, s->frames[i]);
 	pb_close(&s->interned, e);
-	return iid;
+	return (int64_t)c->iid;
 }
 
 /* The sequence's first packet, before its first sample. */
@@ -261,31 +255,48 @@ static size_t packet(struct pf_samples *s, struct pb_buf *b, uint64_t ts)
 		.flags = PF_SEQ_NEEDS_INCREMENTAL_STATE });
 }
 
-int pf_samples_add(struct pf_samples *s, struct pb_buf *b, const struct f2t_event *ev,
-		   int32_t pid)
+/* One CPU sample, with what was defined since the last one. */
+static int sample(struct pf_samples *s, struct pb_buf *b, const struct f2t_item *it)
 {
-	int64_t cs;
+	const struct f2t_event *ev = it->ev;
+	uint32_t cs = it->stack.callstack;
+	int64_t iid = cs ? callstack_iid(s, cs) : 0;
 	size_t pkt, ps;
 
-	s->interned.len = 0;
-	cs = callstack_iid(s, ev, pid);
-	if (cs < 0 || s->interned.err)
-		return cs < 0 ? (int)cs : s->interned.err;
+	if (iid < 0 || s->interned.err)
+		return iid < 0 ? (int)iid : s->interned.err;
 	pkt = packet(s, b, ev->ts);
 	if (s->interned.len)
 		pb_bytes(b, PF_PKT_INTERNED_DATA, s->interned.p, s->interned.len);
+	s->interned.len = 0;
 	ps = pb_open(b, PF_PKT_PERF_SAMPLE);
 	pb_uint(b, PF_PS_CPU, ev->cpu);
-	pb_uint(b, PF_PS_PID, (uint32_t)pid);
+	pb_uint(b, PF_PS_PID, (uint32_t)it->track.pid);
 	pb_uint(b, PF_PS_TID, (uint32_t)ev->pid);
-	if (cs)
-		pb_uint(b, PF_PS_CALLSTACK_IID, (uint64_t)cs);
-	if (ev->sample.nframes)
+	if (cs) {
+		pb_uint(b, PF_PS_CALLSTACK_IID, (uint64_t)iid);
 		pb_uint(b, PF_PS_CPU_MODE,
-			ev->sample.frames[0].kernel ? PF_MODE_KERNEL : PF_MODE_USER);
+			s->stacks[cs - 1].kernel ? PF_MODE_KERNEL : PF_MODE_USER);
+	}
 	pb_close(b, ps);
 	pb_close(b, pkt);
 	return b->err;
+}
+
+int pf_samples_item(struct pf_samples *s, struct pb_buf *b, const struct f2t_item *it)
+{
+	switch (it->kind) {
+	case F2T_ITEM_MAPPING:
+		return mapping(s, it->def.mapping);
+	case F2T_ITEM_FRAME:
+		return frame(s, it->def.frame);
+	case F2T_ITEM_CALLSTACK:
+		return callstack(s, it->def.callstack);
+	case F2T_ITEM_SAMPLE:
+		return sample(s, b, it);
+	default:
+		return 0;
+	}
 }
 
 int pf_samples_lost(struct pf_samples *s, struct pb_buf *b, uint64_t ts, uint64_t count)
