@@ -72,24 +72,43 @@ static void intern_fini(struct intern *in)
 
 enum { I_NAME, I_PATH, I_BUILD_ID, I_COUNT };
 
-/* A callstack as the model defined it, and its iid here once a sample used it. */
+/*
+ * The model's definitions as kept here, by the model's id - 1, each with
+ * its iid once a sample's packet interned it (0: not yet).  Iids are given
+ * in the order samples first use them, so what only off-CPU stacks use is
+ * never written.
+ */
+struct mapping {
+	uint64_t start, end, iid;
+	size_t path, bid;		/* in the pool */
+	uint32_t path_len, bid_len;
+};
+
+struct frame {
+	uint64_t rel_pc, iid;
+	uint32_t mapping;
+	uint32_t name_len;
+	size_t name;			/* in the pool */
+};
+
 struct callstack {
 	uint32_t parent, frame, depth;
-	uint64_t iid;		/* 0: not interned yet */
 	bool kernel;
+	uint64_t iid;
 };
+
+/* Array @a (a pb_buf of struct @T) at index @i. */
+#define AT(a, T, i) (&((T *)(a).p)[i])
 
 struct pf_samples {
 	struct f2t_sampling sampling;
 	bool mono, started;
 	struct intern in[I_COUNT];
-	/* InternedData not yet in a packet: what was defined since the last sample. */
-	struct pb_buf interned;
-	struct callstack *stacks;	/* by the model's id - 1 */
-	size_t nstacks, stackcap;
-	uint64_t ncallstacks;		/* callstack iids given */
-	uint64_t *frames;		/* a sample's frame ids, root first */
-	size_t frames_cap;
+	struct pb_buf interned;		/* InternedData of the packet being built */
+	struct pb_buf maps, frames, stacks, pool;
+	uint64_t nmaps, nframes, nstacks;	/* iids given */
+	uint64_t *ids;			/* a sample's frame iids, root first */
+	size_t ids_cap;
 };
 
 struct pf_samples *pf_samples_new(const struct f2t_sampling *sampling, bool mono)
@@ -117,8 +136,11 @@ void pf_samples_free(struct pf_samples *s)
 	for (int i = 0; i < I_COUNT; i++)
 		intern_fini(&s->in[i]);
 	pb_buf_free(&s->interned);
-	free(s->stacks);
-	free(s->frames);
+	pb_buf_free(&s->maps);
+	pb_buf_free(&s->frames);
+	pb_buf_free(&s->stacks);
+	pb_buf_free(&s->pool);
+	free(s->ids);
 	free(s);
 }
 
@@ -145,95 +167,146 @@ static int64_t string_iid(struct pf_samples *s, int which, uint32_t field, const
 	return iid;
 }
 
-/* A mapping, its iid the model's id. */
-static int mapping(struct pf_samples *s, const struct f2t_mapping_def *m)
+/* @p[0..@len) kept in the pool: its offset. */
+static size_t keep(struct pf_samples *s, const void *p, size_t len)
 {
+	size_t at = s->pool.len;
+
+	pb_raw(&s->pool, p, len);
+	return at;
+}
+
+/* Keeps a definition of the model's until a sample uses it. */
+static int define(struct pf_samples *s, const struct f2t_item *it)
+{
+	switch (it->kind) {
+	case F2T_ITEM_MAPPING: {
+		const struct f2t_mapping_def *m = it->def.mapping;
+		struct mapping k = {
+			.start = m->start, .end = m->start + m->len,
+			.path = keep(s, m->path.s, m->path.len), .path_len = (uint32_t)m->path.len,
+			.bid = keep(s, m->build_id, m->build_id_len),
+			.bid_len = (uint32_t)m->build_id_len,
+		};
+
+		pb_raw(&s->maps, &k, sizeof(k));
+		break;
+	}
+	case F2T_ITEM_FRAME: {
+		const struct f2t_frame_def *f = it->def.frame;
+		struct frame k = { .rel_pc = f->rel_pc, .mapping = f->mapping,
+				   .name_len = (uint32_t)f->name.len,
+				   .name = keep(s, f->name.s, f->name.len) };
+
+		pb_raw(&s->frames, &k, sizeof(k));
+		break;
+	}
+	case F2T_ITEM_CALLSTACK: {
+		const struct f2t_callstack_def *c = it->def.callstack;
+		struct callstack k = { c->parent, c->frame, c->depth, c->kernel, 0 };
+
+		pb_raw(&s->stacks, &k, sizeof(k));
+		break;
+	}
+	default:
+		break;
+	}
+	return s->maps.err | s->frames.err | s->stacks.err | s->pool.err;
+}
+
+/* The iid of mapping @id, interned in the packet (with its strings) when new. */
+static int64_t mapping_iid(struct pf_samples *s, uint32_t id)
+{
+	struct mapping *m = AT(s->maps, struct mapping, id - 1);
 	int64_t path, bid = 0;
 	size_t e;
 
-	path = string_iid(s, I_PATH, PF_INTERNED_MAPPING_PATHS, m->path.s, m->path.len);
-	if (path > 0 && m->build_id_len)
-		bid = string_iid(s, I_BUILD_ID, PF_INTERNED_BUILD_IDS, m->build_id,
-				 m->build_id_len);
+	if (m->iid)
+		return (int64_t)m->iid;
+	path = string_iid(s, I_PATH, PF_INTERNED_MAPPING_PATHS, s->pool.p + m->path, m->path_len);
+	if (path > 0 && m->bid_len)
+		bid = string_iid(s, I_BUILD_ID, PF_INTERNED_BUILD_IDS, s->pool.p + m->bid,
+				 m->bid_len);
 	if (path < 0 || bid < 0)
 		return -ENOMEM;
+	m->iid = ++s->nmaps;
 	e = pb_open(&s->interned, PF_INTERNED_MAPPINGS);
-	pb_uint(&s->interned, PF_MAP_IID, m->id);
+	pb_uint(&s->interned, PF_MAP_IID, m->iid);
 	if (bid)
 		pb_uint(&s->interned, PF_MAP_BUILD_ID, (uint64_t)bid);
 	pb_uint(&s->interned, PF_MAP_START, m->start);
-	pb_uint(&s->interned, PF_MAP_END, m->start + m->len);
+	pb_uint(&s->interned, PF_MAP_END, m->end);
 	pb_uint(&s->interned, PF_MAP_PATH_STRING_IDS, (uint64_t)path);
 	pb_close(&s->interned, e);
-	return s->interned.err;
+	return (int64_t)m->iid;
 }
 
 /*
- * A frame, its iid the model's id.  A frame outside any mapping (JIT code,
- * unknown) has no mapping: trace_processor keeps it by name.
+ * The iid of frame @id, interned in the packet when new.  A frame outside
+ * any mapping (JIT code, unknown) has no mapping: trace_processor keeps it
+ * by name.
  */
-static int frame(struct pf_samples *s, const struct f2t_frame_def *f)
+static int64_t frame_iid(struct pf_samples *s, uint32_t id)
 {
-	int64_t name = string_iid(s, I_NAME, PF_INTERNED_FUNCTION_NAMES, f->name.s, f->name.len);
+	struct frame *f = AT(s->frames, struct frame, id - 1);
+	int64_t map = 0, name;
 	size_t e;
 
+	if (f->iid)
+		return (int64_t)f->iid;
+	if (f->mapping)
+		map = mapping_iid(s, f->mapping);
+	if (map < 0)
+		return map;
+	name = string_iid(s, I_NAME, PF_INTERNED_FUNCTION_NAMES, s->pool.p + f->name,
+			  f->name_len);
 	if (name < 0)
-		return (int)name;
+		return name;
+	f = AT(s->frames, struct frame, id - 1);
+	f->iid = ++s->nframes;
 	e = pb_open(&s->interned, PF_INTERNED_FRAMES);
-	pb_uint(&s->interned, PF_FRAME_IID, f->id);
+	pb_uint(&s->interned, PF_FRAME_IID, f->iid);
 	pb_uint(&s->interned, PF_FRAME_FUNCTION_NAME_ID, (uint64_t)name);
-	if (f->mapping) {
-		pb_uint(&s->interned, PF_FRAME_MAPPING_ID, f->mapping);
+	if (map) {
+		pb_uint(&s->interned, PF_FRAME_MAPPING_ID, (uint64_t)map);
 		pb_uint(&s->interned, PF_FRAME_REL_PC, f->rel_pc);
 	}
 	pb_close(&s->interned, e);
-	return s->interned.err;
+	return (int64_t)f->iid;
 }
 
-/* A callstack, kept to be interned when a sample first names it. */
-static int callstack(struct pf_samples *s, const struct f2t_callstack_def *c)
-{
-	if (s->nstacks == s->stackcap) {
-		size_t cap = s->stackcap ? s->stackcap * 2 : 1024;
-		struct callstack *v = realloc(s->stacks, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		s->stacks = v;
-		s->stackcap = cap;
-	}
-	s->stacks[s->nstacks++] = (struct callstack){ c->parent, c->frame, c->depth, 0, c->kernel };
-	return 0;
-}
-
-/*
- * The iid of callstack @id (the model's), interned when new as its frame
- * ids, root first.  Callstacks get iids in the order samples first name
- * them, so those no sample names (off-CPU stacks) take none.
- */
+/* The iid of callstack @id, interned when new as its frames' iids, root first. */
 static int64_t callstack_iid(struct pf_samples *s, uint32_t id)
 {
-	struct callstack *c = &s->stacks[id - 1];
+	struct callstack *c = AT(s->stacks, struct callstack, id - 1);
 	size_t n = c->depth, e;
 
 	if (c->iid)
 		return (int64_t)c->iid;
-	if (n > s->frames_cap) {
-		uint64_t *f = realloc(s->frames, n * sizeof(*f));
+	if (n > s->ids_cap) {
+		uint64_t *v = realloc(s->ids, n * sizeof(*v));
 
-		if (!f)
+		if (!v)
 			return -ENOMEM;
-		s->frames = f;
-		s->frames_cap = n;
+		s->ids = v;
+		s->ids_cap = n;
 	}
-	for (uint32_t at = id; at; at = s->stacks[at - 1].parent)
-		s->frames[--n] = s->stacks[at - 1].frame;
-	c->iid = ++s->ncallstacks;
+	for (uint32_t at = id; at; at = AT(s->stacks, struct callstack, at - 1)->parent)
+		s->ids[--n] = AT(s->stacks, struct callstack, at - 1)->frame;
+	/* Frames are interned root first, as they are listed. */
+	for (size_t i = 0; i < c->depth; i++) {
+		int64_t fr = frame_iid(s, (uint32_t)s->ids[i]);
+
+		if (fr < 0)
+			return fr;
+		s->ids[i] = (uint64_t)fr;
+	}
+	c->iid = ++s->nstacks;
 	e = pb_open(&s->interned, PF_INTERNED_CALLSTACKS);
 	pb_uint(&s->interned, PF_CALLSTACK_IID, c->iid);
 	/* Not packed: Perfetto declares frame_ids without [packed = true]. */
 	for (size_t i = 0; i < c->depth; i++)
-		pb_uint(&s->interned, PF_CALLSTACK_FRAME_IDS, s->frames[i]);
+		pb_uint(&s->interned, PF_CALLSTACK_FRAME_IDS, s->ids[i]);
 	pb_close(&s->interned, e);
 	return (int64_t)c->iid;
 }
@@ -255,28 +328,29 @@ static size_t packet(struct pf_samples *s, struct pb_buf *b, uint64_t ts)
 		.flags = PF_SEQ_NEEDS_INCREMENTAL_STATE });
 }
 
-/* One CPU sample, with what was defined since the last one. */
+/* One CPU sample, with what its packet is the first to use interned in it. */
 static int sample(struct pf_samples *s, struct pb_buf *b, const struct f2t_item *it)
 {
 	const struct f2t_event *ev = it->ev;
 	uint32_t cs = it->stack.callstack;
-	int64_t iid = cs ? callstack_iid(s, cs) : 0;
+	int64_t iid;
 	size_t pkt, ps;
 
+	s->interned.len = 0;
+	iid = cs ? callstack_iid(s, cs) : 0;
 	if (iid < 0 || s->interned.err)
 		return iid < 0 ? (int)iid : s->interned.err;
 	pkt = packet(s, b, ev->ts);
 	if (s->interned.len)
 		pb_bytes(b, PF_PKT_INTERNED_DATA, s->interned.p, s->interned.len);
-	s->interned.len = 0;
 	ps = pb_open(b, PF_PKT_PERF_SAMPLE);
 	pb_uint(b, PF_PS_CPU, ev->cpu);
 	pb_uint(b, PF_PS_PID, (uint32_t)it->track.pid);
 	pb_uint(b, PF_PS_TID, (uint32_t)ev->pid);
 	if (cs) {
 		pb_uint(b, PF_PS_CALLSTACK_IID, (uint64_t)iid);
-		pb_uint(b, PF_PS_CPU_MODE,
-			s->stacks[cs - 1].kernel ? PF_MODE_KERNEL : PF_MODE_USER);
+		pb_uint(b, PF_PS_CPU_MODE, AT(s->stacks, struct callstack, cs - 1)->kernel ?
+						   PF_MODE_KERNEL : PF_MODE_USER);
 	}
 	pb_close(b, ps);
 	pb_close(b, pkt);
@@ -285,18 +359,7 @@ static int sample(struct pf_samples *s, struct pb_buf *b, const struct f2t_item 
 
 int pf_samples_item(struct pf_samples *s, struct pb_buf *b, const struct f2t_item *it)
 {
-	switch (it->kind) {
-	case F2T_ITEM_MAPPING:
-		return mapping(s, it->def.mapping);
-	case F2T_ITEM_FRAME:
-		return frame(s, it->def.frame);
-	case F2T_ITEM_CALLSTACK:
-		return callstack(s, it->def.callstack);
-	case F2T_ITEM_SAMPLE:
-		return sample(s, b, it);
-	default:
-		return 0;
-	}
+	return it->kind == F2T_ITEM_SAMPLE ? sample(s, b, it) : define(s, it);
 }
 
 int pf_samples_lost(struct pf_samples *s, struct pb_buf *b, uint64_t ts, uint64_t count)

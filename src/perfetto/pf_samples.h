@@ -4,11 +4,12 @@
  * on a trusted sequence of their own, whose first packet clears the
  * incremental state and says what was sampled (PerfSampleDefaults), each
  * sample naming an interned callstack.  The model's definitions
- * (model/profile.h) are interned as they come, with the model's ids as
- * iids, in the next sample's packet: mappings (their paths and build ids
- * as interned strings), frames (their function names too); a callstack
- * (frame ids, root first) when a sample first names it.  Memory grows with
- * distinct stacks, never with samples.
+ * (model/profile.h) are kept until a sample first uses them, then
+ * interned in its packet: function names, mapping paths, build ids,
+ * mappings, frames (a mapping and the address in it, with its name),
+ * callstacks (frame ids, root first), iids given in that order, so what
+ * only off-CPU stacks use is never written.  Memory grows with distinct
+ * stacks, never with samples.
  *
  * Used by the Perfetto writer, and by the FXT writer for blob records
  * that carry Perfetto packets (Perfetto shows no FXT profiler record).
