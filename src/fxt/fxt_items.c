@@ -5,8 +5,9 @@
  * sync record), counters as counter events, async slices as async
  * begin/end, pseudo tracks' names as kernel object records, and CPU
  * samples as profiler backtraces preceded by the module and mmap records
- * their frames need (from the model's definitions, fxt_prof.h).  Everything a record refers to is interned before the
- * record is encoded (fxt_tables.h says why).
+ * their frames need (from the model's definitions, fxt_prof.h).
+ * Everything a record refers to is interned before the record is encoded
+ * (fxt_tables.h says why).
  */
 #include <errno.h>
 #include <string.h>
@@ -128,7 +129,7 @@ static int describe(struct f2t_writer *w, uint64_t ts, int32_t pid, uint32_t map
 
 	if (m->module > UINT16_MAX)
 		return 0;	/* more binaries than FXT can number: raw address only */
-	ret = fxt_prof_first_module(p->prof, m->module, &name, &len, &bid, &bid_len);
+	ret = fxt_prof_first_module(p->prof, map, &name, &len, &bid, &bid_len);
 	if (ret > 0)
 		/* A name longer than FXT allows keeps its end: the file name. */
 		ret = fxt_emit_encoded(w, fxt_profiler_module(p->rec, ts, proc, (uint16_t)m->module,

@@ -10,12 +10,13 @@
 #include "fxt/fxt_prof.h"
 #include "util/idmap.h"
 
-struct module {
-	char *name;		/* NULL: no mapping of it defined yet */
+/* A mapping, and its binary as a module record says it. */
+struct mapping {
+	struct fxt_prof_mapping m;
+	char *name;
 	size_t len;
 	uint8_t *build_id;
 	size_t build_id_len;
-	bool written;
 };
 
 struct frame {
@@ -28,9 +29,9 @@ struct callstack {
 };
 
 struct fxt_prof {
-	struct module *mods;		/* by number */
-	size_t nmods;
-	struct fxt_prof_mapping *maps;	/* by id - 1, and so on */
+	uint8_t *written;		/* a bit per binary number: its module record */
+	size_t nwritten;		/* bytes */
+	struct mapping *maps;		/* by id - 1, and so on */
 	size_t nmaps, mapcap;
 	struct frame *frames;
 	size_t nframes, framecap;
@@ -54,11 +55,11 @@ void fxt_prof_free(struct fxt_prof *p)
 {
 	if (!p)
 		return;
-	for (size_t i = 0; i < p->nmods; i++) {
-		free(p->mods[i].name);
-		free(p->mods[i].build_id);
+	for (size_t i = 0; i < p->nmaps; i++) {
+		free(p->maps[i].name);
+		free(p->maps[i].build_id);
 	}
-	free(p->mods);
+	free(p->written);
 	free(p->maps);
 	free(p->frames);
 	free(p->stacks);
@@ -66,53 +67,32 @@ void fxt_prof_free(struct fxt_prof *p)
 	free(p);
 }
 
-/* Room for one more of @size in *@v.  Return: 0 or -ENOMEM. */
-static int grow(void *v, size_t n, size_t *cap, size_t size)
+/* Array @v with room for one more of @size after @n: @v itself, moved, or NULL (ENOMEM). */
+static void *grow(void *v, size_t n, size_t *cap, size_t size)
 {
 	size_t c = *cap ? *cap * 2 : 1024;
-	void *q;
 
 	if (n < *cap)
-		return 0;
-	q = realloc(*(void **)v, c * size);
-	if (!q)
-		return -ENOMEM;
-	*(void **)v = q;
-	*cap = c;
-	return 0;
+		return v;
+	v = realloc(v, c * size);
+	if (v)
+		*cap = c;
+	return v;
 }
 
-/* Binary @m->module's name and build-id, the first time a mapping of it is defined. */
-static int module(struct fxt_prof *p, const struct f2t_mapping_def *m)
+/* Mapping @m, and what its module record would say, copied into @b.  Return: 0 or -ENOMEM. */
+static int mapping(struct mapping *b, const struct f2t_mapping_def *m)
 {
-	struct module *mod;
-
-	if (m->module >= p->nmods) {
-		size_t n = p->nmods ? p->nmods : 64;
-		struct module *v;
-
-		while (n <= m->module)
-			n *= 2;
-		v = realloc(p->mods, n * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		memset(v + p->nmods, 0, (n - p->nmods) * sizeof(*v));
-		p->mods = v;
-		p->nmods = n;
-	}
-	mod = &p->mods[m->module];
-	if (mod->name)
-		return 0;
-	mod->name = malloc(m->path.len + 1);
-	mod->build_id = m->build_id_len ? malloc(m->build_id_len) : NULL;
-	if (!mod->name || (m->build_id_len && !mod->build_id))
+	*b = (struct mapping){ .m = { m->module, m->start, m->len, m->vaddr },
+			       .len = m->path.len, .build_id_len = m->build_id_len };
+	b->name = malloc(m->path.len + 1);
+	b->build_id = m->build_id_len ? malloc(m->build_id_len) : NULL;
+	if (!b->name || (m->build_id_len && !b->build_id))
 		return -ENOMEM;
-	memcpy(mod->name, m->path.s, m->path.len);
-	mod->name[m->path.len] = '\0';
-	mod->len = m->path.len;
+	memcpy(b->name, m->path.s, m->path.len);
+	b->name[m->path.len] = '\0';
 	if (m->build_id_len)
-		memcpy(mod->build_id, m->build_id, m->build_id_len);
-	mod->build_id_len = m->build_id_len;
+		memcpy(b->build_id, m->build_id, m->build_id_len);
 	return 0;
 }
 
@@ -120,26 +100,34 @@ int fxt_prof_define(struct fxt_prof *p, const struct f2t_item *it)
 {
 	switch (it->kind) {
 	case F2T_ITEM_MAPPING: {
-		const struct f2t_mapping_def *m = it->def.mapping;
+		struct mapping *maps = grow(p->maps, p->nmaps, &p->mapcap, sizeof(*maps));
 
-		if (grow(&p->maps, p->nmaps, &p->mapcap, sizeof(*p->maps)) || module(p, m))
+		if (!maps)
 			return -ENOMEM;
-		p->maps[p->nmaps++] = (struct fxt_prof_mapping){ m->module, m->start, m->len,
-								  m->vaddr };
-		return 0;
+		p->maps = maps;
+		return mapping(&p->maps[p->nmaps++], it->def.mapping);
 	}
-	case F2T_ITEM_FRAME:
-		if (grow(&p->frames, p->nframes, &p->framecap, sizeof(*p->frames)))
+	case F2T_ITEM_FRAME: {
+		struct frame *frames = grow(p->frames, p->nframes, &p->framecap, sizeof(*frames));
+
+		if (!frames)
 			return -ENOMEM;
+		p->frames = frames;
 		p->frames[p->nframes++] = (struct frame){ it->def.frame->pc,
 							  it->def.frame->mapping };
 		return 0;
-	case F2T_ITEM_CALLSTACK:
-		if (grow(&p->stacks, p->nstacks, &p->stackcap, sizeof(*p->stacks)))
+	}
+	case F2T_ITEM_CALLSTACK: {
+		struct callstack *stacks = grow(p->stacks, p->nstacks, &p->stackcap,
+						sizeof(*stacks));
+
+		if (!stacks)
 			return -ENOMEM;
+		p->stacks = stacks;
 		p->stacks[p->nstacks++] = (struct callstack){ it->def.callstack->parent,
 							      it->def.callstack->frame };
 		return 0;
+	}
 	default:
 		return 0;
 	}
@@ -161,21 +149,36 @@ size_t fxt_prof_stack(const struct fxt_prof *p, uint32_t id, uint64_t *pcs, uint
 
 const struct fxt_prof_mapping *fxt_prof_mapping(const struct fxt_prof *p, uint32_t id)
 {
-	return &p->maps[id - 1];
+	return &p->maps[id - 1].m;
 }
 
-int fxt_prof_first_module(struct fxt_prof *p, uint32_t module, const char **name, size_t *len,
+int fxt_prof_first_module(struct fxt_prof *p, uint32_t id, const char **name, size_t *len,
 			  const uint8_t **build_id, size_t *build_id_len)
 {
-	struct module *m = &p->mods[module];
+	const struct mapping *b = &p->maps[id - 1];
+	uint32_t mod = b->m.module;
+	size_t byte = mod / 8;
 
-	if (m->written)
+	if (byte >= p->nwritten) {
+		size_t n = p->nwritten ? p->nwritten : 64;
+		uint8_t *v;
+
+		while (n <= byte)
+			n *= 2;
+		v = realloc(p->written, n);
+		if (!v)
+			return -ENOMEM;
+		memset(v + p->nwritten, 0, n - p->nwritten);
+		p->written = v;
+		p->nwritten = n;
+	}
+	if (p->written[byte] & (1u << (mod % 8)))
 		return 0;
-	m->written = true;
-	*name = m->name;
-	*len = m->len;
-	*build_id = m->build_id;
-	*build_id_len = m->build_id_len;
+	p->written[byte] |= (uint8_t)(1u << (mod % 8));
+	*name = b->name;
+	*len = b->len;
+	*build_id = b->build_id;
+	*build_id_len = b->build_id_len;
 	return 1;
 }
 

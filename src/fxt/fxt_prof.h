@@ -2,11 +2,11 @@
 /*
  * What the FXT writer keeps of the model's profile (model/profile.h): each
  * callstack's frame and parent, each frame's address and mapping, each
- * mapping's binary and place, each binary's name and build-id until its
- * module record is written; and what it has said already: which binaries
- * got their module record, which (process, mapping) pairs their mmap
- * record.  Each record is written once, just before the first backtrace
- * that needs it, so a trace describes only the code its samples touched.
+ * mapping's place and binary (its number, name and build-id); and what it
+ * has said already: which binaries got their module record, which
+ * (process, mapping) pairs their mmap record.  Each record is written
+ * once, just before the first backtrace that needs it, so a trace
+ * describes only the code its samples touched.
  */
 #ifndef F2T_FXT_PROF_H
 #define F2T_FXT_PROF_H
@@ -49,12 +49,12 @@ size_t fxt_prof_stack(const struct fxt_prof *p, uint32_t id, uint64_t *pcs, uint
 const struct fxt_prof_mapping *fxt_prof_mapping(const struct fxt_prof *p, uint32_t id);
 
 /**
- * fxt_prof_first_module() - is this the first time binary @module is needed?
+ * fxt_prof_first_module() - is this the first time mapping @id's binary is needed?
  * @name, @len, @build_id, @build_id_len: set to what its module record says
  *
- * Marks it written.  Return: 1 the first time, 0 after.
+ * Marks it written.  Return: 1 the first time, 0 after, -ENOMEM.
  */
-int fxt_prof_first_module(struct fxt_prof *p, uint32_t module, const char **name, size_t *len,
+int fxt_prof_first_module(struct fxt_prof *p, uint32_t id, const char **name, size_t *len,
 			  const uint8_t **build_id, size_t *build_id_len);
 
 /**

@@ -16,18 +16,21 @@
 #include "json/json_fmt.h"
 #include "json/json_writer-local.h"
 
+/* Spool @sp, opened next to the output at its first entry.  Return: 0 or negative errno. */
+static int spool(struct f2t_writer *w, struct f2t_spool *sp)
+{
+	return sp->out ? 0 : f2t_spool_open(sp, w->out->path);
+}
+
 int json_sample(struct f2t_writer *w, const struct f2t_item *it)
 {
 	struct json_priv *p = w->priv;
 	const struct f2t_event *ev = it->ev;
 	struct f2t_out *o;
-	int ret;
+	int ret = spool(w, &p->sample_spool);
 
-	if (!p->sample_spool.out) {
-		ret = f2t_spool_open(&p->sample_spool, w->out->path);
-		if (ret)
-			return ret;
-	}
+	if (ret)
+		return ret;
 	o = p->sample_spool.out;
 	f2t_out_puts(o, p->samples ? ",\n{\"cpu\":" : "{\"cpu\":");
 	f2t_json_put_u64(o, ev->cpu);
@@ -49,13 +52,10 @@ int json_stack_node(struct f2t_writer *w, const struct f2t_item *it)
 	struct json_priv *p = w->priv;
 	const struct f2t_stack_node_def *d = it->def.node;
 	struct f2t_out *o;
-	int ret;
+	int ret = spool(w, &p->node_spool);
 
-	if (!p->node_spool.out) {
-		ret = f2t_spool_open(&p->node_spool, w->out->path);
-		if (ret)
-			return ret;
-	}
+	if (ret)
+		return ret;
 	o = p->node_spool.out;
 	f2t_out_puts(o, p->nodes ? ",\n\"" : "\n\"");
 	f2t_json_put_u64(o, d->id);

@@ -40,6 +40,8 @@ enum f2t_event_kind {
 	F2T_EV_KIND_COUNT
 };
 
+struct f2t_module;
+
 /*
  * One frame of a sample's call stack, resolved when converting.  An
  * unknown function still has its module and offset: frames are never
@@ -52,10 +54,12 @@ struct f2t_frame {
 				 * "[unknown]" when nothing is mapped there */
 	uint64_t offset;	/* ip in the module's own addresses (ELF vaddr) */
 	/*
-	 * For profiler records: the binary holding ip as the symbolizer numbers
-	 * them (1, 2, ...; 0: none, then nothing below is set), its build-id
+	 * For profiler records: the binary holding ip (NULL: none), an identity
+	 * only, never read outside symbols/ (each symbolizer has its own
+	 * binaries); its number in its symbolizer (1, 2, ...), its build-id
 	 * (length 0: unknown) and its mapping holding ip.
 	 */
+	const struct f2t_module *mod;
 	uint32_t mod_id;
 	uint8_t build_id_len;
 	const uint8_t *build_id;

@@ -94,7 +94,11 @@ enum f2t_item_kind {
  */
 struct f2t_mapping_def {
 	uint32_t id;			/* 1, 2, ... */
-	uint32_t module;		/* the binary's number (1, 2, ...), in every mapping of it */
+	/*
+	 * The binary's number (1, 2, ...) in the symbolizer that named it, the
+	 * same in every mapping of it; another source's binary can have it too.
+	 */
+	uint32_t module;
 	struct f2t_str path;		/* a file, "[kernel.kallsyms]", "[MOD]", "[vdso]"... */
 	const uint8_t *build_id;
 	size_t build_id_len;		/* 0: not known */
@@ -127,7 +131,7 @@ struct f2t_callstack_def {
  * addresses are one node.
  */
 struct f2t_stack_node_def {
-	uint32_t id;			/* 1, 2, ...: a parent's is smaller than its children's */
+	uint32_t id;			/* 1, 2, ...: a parent's is smaller */
 	uint32_t parent;		/* 0: a root */
 	struct f2t_str name, module;
 };

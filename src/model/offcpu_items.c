@@ -65,7 +65,8 @@ int f2t_model_offcpu_event(struct f2t_model *m, const struct f2t_event *ev)
 		 blocker ? fname : "[unknown]");
 	it.name = f2t_s(m->text);
 	if (ev->offcpu.nframes) {
-		ret = f2t_model_stack(m, ev->offcpu.frames, ev->offcpu.nframes, true, &it, &it.stack);
+		ret = f2t_model_stack(m, ev->offcpu.frames, ev->offcpu.nframes, true, &it,
+				      &it.stack);
 		if (ret)
 			return ret;
 	}

@@ -24,7 +24,7 @@
 /* What tells one mapping from another: the kernel's are every process's (pid -1). */
 struct map_key {
 	uint64_t start;
-	uint32_t mod;
+	const struct f2t_module *mod;
 	int32_t pid;
 };
 
@@ -61,22 +61,19 @@ struct f2t_profile {
 	char name[F2T_FRAME_NAME_MAX + 1];	/* a frame's name being made */
 };
 
-/* Room for @need elements of @size in *@v.  Return: 0 or -ENOMEM. */
-static int grow(void *v, size_t *cap, size_t need, size_t size)
+/* Array @v with room for @need elements of @size: @v itself, moved, or NULL (ENOMEM). */
+static void *grow(void *v, size_t *cap, size_t need, size_t size)
 {
 	size_t n = *cap ? *cap : 256;
-	void *p;
 
 	if (need <= *cap)
-		return 0;
+		return v;
 	while (n < need)
 		n *= 2;
-	p = realloc(*(void **)v, n * size);
-	if (!p)
-		return -ENOMEM;
-	*(void **)v = p;
-	*cap = n;
-	return 0;
+	v = realloc(v, n * size);
+	if (v)
+		*cap = n;
+	return v;
 }
 
 struct f2t_profile *f2t_profile_new(void)
@@ -119,10 +116,14 @@ void f2t_profile_free(struct f2t_profile *p)
 /* @s[0..@len) into the pool, *@at its offset.  Return: 0, -ENOMEM or -E2BIG. */
 static int pool_put(struct f2t_profile *p, const char *s, size_t len, uint32_t *at)
 {
+	char *pool;
+
 	if (p->plen + len > UINT32_MAX)
 		return -E2BIG;
-	if (grow(&p->pool, &p->pcap, p->plen + len, 1))
+	pool = grow(p->pool, &p->pcap, p->plen + len, 1);
+	if (!pool)
 		return -ENOMEM;
+	p->pool = pool;
 	memcpy(p->pool + p->plen, s, len);
 	*at = (uint32_t)p->plen;
 	p->plen += len;
@@ -132,6 +133,12 @@ static int pool_put(struct f2t_profile *p, const char *s, size_t len, uint32_t *
 static struct f2t_str pool_str(const struct f2t_profile *p, uint32_t at, uint32_t len)
 {
 	return (struct f2t_str){ p->pool + at, len };
+}
+
+/* A frame's binary as outputs name it (a mapping's path, the stack tree's category). */
+static const char *module_of(const struct f2t_frame *f)
+{
+	return f->module ? f->module : "[unknown]";
 }
 
 struct map_lookup {
@@ -152,7 +159,8 @@ static bool same_map(uintptr_t val, const void *key)
 
 static uint64_t map_hash(const struct map_key *k)
 {
-	return f2t_hash_u64(k->start ^ f2t_hash_u64((uint64_t)(uint32_t)k->pid << 32 | k->mod));
+	return f2t_hash_u64(k->start ^ f2t_hash_u64((uint64_t)(uint32_t)k->pid << 32 ^
+						    (uint64_t)(uintptr_t)k->mod));
 }
 
 /* The mapping of frame @f (key @k), defined when new.  Return: its id or a negative errno. */
@@ -163,19 +171,21 @@ static int64_t mapping(struct f2t_profile *p, const struct f2t_frame *f, const s
 	uint64_t h = map_hash(k);
 	struct f2t_hslot *s = f2t_hash_slot(&p->map_index, h, same_map, &l);
 	struct f2t_mapping_def m;
+	struct map_key *maps;
 	int ret;
 
 	if (s->val)
 		return (int64_t)s->val;
-	if (f2t_hash_reserve(&p->map_index) || grow(&p->maps, &p->mapcap, p->nmaps + 1,
-						    sizeof(*p->maps)))
+	maps = grow(p->maps, &p->mapcap, p->nmaps + 1, sizeof(*p->maps));
+	if (!maps || f2t_hash_reserve(&p->map_index))
 		return -ENOMEM;
+	p->maps = maps;
 	p->maps[p->nmaps++] = *k;
 	l.maps = p->maps;
 	f2t_hash_put(&p->map_index, f2t_hash_slot(&p->map_index, h, same_map, &l), h, p->nmaps);
 	m = (struct f2t_mapping_def){
 		.id = (uint32_t)p->nmaps, .module = f->mod_id,
-		.path = { f->module, strlen(f->module) },
+		.path = { module_of(f), strlen(module_of(f)) },
 		.build_id = f->build_id, .build_id_len = f->build_id_len,
 		.start = f->map_start, .len = f->map_len, .vaddr = f->map_vaddr,
 	};
@@ -199,12 +209,6 @@ static bool same_frame(uintptr_t val, const void *key)
 	return f->pc == l->pc && same_key(&f->map, l->map);
 }
 
-/* The stack tree's category of a frame. */
-static const char *module_of(const struct f2t_frame *f)
-{
-	return f->module ? f->module : "[unknown]";
-}
-
 /* Is @f named as frame @fr was first? */
 static bool named_alike(const struct frame *fr, const struct f2t_frame *f)
 {
@@ -219,8 +223,7 @@ static int64_t frame(struct f2t_profile *p, int32_t pid, const struct f2t_frame 
 		     struct f2t_item *def, f2t_item_fn emit, void *ctx)
 {
 	/* JIT and unknown code, and the kernel's outside any module, are the process's own. */
-	struct map_key k = { f->mod_id ? f->map_start : 0, f->mod_id,
-			     f->mod_id && f->kernel ? -1 : pid };
+	struct map_key k = { f->mod ? f->map_start : 0, f->mod, f->mod && f->kernel ? -1 : pid };
 	struct frame_lookup l = { p->frames, f->ip, &k };
 	uint64_t h = f2t_hash_u64(f->ip ^ map_hash(&k));
 	struct f2t_hslot *s = f2t_hash_slot(&p->frame_index, h, same_frame, &l);
@@ -232,15 +235,16 @@ static int64_t frame(struct f2t_profile *p, int32_t pid, const struct f2t_frame 
 
 	if (s->val)
 		return (int64_t)s->val;
-	if (f->mod_id) {
+	if (f->mod) {
 		map = mapping(p, f, &k, def, emit, ctx);
 		if (map < 0)
 			return map;
 	}
-	if (f2t_hash_reserve(&p->frame_index) ||
-	    grow(&p->frames, &p->framecap, p->nframes + 1, sizeof(*p->frames)))
+	fr = grow(p->frames, &p->framecap, p->nframes + 1, sizeof(*p->frames));
+	if (!fr || f2t_hash_reserve(&p->frame_index))
 		return -ENOMEM;
-	fr = &p->frames[p->nframes];
+	p->frames = fr;
+	fr += p->nframes;
 	*fr = (struct frame){ .pc = f->ip, .map = k, .mapping = (uint32_t)map,
 			      .name_len = (uint32_t)f2t_frame_name(f, p->name, sizeof(p->name)),
 			      .module_len = (uint32_t)strlen(mod), .func = f->func,
@@ -271,7 +275,7 @@ static struct callstack *callstack_at(const struct f2t_profile *p, uint32_t id)
 	return f2t_idmap_at(&p->callstacks, id - 1, NULL);
 }
 
-/* The stack tree's node (@parent, @name, @module), defined when new.  Return: its id or a negative errno. */
+/* The stack tree's node (@parent, @name, @module), defined when new.  Return: its id or -errno. */
 static int64_t tree_node(struct f2t_profile *p, uint32_t parent, const char *name, size_t nlen,
 			 const char *module, size_t mlen, struct f2t_item *def, f2t_item_fn emit,
 			 void *ctx)
@@ -300,8 +304,11 @@ static int64_t node(struct f2t_profile *p, uint32_t id, struct f2t_item *def, f2
 
 	/* The stack tree is made root first, as a sample's frames are met outermost first. */
 	for (uint32_t c = id; c && !callstack_at(p, c)->node; c = callstack_at(p, c)->parent) {
-		if (grow(&p->chain, &p->chaincap, n + 1, sizeof(*p->chain)))
+		uint32_t *chain = grow(p->chain, &p->chaincap, n + 1, sizeof(*p->chain));
+
+		if (!chain)
 			return -ENOMEM;
+		p->chain = chain;
 		p->chain[n++] = c;
 	}
 	if (!n)
@@ -363,8 +370,8 @@ int f2t_profile_stack(struct f2t_profile *p, int32_t pid, const struct f2t_frame
 		depth++;
 		if (fresh) {
 			struct f2t_callstack_def d = {
-				.id = (uint32_t)p->callstacks.n, .parent = id, .frame = (uint32_t)fr,
-				.depth = depth, .kernel = frames[i].kernel,
+				.id = (uint32_t)p->callstacks.n, .parent = id,
+				.frame = (uint32_t)fr, .depth = depth, .kernel = frames[i].kernel,
 			};
 			int ret;
 

@@ -200,6 +200,7 @@ static void frame_module(struct f2t_frame *f, const struct f2t_module *mod)
 {
 	if (!mod)
 		return;
+	f->mod = mod;
 	f->mod_id = mod->id;
 	f->build_id = mod->build_id.b;
 	f->build_id_len = mod->build_id.len;

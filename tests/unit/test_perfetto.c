@@ -32,6 +32,7 @@
 #include "perfetto/pf_print.h"
 #include "perfetto/pf_samples.h"
 #include "perfetto/pf_track.h"
+#include "symbols/maps.h"
 
 /* Saves @b as DIR/@name.pb when PF_DUMP_DIR names a directory. */
 static void dump(const struct pb_buf *b, const char *name)
@@ -231,12 +232,13 @@ static void test_samples(void **state)
 {
 	struct f2t_sampling s = { .event = "cpu-clock", .type = 1, .config = 0, .freq = 99 };
 	static const uint8_t kernel_bid[] = { 0xab, 0xcd };
+	static const struct f2t_module kernel = { .id = 1 }, libc = { .id = 2 };
 	const struct f2t_frame frames[] = {
 		{ .ip = 0xffffffff81000010, .func = "schedule", .module = "[kernel.kallsyms]",
-		  .mod_id = 1, .build_id = kernel_bid, .build_id_len = 2, .kernel = true,
-		  .map_start = 0xffffffff81000000, .map_len = 0x1000 },
-		{ .ip = 0x7f0000001234, .func = "read", .module = "/lib/libc.so.6", .mod_id = 2,
-		  .map_start = 0x7f0000001000, .map_len = 0x2000 },
+		  .mod = &kernel, .mod_id = 1, .build_id = kernel_bid, .build_id_len = 2,
+		  .kernel = true, .map_start = 0xffffffff81000000, .map_len = 0x1000 },
+		{ .ip = 0x7f0000001234, .func = "read", .module = "/lib/libc.so.6", .mod = &libc,
+		  .mod_id = 2, .map_start = 0x7f0000001000, .map_len = 0x2000 },
 		{ .ip = 0x5000, .func = "jitted", .module = "[jit]" },
 	};
 	struct f2t_event ev = {

@@ -16,6 +16,7 @@
 
 #include "model/profile.h"
 #include "model/stacks.h"
+#include "symbols/maps.h"
 
 /* The definitions received, by kind, and the last of each. */
 struct defs {
@@ -129,13 +130,15 @@ static void test_dedup(void **state)
 static void test_mappings(void **state)
 {
 	static const uint8_t bid[] = { 1, 2, 3 };
+	static const struct f2t_module kernel = { .id = 1 }, libc = { .id = 2 };
 	struct f2t_profile *p = f2t_profile_new();
 	struct defs d = { 0 };
 	struct f2t_frame k = { .ip = 0xffff0010, .func = "schedule", .module = "[kernel.kallsyms]",
-			       .mod_id = 1, .build_id = bid, .build_id_len = 3, .kernel = true,
+			       .mod = &kernel, .mod_id = 1, .build_id = bid, .build_id_len = 3,
+			       .kernel = true,
 			       .map_start = 0xffff0000, .map_len = 0x100, .map_vaddr = 0xffff0000 };
 	struct f2t_frame u = { .ip = 0x7010, .func = "read", .module = "/lib/libc.so.6",
-			       .mod_id = 2, .map_start = 0x7000, .map_len = 0x1000,
+			       .mod = &libc, .mod_id = 2, .map_start = 0x7000, .map_len = 0x1000,
 			       .map_vaddr = 0x1000 };
 	struct f2t_item use = { .kind = F2T_ITEM_SAMPLE };
 	struct f2t_stack_ref r;
