@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Arrays indexed by the model's ids (binaries by their number), and the
- * (pid, mapping) pairs written in a util/idmap.h.
+ * Arrays (util/vec.h) indexed by the model's ids, a bit per binary number,
+ * binaries' names and build-ids in a util/intern.h, and the (pid, mapping)
+ * pairs written in a util/idmap.h.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -9,14 +10,13 @@
 
 #include "fxt/fxt_prof.h"
 #include "util/idmap.h"
+#include "util/intern.h"
+#include "util/vec.h"
 
 /* A mapping, and its binary as a module record says it. */
 struct mapping {
 	struct fxt_prof_mapping m;
-	char *name;
-	size_t len;
-	uint8_t *build_id;
-	size_t build_id_len;
+	int64_t name, build_id;		/* in strs; build_id -1: none */
 };
 
 struct frame {
@@ -37,6 +37,7 @@ struct fxt_prof {
 	size_t nframes, framecap;
 	struct callstack *stacks;
 	size_t nstacks, stackcap;
+	struct f2t_intern strs;		/* binaries' names and build-ids */
 	struct f2t_idmap mmaps;		/* (uint32_t)pid << 32 | mapping, no entry */
 };
 
@@ -55,79 +56,48 @@ void fxt_prof_free(struct fxt_prof *p)
 {
 	if (!p)
 		return;
-	for (size_t i = 0; i < p->nmaps; i++) {
-		free(p->maps[i].name);
-		free(p->maps[i].build_id);
-	}
 	free(p->written);
 	free(p->maps);
 	free(p->frames);
 	free(p->stacks);
+	f2t_intern_fini(&p->strs);
 	f2t_idmap_fini(&p->mmaps);
 	free(p);
 }
 
-/* Array @v with room for one more of @size after @n: @v itself, moved, or NULL (ENOMEM). */
-static void *grow(void *v, size_t n, size_t *cap, size_t size)
+/* Mapping @d kept, with what its module record would say.  Return: 0 or -ENOMEM. */
+static int mapping(struct fxt_prof *p, const struct f2t_mapping_def *d)
 {
-	size_t c = *cap ? *cap * 2 : 1024;
+	struct mapping *m = f2t_vec_push(&p->maps, &p->nmaps, &p->mapcap, 64);
 
-	if (n < *cap)
-		return v;
-	v = realloc(v, c * size);
-	if (v)
-		*cap = c;
-	return v;
-}
-
-/* Mapping @m, and what its module record would say, copied into @b.  Return: 0 or -ENOMEM. */
-static int mapping(struct mapping *b, const struct f2t_mapping_def *m)
-{
-	*b = (struct mapping){ .m = { m->module, m->start, m->len, m->vaddr },
-			       .len = m->path.len, .build_id_len = m->build_id_len };
-	b->name = malloc(m->path.len + 1);
-	b->build_id = m->build_id_len ? malloc(m->build_id_len) : NULL;
-	if (!b->name || (m->build_id_len && !b->build_id))
+	if (!m)
 		return -ENOMEM;
-	memcpy(b->name, m->path.s, m->path.len);
-	b->name[m->path.len] = '\0';
-	if (m->build_id_len)
-		memcpy(b->build_id, m->build_id, m->build_id_len);
-	return 0;
+	*m = (struct mapping){ .m = { d->module, d->start, d->len, d->vaddr },
+			       .name = f2t_intern(&p->strs, d->path.s, d->path.len, NULL),
+			       .build_id = d->build_id_len ? f2t_intern(&p->strs, d->build_id,
+									d->build_id_len, NULL) : -1 };
+	return m->name < 0 || m->build_id < -1 ? -ENOMEM : 0;
 }
 
 int fxt_prof_define(struct fxt_prof *p, const struct f2t_item *it)
 {
+	struct frame *f;
+	struct callstack *c;
+
 	switch (it->kind) {
-	case F2T_ITEM_MAPPING: {
-		struct mapping *maps = grow(p->maps, p->nmaps, &p->mapcap, sizeof(*maps));
-
-		if (!maps)
-			return -ENOMEM;
-		p->maps = maps;
-		return mapping(&p->maps[p->nmaps++], it->def.mapping);
-	}
-	case F2T_ITEM_FRAME: {
-		struct frame *frames = grow(p->frames, p->nframes, &p->framecap, sizeof(*frames));
-
-		if (!frames)
-			return -ENOMEM;
-		p->frames = frames;
-		p->frames[p->nframes++] = (struct frame){ it->def.frame->pc,
-							  it->def.frame->mapping };
-		return 0;
-	}
-	case F2T_ITEM_CALLSTACK: {
-		struct callstack *stacks = grow(p->stacks, p->nstacks, &p->stackcap,
-						sizeof(*stacks));
-
-		if (!stacks)
-			return -ENOMEM;
-		p->stacks = stacks;
-		p->stacks[p->nstacks++] = (struct callstack){ it->def.callstack->parent,
-							      it->def.callstack->frame };
-		return 0;
-	}
+	case F2T_ITEM_MAPPING:
+		return mapping(p, it->def.mapping);
+	case F2T_ITEM_FRAME:
+		f = f2t_vec_push(&p->frames, &p->nframes, &p->framecap, 1024);
+		if (f)
+			*f = (struct frame){ it->def.frame->pc, it->def.frame->mapping };
+		return f ? 0 : -ENOMEM;
+	case F2T_ITEM_CALLSTACK:
+		c = f2t_vec_push(&p->stacks, &p->nstacks, &p->stackcap, 1024);
+		if (c)
+			*c = (struct callstack){ it->def.callstack->parent,
+						 it->def.callstack->frame };
+		return c ? 0 : -ENOMEM;
 	default:
 		return 0;
 	}
@@ -155,30 +125,24 @@ const struct fxt_prof_mapping *fxt_prof_mapping(const struct fxt_prof *p, uint32
 int fxt_prof_first_module(struct fxt_prof *p, uint32_t id, const char **name, size_t *len,
 			  const uint8_t **build_id, size_t *build_id_len)
 {
-	const struct mapping *b = &p->maps[id - 1];
-	uint32_t mod = b->m.module;
-	size_t byte = mod / 8;
+	const struct mapping *m = &p->maps[id - 1];
+	size_t byte = m->m.module / 8, n = p->nwritten;
+	uint8_t bit = (uint8_t)(1u << (m->m.module % 8));
 
-	if (byte >= p->nwritten) {
-		size_t n = p->nwritten ? p->nwritten : 64;
-		uint8_t *v;
-
-		while (n <= byte)
-			n *= 2;
-		v = realloc(p->written, n);
-		if (!v)
+	if (byte >= n) {
+		if (f2t_vec_reserve(&p->written, &p->nwritten, byte + 1, 64))
 			return -ENOMEM;
-		memset(v + p->nwritten, 0, n - p->nwritten);
-		p->written = v;
-		p->nwritten = n;
+		memset(p->written + n, 0, p->nwritten - n);
 	}
-	if (p->written[byte] & (1u << (mod % 8)))
+	if (p->written[byte] & bit)
 		return 0;
-	p->written[byte] |= (uint8_t)(1u << (mod % 8));
-	*name = b->name;
-	*len = b->len;
-	*build_id = b->build_id;
-	*build_id_len = b->build_id_len;
+	p->written[byte] |= bit;
+	*name = f2t_intern_key(&p->strs, (size_t)m->name, len);
+	*build_id = NULL;
+	*build_id_len = 0;
+	if (m->build_id >= 0)
+		*build_id = (const uint8_t *)f2t_intern_key(&p->strs, (size_t)m->build_id,
+							    build_id_len);
 	return 1;
 }
 

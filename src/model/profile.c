@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * The profile's tables: mappings and frames in arrays indexed by id - 1,
- * found by util/hash.h; callstacks in a util/idmap.h keyed by (parent,
- * frame), its n-th entry callstack n + 1; frames' names and modules in one
- * pool.  A frame is found by its address, its binary's mapping and, where
+ * The profile's tables: mappings and frames in arrays (util/vec.h) indexed
+ * by id - 1, found by util/hash.h; callstacks in a util/idmap.h keyed by
+ * (parent, frame), its n-th entry callstack n + 1; frames' names and
+ * modules in one util/intern.h.  A frame is found by its address, its binary's mapping and, where
  * the address is a process's own (user code, or outside any binary), the
  * process: so the mapping is looked up only for a new frame.
  *
@@ -20,6 +20,8 @@
 #include "model/stacks.h"
 #include "util/hash.h"
 #include "util/idmap.h"
+#include "util/intern.h"
+#include "util/vec.h"
 
 /* What tells one mapping from another: the kernel's are every process's (pid -1). */
 struct map_key {
@@ -32,8 +34,7 @@ struct frame {
 	uint64_t pc;
 	struct map_key map;	/* the key's: mod 0 for none, pid the process then */
 	uint32_t mapping;
-	uint32_t name, name_len;	/* in the pool */
-	uint32_t module, module_len;	/* in the pool: the stack tree's category */
+	uint32_t name, module;		/* in strs; module: the stack tree's category */
 	/* What the name was made of (f2t_frame_name()): a frame met with others is renamed. */
 	const char *func, *modname;
 	uint64_t offset;
@@ -54,27 +55,11 @@ struct f2t_profile {
 	struct f2t_hash frame_index;	/* -> frame id */
 	struct f2t_idmap callstacks;
 	struct f2t_stacks *tree;
-	char *pool;
-	size_t plen, pcap;
+	struct f2t_intern strs;
 	uint32_t *chain;		/* callstacks waiting for their node, leaf first */
 	size_t chaincap;
 	char name[F2T_FRAME_NAME_MAX + 1];	/* a frame's name being made */
 };
-
-/* Array @v with room for @need elements of @size: @v itself, moved, or NULL (ENOMEM). */
-static void *grow(void *v, size_t *cap, size_t need, size_t size)
-{
-	size_t n = *cap ? *cap : 256;
-
-	if (need <= *cap)
-		return v;
-	while (n < need)
-		n *= 2;
-	v = realloc(v, n * size);
-	if (v)
-		*cap = n;
-	return v;
-}
 
 struct f2t_profile *f2t_profile_new(void)
 {
@@ -108,31 +93,18 @@ void f2t_profile_free(struct f2t_profile *p)
 	f2t_hash_fini(&p->frame_index);
 	f2t_idmap_fini(&p->callstacks);
 	f2t_stacks_free(p->tree);
-	free(p->pool);
+	f2t_intern_fini(&p->strs);
 	free(p->chain);
 	free(p);
 }
 
-/* @s[0..@len) into the pool, *@at its offset.  Return: 0, -ENOMEM or -E2BIG. */
-static int pool_put(struct f2t_profile *p, const char *s, size_t len, uint32_t *at)
+/* String @id of the profile's. */
+static struct f2t_str str(const struct f2t_profile *p, uint32_t id)
 {
-	char *pool;
+	struct f2t_str s;
 
-	if (p->plen + len > UINT32_MAX)
-		return -E2BIG;
-	pool = grow(p->pool, &p->pcap, p->plen + len, 1);
-	if (!pool)
-		return -ENOMEM;
-	p->pool = pool;
-	memcpy(p->pool + p->plen, s, len);
-	*at = (uint32_t)p->plen;
-	p->plen += len;
-	return 0;
-}
-
-static struct f2t_str pool_str(const struct f2t_profile *p, uint32_t at, uint32_t len)
-{
-	return (struct f2t_str){ p->pool + at, len };
+	s.s = f2t_intern_key(&p->strs, id, &s.len);
+	return s;
 }
 
 /* A frame's binary as outputs name it (a mapping's path, the stack tree's category). */
@@ -171,15 +143,13 @@ static int64_t mapping(struct f2t_profile *p, const struct f2t_frame *f, const s
 	uint64_t h = map_hash(k);
 	struct f2t_hslot *s = f2t_hash_slot(&p->map_index, h, same_map, &l);
 	struct f2t_mapping_def m;
-	struct map_key *maps;
 	int ret;
 
 	if (s->val)
 		return (int64_t)s->val;
-	maps = grow(p->maps, &p->mapcap, p->nmaps + 1, sizeof(*p->maps));
-	if (!maps || f2t_hash_reserve(&p->map_index))
+	if (f2t_vec_reserve(&p->maps, &p->mapcap, p->nmaps + 1, 64) ||
+	    f2t_hash_reserve(&p->map_index))
 		return -ENOMEM;
-	p->maps = maps;
 	p->maps[p->nmaps++] = *k;
 	l.maps = p->maps;
 	f2t_hash_put(&p->map_index, f2t_hash_slot(&p->map_index, h, same_map, &l), h, p->nmaps);
@@ -230,7 +200,7 @@ static int64_t frame(struct f2t_profile *p, int32_t pid, const struct f2t_frame 
 	const char *mod = module_of(f);
 	struct frame *fr;
 	struct f2t_frame_def d;
-	int64_t map = 0;
+	int64_t map = 0, name, module;
 	int ret;
 
 	if (s->val)
@@ -240,28 +210,23 @@ static int64_t frame(struct f2t_profile *p, int32_t pid, const struct f2t_frame 
 		if (map < 0)
 			return map;
 	}
-	fr = grow(p->frames, &p->framecap, p->nframes + 1, sizeof(*p->frames));
-	if (!fr || f2t_hash_reserve(&p->frame_index))
+	name = f2t_intern(&p->strs, p->name, f2t_frame_name(f, p->name, sizeof(p->name)), NULL);
+	module = f2t_intern(&p->strs, mod, strlen(mod), NULL);
+	if (name < 0 || module < 0 || name > UINT32_MAX || module > UINT32_MAX ||
+	    f2t_vec_reserve(&p->frames, &p->framecap, p->nframes + 1, 1024) ||
+	    f2t_hash_reserve(&p->frame_index))
 		return -ENOMEM;
-	p->frames = fr;
-	fr += p->nframes;
+	fr = &p->frames[p->nframes++];
 	*fr = (struct frame){ .pc = f->ip, .map = k, .mapping = (uint32_t)map,
-			      .name_len = (uint32_t)f2t_frame_name(f, p->name, sizeof(p->name)),
-			      .module_len = (uint32_t)strlen(mod), .func = f->func,
+			      .name = (uint32_t)name, .module = (uint32_t)module, .func = f->func,
 			      .modname = f->module, .offset = f->offset, .kernel = f->kernel };
-	ret = pool_put(p, p->name, fr->name_len, &fr->name);
-	if (!ret)
-		ret = pool_put(p, mod, fr->module_len, &fr->module);
-	if (ret)
-		return ret;
-	p->nframes++;
 	l.frames = p->frames;
 	f2t_hash_put(&p->frame_index, f2t_hash_slot(&p->frame_index, h, same_frame, &l), h,
 		     p->nframes);
 	d = (struct f2t_frame_def){
 		.id = (uint32_t)p->nframes, .mapping = fr->mapping, .pc = f->ip,
 		.rel_pc = map ? f->ip - f->map_start : 0,
-		.name = pool_str(p, fr->name, fr->name_len),
+		.name = str(p, fr->name),
 		.kernel = f->kernel,
 	};
 	def->kind = F2T_ITEM_FRAME;
@@ -304,11 +269,8 @@ static int64_t node(struct f2t_profile *p, uint32_t id, struct f2t_item *def, f2
 
 	/* The stack tree is made root first, as a sample's frames are met outermost first. */
 	for (uint32_t c = id; c && !callstack_at(p, c)->node; c = callstack_at(p, c)->parent) {
-		uint32_t *chain = grow(p->chain, &p->chaincap, n + 1, sizeof(*p->chain));
-
-		if (!chain)
+		if (f2t_vec_reserve(&p->chain, &p->chaincap, n + 1, 64))
 			return -ENOMEM;
-		p->chain = chain;
 		p->chain[n++] = c;
 	}
 	if (!n)
@@ -317,9 +279,10 @@ static int64_t node(struct f2t_profile *p, uint32_t id, struct f2t_item *def, f2
 		parent = callstack_at(p, callstack_at(p, p->chain[n - 1])->parent)->node;
 	while (n--) {
 		const struct frame *f = &p->frames[callstack_at(p, p->chain[n])->frame - 1];
+		struct f2t_str name = str(p, f->name), mod = str(p, f->module);
 
-		parent = tree_node(p, (uint32_t)parent, p->pool + f->name, f->name_len,
-				   p->pool + f->module, f->module_len, def, emit, ctx);
+		parent = tree_node(p, (uint32_t)parent, name.s, name.len, mod.s, mod.len, def, emit,
+				   ctx);
 		if (parent < 0)
 			return parent;
 		callstack_at(p, p->chain[n])->node = (uint32_t)parent;

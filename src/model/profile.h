@@ -41,7 +41,7 @@ void f2t_profile_free(struct f2t_profile *p);
  * @emit: where the definitions go, with @ctx
  * @ref: set to the callstack (0: no frames) and, when @named, its node
  *
- * Return: 0, -ENOMEM, -E2BIG (names past 4 GB), or what @emit returned.
+ * Return: 0, -ENOMEM, or what @emit returned.
  */
 int f2t_profile_stack(struct f2t_profile *p, int32_t pid, const struct f2t_frame *frames,
 		      uint32_t n, bool named, const struct f2t_item *use, f2t_item_fn emit,

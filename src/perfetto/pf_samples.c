@@ -7,68 +7,8 @@
 #include "perfetto/pf_fields.h"
 #include "perfetto/pf_packets.h"
 #include "perfetto/pf_samples.h"
-#include "util/hash.h"
-
-/*
- * Interning ids for byte strings: iid 1, 2, ... in order of first sight.
- * Keys are kept end to end in one buffer; ends holds where key i + 1 ends.
- */
-struct intern {
-	struct f2t_hash index;	/* -> iid */
-	struct pb_buf keys;
-	struct pb_buf ends;	/* size_t each */
-	size_t n;
-};
-
-static size_t key_end(const struct intern *in, size_t i)
-{
-	size_t end;
-
-	memcpy(&end, in->ends.p + i * sizeof(end), sizeof(end));
-	return end;
-}
-
-struct lookup {
-	const struct intern *in;
-	const void *key;
-	size_t len;
-};
-
-static bool same_key(uintptr_t iid, const void *key)
-{
-	const struct lookup *l = key;
-	size_t start = iid > 1 ? key_end(l->in, iid - 2) : 0;
-
-	/* Empty keys (an empty name) may sit in a buffer never grown: no pointer to compare. */
-	return key_end(l->in, iid - 1) - start == l->len &&
-	       (!l->len || !memcmp(l->in->keys.p + start, l->key, l->len));
-}
-
-/* The iid of @key, made when new (*fresh set).  Return: the iid, or -ENOMEM. */
-static int64_t intern(struct intern *in, const void *key, size_t len, bool *fresh)
-{
-	struct lookup l = { in, key, len };
-	uint64_t h = f2t_hash_bytes(key, len);
-	struct f2t_hslot *s = f2t_hash_slot(&in->index, h, same_key, &l);
-
-	*fresh = !s->val;
-	if (s->val)
-		return (int64_t)s->val;
-	pb_raw(&in->keys, key, len);
-	pb_raw(&in->ends, &in->keys.len, sizeof(in->keys.len));
-	if (in->keys.err || in->ends.err || f2t_hash_reserve(&in->index))
-		return -ENOMEM;
-	in->n++;
-	f2t_hash_put(&in->index, f2t_hash_slot(&in->index, h, same_key, &l), h, in->n);
-	return (int64_t)in->n;
-}
-
-static void intern_fini(struct intern *in)
-{
-	f2t_hash_fini(&in->index);
-	pb_buf_free(&in->keys);
-	pb_buf_free(&in->ends);
-}
+#include "util/intern.h"
+#include "util/vec.h"
 
 enum { I_NAME, I_PATH, I_BUILD_ID, I_COUNT };
 
@@ -80,15 +20,13 @@ enum { I_NAME, I_PATH, I_BUILD_ID, I_COUNT };
  */
 struct mapping {
 	uint64_t start, end, iid;
-	size_t path, bid;		/* in the pool */
-	uint32_t path_len, bid_len;
+	int64_t path, bid;		/* in kept; bid -1: none */
 };
 
 struct frame {
 	uint64_t rel_pc, iid;
 	uint32_t mapping;
-	uint32_t name_len;
-	size_t name;			/* in the pool */
+	int64_t name;			/* in kept */
 };
 
 struct callstack {
@@ -97,16 +35,17 @@ struct callstack {
 	uint64_t iid;
 };
 
-/* Array @a (a pb_buf of struct @T) at index @i. */
-#define AT(a, T, i) (&((T *)(a).p)[i])
-
 struct pf_samples {
 	struct f2t_sampling sampling;
 	bool mono, started;
-	struct intern in[I_COUNT];
+	struct f2t_intern in[I_COUNT];	/* iid: id + 1 */
 	struct pb_buf interned;		/* InternedData of the packet being built */
-	struct pb_buf maps, frames, stacks, pool;
-	uint64_t nmaps, nframes, nstacks;	/* iids given */
+	struct mapping *maps;
+	struct frame *frames;
+	struct callstack *stacks;
+	size_t nmaps, mapcap, nframes, framecap, nstacks, stackcap;
+	struct f2t_intern kept;		/* the definitions' strings */
+	uint64_t map_iids, frame_iids, stack_iids;	/* iids given */
 	uint64_t *ids;			/* a sample's frame iids, root first */
 	size_t ids_cap;
 };
@@ -119,12 +58,8 @@ struct pf_samples *pf_samples_new(const struct f2t_sampling *sampling, bool mono
 		goto nomem;
 	s->sampling = *sampling;
 	s->mono = mono;
-	for (int i = 0; i < I_COUNT; i++)
-		if (f2t_hash_init(&s->in[i].index, 256))
-			goto nomem;
 	return s;
 nomem:
-	pf_samples_free(s);
 	errno = ENOMEM;
 	return NULL;
 }
@@ -134,12 +69,12 @@ void pf_samples_free(struct pf_samples *s)
 	if (!s)
 		return;
 	for (int i = 0; i < I_COUNT; i++)
-		intern_fini(&s->in[i]);
+		f2t_intern_fini(&s->in[i]);
 	pb_buf_free(&s->interned);
-	pb_buf_free(&s->maps);
-	pb_buf_free(&s->frames);
-	pb_buf_free(&s->stacks);
-	pb_buf_free(&s->pool);
+	free(s->maps);
+	free(s->frames);
+	free(s->stacks);
+	f2t_intern_fini(&s->kept);
 	free(s->ids);
 	free(s);
 }
@@ -160,76 +95,85 @@ static int64_t string_iid(struct pf_samples *s, int which, uint32_t field, const
 			  size_t len)
 {
 	bool fresh;
-	int64_t iid = intern(&s->in[which], p, len, &fresh);
+	int64_t id = f2t_intern(&s->in[which], p, len, &fresh);
 
-	if (iid > 0 && fresh)
-		interned_string(&s->interned, field, iid, p, len);
-	return iid;
+	if (id < 0)
+		return id;
+	if (fresh)
+		interned_string(&s->interned, field, id + 1, p, len);
+	return id + 1;
 }
 
-/* @p[0..@len) kept in the pool: its offset. */
-static size_t keep(struct pf_samples *s, const void *p, size_t len)
+/* A string of a definition kept.  Return: its id in kept, or -ENOMEM. */
+static int64_t keep(struct pf_samples *s, const void *p, size_t len)
 {
-	size_t at = s->pool.len;
-
-	pb_raw(&s->pool, p, len);
-	return at;
+	return f2t_intern(&s->kept, p, len, NULL);
 }
 
-/* Keeps a definition of the model's until a sample uses it. */
+/* A string kept. */
+static const char *kept(const struct pf_samples *s, int64_t id, size_t *len)
+{
+	return f2t_intern_key(&s->kept, (size_t)id, len);
+}
+
+/* Keeps a definition of the model's until a sample uses it.  Return: 0 or -ENOMEM. */
 static int define(struct pf_samples *s, const struct f2t_item *it)
 {
+	const struct f2t_mapping_def *m;
+	struct mapping *km;
+	struct frame *kf;
+	struct callstack *kc;
+
 	switch (it->kind) {
-	case F2T_ITEM_MAPPING: {
-		const struct f2t_mapping_def *m = it->def.mapping;
-		struct mapping k = {
-			.start = m->start, .end = m->start + m->len,
-			.path = keep(s, m->path.s, m->path.len), .path_len = (uint32_t)m->path.len,
-			.bid = keep(s, m->build_id, m->build_id_len),
-			.bid_len = (uint32_t)m->build_id_len,
-		};
-
-		pb_raw(&s->maps, &k, sizeof(k));
-		break;
-	}
-	case F2T_ITEM_FRAME: {
-		const struct f2t_frame_def *f = it->def.frame;
-		struct frame k = { .rel_pc = f->rel_pc, .mapping = f->mapping,
-				   .name_len = (uint32_t)f->name.len,
-				   .name = keep(s, f->name.s, f->name.len) };
-
-		pb_raw(&s->frames, &k, sizeof(k));
-		break;
-	}
-	case F2T_ITEM_CALLSTACK: {
-		const struct f2t_callstack_def *c = it->def.callstack;
-		struct callstack k = { c->parent, c->frame, c->depth, c->kernel, 0 };
-
-		pb_raw(&s->stacks, &k, sizeof(k));
-		break;
-	}
+	case F2T_ITEM_MAPPING:
+		m = it->def.mapping;
+		km = f2t_vec_push(&s->maps, &s->nmaps, &s->mapcap, 64);
+		if (!km)
+			return -ENOMEM;
+		*km = (struct mapping){ .start = m->start, .end = m->start + m->len,
+					.path = keep(s, m->path.s, m->path.len),
+					.bid = m->build_id_len ? keep(s, m->build_id,
+								      m->build_id_len) : -1 };
+		return km->path < 0 || km->bid < -1 ? -ENOMEM : 0;
+	case F2T_ITEM_FRAME:
+		kf = f2t_vec_push(&s->frames, &s->nframes, &s->framecap, 1024);
+		if (!kf)
+			return -ENOMEM;
+		*kf = (struct frame){ .rel_pc = it->def.frame->rel_pc,
+				      .mapping = it->def.frame->mapping,
+				      .name = keep(s, it->def.frame->name.s, it->def.frame->name.len) };
+		return kf->name < 0 ? -ENOMEM : 0;
+	case F2T_ITEM_CALLSTACK:
+		kc = f2t_vec_push(&s->stacks, &s->nstacks, &s->stackcap, 1024);
+		if (!kc)
+			return -ENOMEM;
+		*kc = (struct callstack){ it->def.callstack->parent, it->def.callstack->frame,
+					  it->def.callstack->depth, it->def.callstack->kernel, 0 };
+		return 0;
 	default:
-		break;
+		return 0;
 	}
-	return s->maps.err | s->frames.err | s->stacks.err | s->pool.err;
 }
 
 /* The iid of mapping @id, interned in the packet (with its strings) when new. */
 static int64_t mapping_iid(struct pf_samples *s, uint32_t id)
 {
-	struct mapping *m = AT(s->maps, struct mapping, id - 1);
+	struct mapping *m = &s->maps[id - 1];
 	int64_t path, bid = 0;
-	size_t e;
+	const char *str;
+	size_t len, e;
 
 	if (m->iid)
 		return (int64_t)m->iid;
-	path = string_iid(s, I_PATH, PF_INTERNED_MAPPING_PATHS, s->pool.p + m->path, m->path_len);
-	if (path > 0 && m->bid_len)
-		bid = string_iid(s, I_BUILD_ID, PF_INTERNED_BUILD_IDS, s->pool.p + m->bid,
-				 m->bid_len);
+	str = kept(s, m->path, &len);
+	path = string_iid(s, I_PATH, PF_INTERNED_MAPPING_PATHS, str, len);
+	if (path > 0 && m->bid >= 0) {
+		str = kept(s, m->bid, &len);
+		bid = string_iid(s, I_BUILD_ID, PF_INTERNED_BUILD_IDS, str, len);
+	}
 	if (path < 0 || bid < 0)
 		return -ENOMEM;
-	m->iid = ++s->nmaps;
+	m->iid = ++s->map_iids;
 	e = pb_open(&s->interned, PF_INTERNED_MAPPINGS);
 	pb_uint(&s->interned, PF_MAP_IID, m->iid);
 	if (bid)
@@ -248,9 +192,10 @@ static int64_t mapping_iid(struct pf_samples *s, uint32_t id)
  */
 static int64_t frame_iid(struct pf_samples *s, uint32_t id)
 {
-	struct frame *f = AT(s->frames, struct frame, id - 1);
+	struct frame *f = &s->frames[id - 1];
 	int64_t map = 0, name;
-	size_t e;
+	const char *str;
+	size_t len, e;
 
 	if (f->iid)
 		return (int64_t)f->iid;
@@ -258,12 +203,11 @@ static int64_t frame_iid(struct pf_samples *s, uint32_t id)
 		map = mapping_iid(s, f->mapping);
 	if (map < 0)
 		return map;
-	name = string_iid(s, I_NAME, PF_INTERNED_FUNCTION_NAMES, s->pool.p + f->name,
-			  f->name_len);
+	str = kept(s, f->name, &len);
+	name = string_iid(s, I_NAME, PF_INTERNED_FUNCTION_NAMES, str, len);
 	if (name < 0)
 		return name;
-	f = AT(s->frames, struct frame, id - 1);
-	f->iid = ++s->nframes;
+	f->iid = ++s->frame_iids;
 	e = pb_open(&s->interned, PF_INTERNED_FRAMES);
 	pb_uint(&s->interned, PF_FRAME_IID, f->iid);
 	pb_uint(&s->interned, PF_FRAME_FUNCTION_NAME_ID, (uint64_t)name);
@@ -278,21 +222,15 @@ static int64_t frame_iid(struct pf_samples *s, uint32_t id)
 /* The iid of callstack @id, interned when new as its frames' iids, root first. */
 static int64_t callstack_iid(struct pf_samples *s, uint32_t id)
 {
-	struct callstack *c = AT(s->stacks, struct callstack, id - 1);
+	struct callstack *c = &s->stacks[id - 1];
 	size_t n = c->depth, e;
 
 	if (c->iid)
 		return (int64_t)c->iid;
-	if (n > s->ids_cap) {
-		uint64_t *v = realloc(s->ids, n * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		s->ids = v;
-		s->ids_cap = n;
-	}
-	for (uint32_t at = id; at; at = AT(s->stacks, struct callstack, at - 1)->parent)
-		s->ids[--n] = AT(s->stacks, struct callstack, at - 1)->frame;
+	if (f2t_vec_reserve(&s->ids, &s->ids_cap, n, 64))
+		return -ENOMEM;
+	for (uint32_t at = id; at; at = s->stacks[at - 1].parent)
+		s->ids[--n] = s->stacks[at - 1].frame;
 	/* Frames are interned root first, as they are listed. */
 	for (size_t i = 0; i < c->depth; i++) {
 		int64_t fr = frame_iid(s, (uint32_t)s->ids[i]);
@@ -301,7 +239,7 @@ static int64_t callstack_iid(struct pf_samples *s, uint32_t id)
 			return fr;
 		s->ids[i] = (uint64_t)fr;
 	}
-	c->iid = ++s->nstacks;
+	c->iid = ++s->stack_iids;
 	e = pb_open(&s->interned, PF_INTERNED_CALLSTACKS);
 	pb_uint(&s->interned, PF_CALLSTACK_IID, c->iid);
 	/* Not packed: Perfetto declares frame_ids without [packed = true]. */
@@ -349,8 +287,7 @@ static int sample(struct pf_samples *s, struct pb_buf *b, const struct f2t_item 
 	pb_uint(b, PF_PS_TID, (uint32_t)ev->pid);
 	if (cs) {
 		pb_uint(b, PF_PS_CALLSTACK_IID, (uint64_t)iid);
-		pb_uint(b, PF_PS_CPU_MODE, AT(s->stacks, struct callstack, cs - 1)->kernel ?
-						   PF_MODE_KERNEL : PF_MODE_USER);
+		pb_uint(b, PF_PS_CPU_MODE, s->stacks[cs - 1].kernel ? PF_MODE_KERNEL : PF_MODE_USER);
 	}
 	pb_close(b, ps);
 	pb_close(b, pkt);
