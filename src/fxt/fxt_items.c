@@ -189,9 +189,9 @@ int fxt_write_item(struct f2t_writer *w, const struct f2t_item *it)
 	struct fxt_event_head e = { .ts = it->ts, .args = &args };
 	int ret;
 
-	if (it->kind == F2T_ITEM_NAME)
-		return write_name(w, it);
 	switch (it->kind) {
+	case F2T_ITEM_NAME:
+		return write_name(w, it);
 	case F2T_ITEM_SAMPLE:
 		return write_sample(w, it);
 	case F2T_ITEM_MAPPING:

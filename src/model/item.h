@@ -113,7 +113,6 @@ struct f2t_frame_def {
 	uint64_t pc, rel_pc;		/* rel_pc: pc less the mapping's start */
 	/* Its function, else "MODULE_BASENAME+0xOFFSET", as every output names it. */
 	struct f2t_str name;
-	bool kernel;
 };
 
 /* A frame called from a parent callstack: a stack, its innermost frame last added. */

@@ -32,18 +32,16 @@ struct map_key {
 
 struct frame {
 	uint64_t pc;
-	struct map_key map;	/* the key's: mod 0 for none, pid the process then */
+	struct map_key map;	/* the key's: mod NULL for none, pid the process then */
 	uint32_t mapping;
 	uint32_t name, module;		/* in strs; module: the stack tree's category */
 	/* What the name was made of (f2t_frame_name()): a frame met with others is renamed. */
 	const char *func, *modname;
 	uint64_t offset;
-	bool kernel;
 };
 
 struct callstack {
-	uint32_t parent, frame, depth, node;	/* node 0: not made yet */
-	bool kernel;
+	uint32_t parent, frame, node;	/* node 0: not made yet */
 };
 
 struct f2t_profile {
@@ -219,7 +217,7 @@ static int64_t frame(struct f2t_profile *p, int32_t pid, const struct f2t_frame 
 	fr = &p->frames[p->nframes++];
 	*fr = (struct frame){ .pc = f->ip, .map = k, .mapping = (uint32_t)map,
 			      .name = (uint32_t)name, .module = (uint32_t)module, .func = f->func,
-			      .modname = f->module, .offset = f->offset, .kernel = f->kernel };
+			      .modname = f->module, .offset = f->offset };
 	l.frames = p->frames;
 	f2t_hash_put(&p->frame_index, f2t_hash_slot(&p->frame_index, h, same_frame, &l), h,
 		     p->nframes);
@@ -227,7 +225,6 @@ static int64_t frame(struct f2t_profile *p, int32_t pid, const struct f2t_frame 
 		.id = (uint32_t)p->nframes, .mapping = fr->mapping, .pc = f->ip,
 		.rel_pc = map ? f->ip - f->map_start : 0,
 		.name = str(p, fr->name),
-		.kernel = f->kernel,
 	};
 	def->kind = F2T_ITEM_FRAME;
 	def->def.frame = &d;
@@ -338,7 +335,7 @@ int f2t_profile_stack(struct f2t_profile *p, int32_t pid, const struct f2t_frame
 			};
 			int ret;
 
-			*c = (struct callstack){ id, (uint32_t)fr, depth, 0, frames[i].kernel };
+			*c = (struct callstack){ id, (uint32_t)fr, 0 };
 			def.kind = F2T_ITEM_CALLSTACK;
 			def.def.callstack = &d;
 			ret = emit(ctx, &def);

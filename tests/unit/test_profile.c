@@ -150,7 +150,6 @@ static void test_mappings(void **state)
 	assert_int_equal(d.mapping.start, 0xffff0000);
 	assert_int_equal(d.frame.mapping, 1);
 	assert_int_equal(d.frame.rel_pc, 0x10);
-	assert_true(d.frame.kernel);
 	assert_int_equal(r.node, 0);	/* not asked for */
 	assert_int_equal(d.n[F2T_ITEM_STACK_NODE], 0);
 	/* The kernel's mapping is every process's; a user one is its process's. */
