@@ -23,7 +23,7 @@
  * @need: elements it must hold
  * @first: capacity of an empty array
  *
- * Return: 0, or -ENOMEM (array and capacity unchanged).
+ * Return: 0, or -ENOMEM with errno set (array and capacity unchanged).
  */
 int f2t_vec_grow(void *vp, size_t *cap, size_t esize, size_t need, size_t first);
 
