@@ -21,6 +21,7 @@
 #include "offcpu.skel.h"
 #include "record/offcpu.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 #define RING_BYTES (16u << 20)
 #define BATCH_BYTES (64u * 1024)
@@ -247,19 +248,9 @@ static int write_stacks(struct f2t_offcpu *oc, const struct bpf_map *map, uint32
 			n++;
 		if (!n)
 			continue;
-		if (len + 8 + n * 8 > cap) {
-			size_t ncap = cap ? cap * 2 : 64 * 1024;
-			unsigned char *nb;
-
-			while (ncap < len + 8 + n * 8)
-				ncap *= 2;
-			nb = realloc(buf, ncap);
-			if (!nb) {
-				err = -ENOMEM;
-				goto out;
-			}
-			buf = nb;
-			cap = ncap;
+		if (f2t_vec_reserve(&buf, &cap, len + 8 + n * 8, 64 * 1024)) {
+			err = -ENOMEM;
+			goto out;
 		}
 		memcpy(buf + len, &key, 4);
 		memcpy(buf + len + 4, &n, 4);
