@@ -95,11 +95,13 @@ static int add_name(struct f2t_elfsyms *e, const char *s, uint32_t *at)
 {
 	size_t len = strlen(s) + 1;
 
-	/* Names are found by 32-bit offsets. */
-	if (e->slen + len > UINT32_MAX)
-		return -E2BIG;
-	if (f2t_vec_reserve(&e->strs, &e->scap, e->slen + len, 64 * 1024))
-		return -ENOMEM;
+	if (e->slen + len > e->scap) {
+		/* Names are found by 32-bit offsets. */
+		if (e->slen + len > UINT32_MAX)
+			return -E2BIG;
+		if (f2t_vec_reserve(&e->strs, &e->scap, e->slen + len, 64 * 1024))
+			return -ENOMEM;
+	}
 	memcpy(e->strs + e->slen, s, len);
 	*at = (uint32_t)e->slen;
 	e->slen += len;

@@ -30,7 +30,7 @@ int f2t_vec_grow(void *vp, size_t *cap, size_t esize, size_t need, size_t first)
 static inline int f2t_vec_reserve_(void *vp, size_t *cap, size_t esize, size_t need,
 				   size_t first)
 {
-	return need <= *cap ? 0 : f2t_vec_grow(vp, cap, esize, need, first);
+	return __builtin_expect(need <= *cap, 1) ? 0 : f2t_vec_grow(vp, cap, esize, need, first);
 }
 
 /**
