@@ -228,11 +228,10 @@ int f2t_capr_split_by_cpu(const struct f2t_capr *r, uint32_t type, uint32_t max_
 		if (r->recs[i].type != type || !r->recs[i].len)
 			continue;
 		c = &out->cpu[r->recs[i].arg];
-		n = realloc(c->recs, (c->n + 1) * sizeof(*n));
+		n = f2t_vec_push(&c->recs, &c->n, &c->cap, 64);
 		if (!n)
 			goto nomem;
-		c->recs = n;
-		c->recs[c->n++] = i;
+		*n = i;
 	}
 	return 0;
 nomem:
