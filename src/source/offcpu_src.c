@@ -18,6 +18,7 @@
 #include "source/perfwalk.h"
 #include "symbols/symbolizer.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 #define REORDER_NS 10000000ull	/* 10 ms: far more than two CPUs' switches ever differ */
 #define MAX_STACK_ID (1u << 24)	/* the kernel's stack ids are bucket numbers */
@@ -183,15 +184,8 @@ static int read_one(struct f2t_offcpu_src *s)
 				cap->path, (unsigned long long)r->offset, (unsigned long long)r->len);
 			return -EINVAL;
 		}
-		if (s->nheap == s->capheap) {
-			size_t c = s->capheap ? s->capheap * 2 : 1024;
-			struct f2t_offcpu_rec *h = realloc(s->heap, c * sizeof(*h));
-
-			if (!h)
-				return -ENOMEM;
-			s->heap = h;
-			s->capheap = c;
-		}
+		if (f2t_vec_reserve(&s->heap, &s->capheap, s->nheap + 1, 1024))
+			return -ENOMEM;
 		memcpy(&s->heap[s->nheap], (const unsigned char *)r->data + s->pos,
 		       sizeof(struct f2t_offcpu_rec));
 		s->pos += sizeof(struct f2t_offcpu_rec);
