@@ -11,10 +11,8 @@
  *                   min_ns=N        episodes shorter than this were not kept
  *                   scope=all|command|pids
  *                   max_depth=127   frames per stack at most
- *                 arg 1, at stop: the counters below, "key=value\n":
- *                   episodes=N dropped_ring=N dropped_map=N stack_collisions=N
- *                   stacks_shortened=N stacks_reused=N stacks_rechecked=N
- *                   stacks_stale=N
+ *                 arg 1, at stop: the counters (F2T_OFFCPU_COUNTERS below),
+ *                   "name=N\n" each, in their order: episodes=N ...
  *   OFFCPU_DATA   whole struct f2t_offcpu_rec records, back to back, in the
  *                 order the ring buffer held them (by end time, give or take
  *                 the microseconds between two CPUs' reservations)
