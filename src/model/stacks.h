@@ -33,10 +33,6 @@ int64_t f2t_stacks_node(struct f2t_stacks *s, uint32_t parent, const char *name,
 /* Nodes made so far (the largest id). */
 uint32_t f2t_stacks_count(const struct f2t_stacks *s);
 
-/* Node @id (1..count): its name, category and parent (0: a root). */
-void f2t_stacks_get(const struct f2t_stacks *s, uint32_t id, const char **name,
-		    const char **category, uint32_t *parent);
-
 /**
  * f2t_frame_name() - what a frame is called: its function, else
  *                    "MODULE_BASENAME+0xOFFSET" (never empty)
