@@ -2,7 +2,7 @@
 /*
  * Our own capture as an input: the recording's facts from its metadata and
  * side records, its events from two sources (the ring-buffer pages and the
- * perf rings) merged by time.  This file and the two sources are the only
+ * perf rings) interleaved by time.  This file and the two sources are the only
  * code that knows the capture's record layout (capture/capture.h).
  */
 #include <errno.h>
@@ -285,7 +285,7 @@ static int open_sources(struct capture_input *c)
 			f2t_source_close(srcs[--n]);
 		return ret;
 	}
-	c->in.events = f2t_source_merge(srcs, n);
+	c->in.events = f2t_source_interleave(srcs, n);
 	if (!c->in.events) {
 		f2t_err("%s: out of memory", c->cap->path);
 		return -ENOMEM;

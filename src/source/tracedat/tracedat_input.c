@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * trace-cmd's trace.dat as an input: file versions 6 and 7, compressed or
- * not, the top buffer and every named instance (-B), each one source, merged
+ * not, the top buffer and every named instance (-B), each one source, interleaved
  * by time.  We read it ourselves: the layout walk (tracedat_check.c) keeps
  * what the file says about the recording, libtraceevent gets its formats
  * (tracedat_tep.c), and the CPU data is read page by page
@@ -28,7 +28,7 @@
 #include "source/ringbuf/rawdec.h"
 #include "source/tracedat/tracedat.h"
 #include "source/tracedat/tracecmd-private.h"
-#include "util/kmerge.h"
+#include "util/minheap.h"
 #include "util/log.h"
 
 /* The first bytes of every trace.dat: "\027\010Dtracing". */
@@ -36,7 +36,7 @@ static const unsigned char magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', '
 
 struct cursor {
 	uint32_t cpu;
-	uint64_t ts;		/* the pending record's, where the merge reads it */
+	uint64_t ts;		/* the pending record's, where the heap reads it */
 	/* Read by libtracecmd: */
 	struct tep_record *rec;	/* pending; NULL when the CPU is done */
 	bool lost_note;		/* an F2T_EV_LOST goes out before rec */
@@ -59,7 +59,7 @@ struct buffer {
 	uint32_t ncursors;
 	uint32_t ncpus;		/* the buffer's CPUs (with data or not) */
 	uint32_t page;		/* its ring-buffer page size */
-	struct f2t_kmerge merge;
+	struct f2t_minheap heap;
 	struct tep_record *done;	/* handed out last; freed on the next call */
 	uint64_t lost_events, lost_pages;
 };
@@ -83,7 +83,7 @@ static bool tracedat_probe(const unsigned char *head, size_t len)
 	return len >= sizeof(magic) && !memcmp(head, magic, sizeof(magic));
 }
 
-/* ---- one buffer's records, its CPUs merged by time ---- */
+/* ---- one buffer's records, its CPUs interleaved by time ---- */
 
 static int cursor_next(void *input, void *ctx)
 {
@@ -208,7 +208,7 @@ static int buffer_next(struct f2t_source *src, struct f2t_event *ev)
 			tracecmd_free_record(b->done);
 			b->done = NULL;
 		}
-		ret = f2t_kmerge_next(&b->merge, (void **)&c);
+		ret = f2t_minheap_next(&b->heap, (void **)&c);
 		if (ret <= 0)
 			return ret;
 		memset(ev, 0, sizeof(*ev));
@@ -281,7 +281,7 @@ static void buffer_close(struct f2t_source *src)
 		f2t_tracedat_cpu_fini(&b->cursors[i].own);
 	}
 	free(b->cursors);
-	f2t_kmerge_free(&b->merge);
+	f2t_minheap_free(&b->heap);
 	f2t_rawdec_fini(&b->dec);
 	if (b->own_handle)
 		tracecmd_close(b->handle);
@@ -309,7 +309,7 @@ static int add_cursors(struct buffer *b, const struct f2t_tracedat_buffer *own,
 	b->ncursors = own ? own->ncpus : b->ncpus;
 	b->cursors = calloc(b->ncursors ? b->ncursors : 1, sizeof(*b->cursors));
 	if (!b->cursors ||
-	    f2t_kmerge_init(&b->merge, b->ncursors, offsetof(struct cursor, ts), cursor_next, b))
+	    f2t_minheap_init(&b->heap, b->ncursors, offsetof(struct cursor, ts), cursor_next, b))
 		return -ENOMEM;
 	for (uint32_t i = 0; i < b->ncursors; i++) {
 		struct cursor *c = &b->cursors[i];
@@ -374,7 +374,7 @@ static struct f2t_source *buffer_open(struct tracecmd_input *handle, bool own_ha
 		subbuf = (uint32_t)tep_get_page_size(tep);
 	ret = f2t_rawdec_init(&b->dec, tep, subbuf, rec, rec->path) ?: add_cursors(b, own, data);
 	for (uint32_t i = 0; !ret && i < b->ncursors; i++) {
-		ret = f2t_kmerge_add(&b->merge, &b->cursors[i]);
+		ret = f2t_minheap_add(&b->heap, &b->cursors[i]);
 		if (!ret && b->cursors[i].ts < *first_ts && cursor_pending(b, &b->cursors[i]))
 			*first_ts = b->cursors[i].ts;
 	}
@@ -529,16 +529,16 @@ static void tracedat_close(struct f2t_input *in)
 
 /*
  * The input's events: the buffers' N sources in SRCS (an array freed here),
- * merged from FIRST_TS; or, when opening them failed (RET), none of them.
+ * interleaved from FIRST_TS; or, when opening them failed (RET), none of them.
  */
-static int merge_buffers(struct tracedat_input *t, struct f2t_source **srcs, unsigned int n,
+static int interleave_buffers(struct tracedat_input *t, struct f2t_source **srcs, unsigned int n,
 			 uint64_t first_ts, int ret)
 {
 	if (ret) {
 		for (unsigned int i = 0; i < n; i++)
 			f2t_source_close(srcs[i]);
 	} else {
-		t->in.events = f2t_source_merge(srcs, n);
+		t->in.events = f2t_source_interleave(srcs, n);
 		if (!t->in.events)
 			ret = -errno;
 		t->in.rec.info.start_ns = first_ts == UINT64_MAX ? 0 : first_ts;
@@ -581,7 +581,7 @@ static int open_own_buffers(struct tracedat_input *t)
 		else
 			f2t_rawdec_share_tep(&((struct buffer *)srcs[k++])->dec, &t->tep_symbols);
 	}
-	return merge_buffers(t, srcs, k, first_ts, ret);
+	return interleave_buffers(t, srcs, k, first_ts, ret);
 }
 
 /* The page size of buffer NAME, as the walk found it: the file's when it did not see the buffer. */
@@ -634,7 +634,7 @@ static int open_libtracecmd_buffers(struct tracedat_input *t)
 		else
 			k++;
 	}
-	return merge_buffers(t, srcs, k, first_ts, ret);
+	return interleave_buffers(t, srcs, k, first_ts, ret);
 }
 
 /*
