@@ -2,7 +2,7 @@
 /*
  * trace-cmd's trace.dat as an input: file versions 6 and 7, compressed or
  * not, the top buffer and every named instance (-B), each one source, interleaved
- * by time.  We read it ourselves: the layout walk (tracedat_check.c) keeps
+ * by time.  We read it ourselves: the layout walk (tracedat_layout.c) keeps
  * what the file says about the recording, libtraceevent gets its formats
  * (tracedat_tep.c), and the CPU data is read page by page
  * (tracedat_pages.c).  A file whose timestamps libtracecmd converts, or that
@@ -702,7 +702,7 @@ static int check_layout(const char *path, int fd, uint64_t *size,
 		return -errno;
 	}
 	*size = (uint64_t)st.st_size;
-	return f2t_tracedat_check(path, fd, *size, lay);
+	return f2t_tracedat_layout_read(path, fd, *size, lay);
 }
 
 static int tracedat_open(const char *path, int fd, struct f2t_input **out)
