@@ -12,7 +12,6 @@
 #include "capture/capture.h"
 #include "source/capture/capsrc.h"
 #include "source/input.h"
-#include "source/offcpu/offcpu_src.h"
 #include "source/perf/perfsrc.h"
 #include "util/log.h"
 
@@ -269,7 +268,7 @@ static int add_optional(struct f2t_source **srcs, unsigned int *n, struct f2t_so
 /* Ring-buffer events first on equal timestamps: the order convert has always used. */
 static int open_sources(struct capture_input *c)
 {
-	struct f2t_source *srcs[3];
+	struct f2t_source *srcs[2];
 	unsigned int n = 0;
 	int ret;
 
@@ -277,9 +276,8 @@ static int open_sources(struct capture_input *c)
 	if (!srcs[n])
 		return -errno;
 	n++;
+	/* Samples and off-CPU episodes: one replay of the address spaces names both. */
 	ret = add_optional(srcs, &n, f2t_perfsrc_open(c->cap, &c->in.rec, NULL));
-	if (!ret)
-		ret = add_optional(srcs, &n, f2t_offcpu_src_open(c->cap, &c->in.rec));
 	if (ret) {
 		while (n)
 			f2t_source_close(srcs[--n]);

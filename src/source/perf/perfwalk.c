@@ -198,17 +198,13 @@ int f2t_perfwalk_next(struct f2t_perfwalk *w, const struct f2t_perf_rec **rec)
 	return 1;
 }
 
-int f2t_perfwalk_advance(struct f2t_perfwalk *w, uint64_t ts)
+int f2t_perfwalk_peek(struct f2t_perfwalk *w, uint64_t *ts)
 {
-	const struct f2t_perf_rec *r;
-	int ret;
+	int ret = pull(w);
 
-	while ((ret = pull(w)) > 0 && w->pending->r.ts <= ts) {
-		ret = f2t_perfwalk_next(w, &r);
-		if (ret < 0)
-			return ret;
-	}
-	return ret < 0 ? ret : 0;
+	if (ret > 0)
+		*ts = w->pending->r.ts;
+	return ret;
 }
 
 int f2t_perfwalk_load_proc_maps(struct f2t_maps *maps, const struct f2t_recording *rec)
