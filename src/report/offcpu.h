@@ -11,7 +11,8 @@
  * writes through the output layer (util/out.h).
  *
  *   r = f2t_offcpu_report_new();
- *   tap = f2t_offcpu_report_tap(r, path);  f2t_pipeline_add_tap(p, &tap);  (or f2t_offcpu_report_add() per event)
+ *   tap = f2t_offcpu_report_tap(r, path);  f2t_pipeline_add_tap(p, &tap);
+ *	(or f2t_offcpu_report_add() per event)
  *   after the run: f2t_offcpu_report_write(r, tasks, opts, out);
  * f2t_offcpu_report_run() (report_run.c) does all of it for `report --off-cpu`.
  */

@@ -2,8 +2,9 @@
 /*
  * The off-CPU episodes (handed out by the perf source) on captures written
  * here by hand: episodes come out in order of the time the thread ran
- * again whatever order the ring held them in; the state letter, waker, and the kernel and user stacks of the
- * episode and its waker are where the record says; the tracing's own
+ * again whatever order the ring held them in; the state letter, waker,
+ * and the kernel and user stacks of the episode and its waker are where
+ * the record says; the tracing's own
  * frames are dropped; malformed stack and episode records are refused,
  * naming the file and offset.
  */

@@ -51,9 +51,9 @@ struct walk {
 	bool long8;		/* recorded by a 64-bit kernel: 8-byte commit words */
 	const char *what;	/* what is read at off, for the message */
 	struct f2t_tracedat_layout *lay;
-	bool trace_clock;	/* version 6: a TRACECLOCK option, so clock text after each table */
+	bool trace_clock;	/* version 6: a TRACECLOCK option: clock text after each table */
 	char *clock;		/* the TRACECLOCK option's clock (set_clock()) */
-	uint32_t cpucount;	/* version 6: a CPUCOUNT option's, which sizes the CPU data tables */
+	uint32_t cpucount;	/* version 6: a CPUCOUNT option's: it sizes the CPU data tables */
 	bool has_cpucount;
 	/* Reading an inflated section: its bytes, and where it lies compressed. */
 	const char *mem;

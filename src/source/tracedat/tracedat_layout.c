@@ -40,7 +40,8 @@ int walk_get(struct walk *w, void *buf, size_t n)
 {
 	if (w->off + n > w->size || (w->mem ? !memcpy(buf, w->mem + w->off, n) :
 			pread(w->fd, buf, n, (off_t)w->off) != (ssize_t)n))
-		return walk_fail(w, w->off, w->mem ? "past the end of its section" : "past the end of the file");
+		return walk_fail(w, w->off, w->mem ? "past the end of its section" :
+						     "past the end of the file");
 	w->off += n;
 	return 0;
 }
@@ -262,8 +263,8 @@ static int walk_buffer_v7(struct walk *w, uint64_t end)
 	char name[257], clock[257];
 	int ret;
 
-	ret = walk_get64(w, &flyrecord) ?: walk_get_name(w, name) ?: walk_get_name(w, clock) ?: walk_get32(w, &page) ?:
-	      walk_get32(w, &cpus);
+	ret = walk_get64(w, &flyrecord) ?: walk_get_name(w, name) ?: walk_get_name(w, clock) ?:
+	      walk_get32(w, &page) ?: walk_get32(w, &cpus);
 	if (ret)
 		return ret;
 	if (flyrecord > w->size)
@@ -329,7 +330,8 @@ static int walk_v7(struct walk *w)
 		if (next > w->size)
 			return walk_fail(w, w->off - 8, "points past the end of the file");
 		w->off = next;
-		ret = walk_get(w, &id, 2) ?: walk_get(w, &flags, 2) ?: walk_get32(w, &strid) ?: walk_get64(w, &len);
+		ret = walk_get(w, &id, 2) ?: walk_get(w, &flags, 2) ?: walk_get32(w, &strid) ?:
+		      walk_get64(w, &len);
 		if (ret)
 			return ret;
 		if (le16toh(id) != 0)

@@ -23,7 +23,7 @@ static int cpu_next(void *input, void *ctx)
 	int ret = f2t_tracedat_cpu_next(r);
 
 	if (ret > 0)
-		s->b.lost_pages += r->w.lost;	/* set only as a page with a lost note begins */
+		s->b.lost_pages += r->w.lost;	/* set only as a lost note's page begins */
 	return ret;
 }
 

@@ -157,7 +157,8 @@ int refuse_empty_clock(struct walk *w, uint64_t at, const char *text)
 		if (p != text && p[-1] != ' ')
 			continue;	/* libtracecmd looks at words that start with '[' */
 		if (!p[strspn(p, "[]")] || p[strspn(p, "[]")] == ' ')
-			return walk_fail(w, at + (uint64_t)(p - text), "a clock in brackets with no name");
+			return walk_fail(w, at + (uint64_t)(p - text),
+					 "a clock in brackets with no name");
 		break;
 	}
 	return 0;
@@ -242,5 +243,7 @@ int refuse_option(struct walk *w, uint16_t id, uint32_t len, uint64_t at)
 
 int refuse_unterminated(struct walk *w, uint64_t at, const char *text, uint32_t len)
 {
-	return memchr(text, '\0', len) ? 0 : walk_fail(w, at, "a text option without its terminating NUL");
+	if (memchr(text, '\0', len))
+		return 0;
+	return walk_fail(w, at, "a text option without its terminating NUL");
 }

@@ -239,7 +239,8 @@ int walk_section_v7(struct walk *w, uint16_t want)
 	if (sec > w->size)
 		return walk_fail(w, w->off - 8, "points past the end of the file");
 	w->off = sec;
-	ret = walk_get(w, &id, 2) ?: walk_get(w, &flags, 2) ?: walk_skip(w, 4) ?: walk_get64(w, &len);
+	ret = walk_get(w, &id, 2) ?: walk_get(w, &flags, 2) ?: walk_skip(w, 4) ?:
+	      walk_get64(w, &len);
 	if (ret)
 		return ret;
 	if (le16toh(id) != want)
