@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "source/input.h"
-#include "source/tracedat/tracedat_buffer-local.h"
+#include "source/tracedat/tracedat_bufsrc-local.h"
 #include "source/tracedat/tracecmd-private.h"
 #include "util/log.h"
 
@@ -244,7 +244,7 @@ static int open_own_buffers(struct tracedat_input *t)
 		if (!srcs[k])
 			ret = -errno;
 		else
-			f2t_rawdec_share_tep(&((struct tracedat_buffer *)srcs[k++])->dec,
+			f2t_rawdec_share_tep(&((struct tracedat_bufsrc *)srcs[k++])->dec,
 					     &t->tep_symbols);
 	}
 	return interleave_buffers(t, srcs, k, first_ts, ret);

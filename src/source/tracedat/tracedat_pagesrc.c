@@ -7,11 +7,11 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "source/tracedat/tracedat_buffer-local.h"
+#include "source/tracedat/tracedat_bufsrc-local.h"
 #include "util/log.h"
 
 struct pagesrc {
-	struct tracedat_buffer b;
+	struct tracedat_bufsrc b;
 	struct f2t_tracedat_cpu_reader *cpus;
 	uint32_t ncursors;
 };
@@ -44,7 +44,7 @@ static int pagesrc_next(struct f2t_source *src, struct f2t_event *ev)
 				s->b.path, (unsigned long long)r->page_off, r->where.cpu);
 			return -EINVAL;
 		}
-		ret = f2t_tracedat_buffer_event(&s->b, ev, w->ts, r->where.cpu,
+		ret = f2t_tracedat_bufsrc_event(&s->b, ev, w->ts, r->where.cpu,
 						w->lost ? NULL : w->data, w->size, w->lost_count);
 		if (ret)
 			return ret;
@@ -72,15 +72,15 @@ static void pagesrc_close(struct f2t_source *src)
 	for (uint32_t i = 0; s->cpus && i < s->ncursors; i++)
 		f2t_tracedat_cpu_fini(&s->cpus[i]);
 	free(s->cpus);
-	f2t_tracedat_buffer_fini(&s->b);
+	f2t_tracedat_bufsrc_fini(&s->b);
 	free(s);
 }
 
 static const struct f2t_source_ops pagesrc_ops = {
 	.next = pagesrc_next,
-	.text = f2t_tracedat_buffer_text,
-	.fields = f2t_tracedat_buffer_fields,
-	.counts = f2t_tracedat_buffer_counts,
+	.text = f2t_tracedat_bufsrc_text,
+	.fields = f2t_tracedat_bufsrc_fields,
+	.counts = f2t_tracedat_bufsrc_counts,
 	.progress = pagesrc_progress,
 	.close = pagesrc_close,
 };
@@ -101,7 +101,7 @@ struct f2t_source *f2t_tracedat_pagesrc_open(struct tep_handle *tep, uint32_t nc
 	}
 	s->b.ncpus = ncpus;
 	s->ncursors = buf->ncpus;
-	ret = f2t_tracedat_buffer_init(&s->b, &pagesrc_ops, tep, buf->page, rec);
+	ret = f2t_tracedat_bufsrc_init(&s->b, &pagesrc_ops, tep, buf->page, rec);
 	if (!ret && (!(s->cpus = calloc(s->ncursors ? s->ncursors : 1, sizeof(*s->cpus))) ||
 		     f2t_minheap_init(&s->b.heap, s->ncursors,
 				      offsetof(struct f2t_tracedat_cpu_reader, w.ts), cpu_next, s)))

@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "source/tracedat/tracedat_buffer-local.h"
+#include "source/tracedat/tracedat_bufsrc-local.h"
 #include "source/tracedat/tracecmd-private.h"
 #include "util/log.h"
 
@@ -22,7 +22,7 @@ struct cursor {
 };
 
 struct tcmsrc {
-	struct tracedat_buffer b;
+	struct tracedat_bufsrc b;
 	struct tracecmd_input *handle;
 	bool own_handle;	/* an instance's; the top one is the input's */
 	uint32_t page;		/* its ring-buffer page size */
@@ -107,7 +107,7 @@ static int tcmsrc_next(struct f2t_source *src, struct f2t_event *ev)
 		if (ret <= 0)
 			return ret;
 		ret = cursor_record(s, c, &data, &size, &missed) ?:
-		      f2t_tracedat_buffer_event(&s->b, ev, c->ts, c->cpu, data, size, missed);
+		      f2t_tracedat_bufsrc_event(&s->b, ev, c->ts, c->cpu, data, size, missed);
 		if (ret)
 			return ret;
 	}
@@ -128,7 +128,7 @@ static void tcmsrc_close(struct f2t_source *src)
 		if (s->cursors[i].rec && s->cursors[i].rec != s->done)
 			tracecmd_free_record(s->cursors[i].rec);
 	free(s->cursors);
-	f2t_tracedat_buffer_fini(&s->b);
+	f2t_tracedat_bufsrc_fini(&s->b);
 	if (s->own_handle)
 		tracecmd_close(s->handle);
 	free(s);
@@ -136,9 +136,9 @@ static void tcmsrc_close(struct f2t_source *src)
 
 static const struct f2t_source_ops tcmsrc_ops = {
 	.next = tcmsrc_next,
-	.text = f2t_tracedat_buffer_text,
-	.fields = f2t_tracedat_buffer_fields,
-	.counts = f2t_tracedat_buffer_counts,
+	.text = f2t_tracedat_bufsrc_text,
+	.fields = f2t_tracedat_bufsrc_fields,
+	.counts = f2t_tracedat_bufsrc_counts,
 	.progress = tcmsrc_progress,
 	.close = tcmsrc_close,
 };
@@ -163,7 +163,7 @@ struct f2t_source *f2t_tracedat_tcmsrc_open(struct tracecmd_input *handle, bool 
 	s->page = page;
 	s->b.ncpus = ncpus > 0 ? (uint32_t)ncpus : 0;
 	s->ncursors = s->b.ncpus;
-	ret = f2t_tracedat_buffer_init(&s->b, &tcmsrc_ops, tracecmd_get_tep(handle), page, rec);
+	ret = f2t_tracedat_bufsrc_init(&s->b, &tcmsrc_ops, tracecmd_get_tep(handle), page, rec);
 	if (!ret && (!(s->cursors = calloc(s->ncursors ? s->ncursors : 1, sizeof(*s->cursors))) ||
 		     f2t_minheap_init(&s->b.heap, s->ncursors, offsetof(struct cursor, ts),
 				      cursor_next, s)))

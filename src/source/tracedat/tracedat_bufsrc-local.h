@@ -5,11 +5,11 @@
  * CPU data page by page (tracedat_pagesrc.c), and libtracecmd's record
  * reading, for the files whose timestamps it converts or whose data we do
  * not read (tracedat_tcmsrc.c).  What they share, here and in
- * tracedat_buffer.c: the decoder, the naming of tasks from the saved
+ * tracedat_bufsrc.c: the decoder, the naming of tasks from the saved
  * cmdlines, the lost-event counts, the heap of CPUs.
  */
-#ifndef F2T_TRACEDAT_BUFFER_LOCAL_H
-#define F2T_TRACEDAT_BUFFER_LOCAL_H
+#ifndef F2T_TRACEDAT_BUFSRC_LOCAL_H
+#define F2T_TRACEDAT_BUFSRC_LOCAL_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -20,7 +20,7 @@
 #include "source/tracedat/tracedat.h"
 #include "util/minheap.h"
 
-struct tracedat_buffer {
+struct tracedat_bufsrc {
 	struct f2t_source base;
 	const char *path;
 	struct f2t_tasks *tasks;	/* the recording's, named from the saved cmdlines */
@@ -36,24 +36,24 @@ struct tracedat_buffer {
  * (the recording REC's, for its symbols and tasks): 0, or a negative errno
  * after saying why (-ENOMEM unsaid).
  */
-int f2t_tracedat_buffer_init(struct tracedat_buffer *b, const struct f2t_source_ops *ops,
+int f2t_tracedat_bufsrc_init(struct tracedat_bufsrc *b, const struct f2t_source_ops *ops,
 			     struct tep_handle *tep, uint32_t page, struct f2t_recording *rec);
-void f2t_tracedat_buffer_fini(struct tracedat_buffer *b);
+void f2t_tracedat_bufsrc_fini(struct tracedat_bufsrc *b);
 
 /*
  * The record a reader's cursor has pending, at TS on CPU, into EV: DATA of
  * SIZE bytes, or with DATA NULL, a note of MISSED lost events.  1 for an
  * event, 0 for a record that yields none, or a negative errno.
  */
-int f2t_tracedat_buffer_event(struct tracedat_buffer *b, struct f2t_event *ev, uint64_t ts,
+int f2t_tracedat_bufsrc_event(struct tracedat_bufsrc *b, struct f2t_event *ev, uint64_t ts,
 			      uint32_t cpu, void *data, int size, uint64_t missed);
 
 /* The text, fields and counts ops, the same for both readers. */
-const char *f2t_tracedat_buffer_text(struct f2t_source *src, const struct f2t_event *ev,
+const char *f2t_tracedat_bufsrc_text(struct f2t_source *src, const struct f2t_event *ev,
 				     size_t *len);
-int f2t_tracedat_buffer_fields(struct f2t_source *src, const struct f2t_event *ev,
+int f2t_tracedat_bufsrc_fields(struct f2t_source *src, const struct f2t_event *ev,
 			       f2t_field_fn fn, void *ctx);
-void f2t_tracedat_buffer_counts(const struct f2t_source *src, struct f2t_stats *st);
+void f2t_tracedat_bufsrc_counts(const struct f2t_source *src, struct f2t_stats *st);
 
 /*
  * The two readers: a source of BUF's records, read by us from DATA (the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * What the two readers of a trace.dat buffer share (tracedat_buffer-local.h):
+ * What the two readers of a trace.dat buffer share (tracedat_bufsrc-local.h):
  * each hands its pending record here to become an event.
  */
 #include <errno.h>
@@ -9,10 +9,10 @@
 
 #include <traceevent/event-parse.h>
 
-#include "source/tracedat/tracedat_buffer-local.h"
+#include "source/tracedat/tracedat_bufsrc-local.h"
 #include "util/log.h"
 
-int f2t_tracedat_buffer_init(struct tracedat_buffer *b, const struct f2t_source_ops *ops,
+int f2t_tracedat_bufsrc_init(struct tracedat_bufsrc *b, const struct f2t_source_ops *ops,
 			     struct tep_handle *tep, uint32_t page, struct f2t_recording *rec)
 {
 	uint32_t subbuf = 4096;
@@ -29,7 +29,7 @@ int f2t_tracedat_buffer_init(struct tracedat_buffer *b, const struct f2t_source_
 	return f2t_rawdec_init(&b->dec, tep, subbuf, rec, rec->path);
 }
 
-void f2t_tracedat_buffer_fini(struct tracedat_buffer *b)
+void f2t_tracedat_bufsrc_fini(struct tracedat_bufsrc *b)
 {
 	f2t_minheap_free(&b->heap);
 	f2t_rawdec_fini(&b->dec);
@@ -41,7 +41,7 @@ void f2t_tracedat_buffer_fini(struct tracedat_buffer *b)
  * thousands), and libtracecmd gave the cmdlines to the tep, which can only
  * be asked pid by pid.
  */
-static int name_task(struct tracedat_buffer *b, int32_t pid)
+static int name_task(struct tracedat_bufsrc *b, int32_t pid)
 {
 	int32_t *memo = &b->named[(uint32_t)pid % 1024];
 	struct f2t_task *t;
@@ -61,7 +61,7 @@ static int name_task(struct tracedat_buffer *b, int32_t pid)
 	return 0;
 }
 
-int f2t_tracedat_buffer_event(struct tracedat_buffer *b, struct f2t_event *ev, uint64_t ts,
+int f2t_tracedat_bufsrc_event(struct tracedat_bufsrc *b, struct f2t_event *ev, uint64_t ts,
 			      uint32_t cpu, void *data, int size, uint64_t missed)
 {
 	int ret;
@@ -83,21 +83,21 @@ int f2t_tracedat_buffer_event(struct tracedat_buffer *b, struct f2t_event *ev, u
 	return name_task(b, ev->pid) ?: 1;
 }
 
-const char *f2t_tracedat_buffer_text(struct f2t_source *src, const struct f2t_event *ev,
+const char *f2t_tracedat_bufsrc_text(struct f2t_source *src, const struct f2t_event *ev,
 				     size_t *len)
 {
-	return f2t_rawdec_text(&((struct tracedat_buffer *)src)->dec, ev, len);
+	return f2t_rawdec_text(&((struct tracedat_bufsrc *)src)->dec, ev, len);
 }
 
-int f2t_tracedat_buffer_fields(struct f2t_source *src, const struct f2t_event *ev,
+int f2t_tracedat_bufsrc_fields(struct f2t_source *src, const struct f2t_event *ev,
 			       f2t_field_fn fn, void *ctx)
 {
-	return f2t_rawdec_fields(&((struct tracedat_buffer *)src)->dec, ev, fn, ctx);
+	return f2t_rawdec_fields(&((struct tracedat_bufsrc *)src)->dec, ev, fn, ctx);
 }
 
-void f2t_tracedat_buffer_counts(const struct f2t_source *src, struct f2t_stats *st)
+void f2t_tracedat_bufsrc_counts(const struct f2t_source *src, struct f2t_stats *st)
 {
-	const struct tracedat_buffer *b = (const struct tracedat_buffer *)src;
+	const struct tracedat_bufsrc *b = (const struct tracedat_bufsrc *)src;
 
 	st->lost_marked += b->lost_events;
 	st->lost_pages += b->lost_pages;
