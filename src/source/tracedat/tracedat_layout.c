@@ -24,6 +24,7 @@
 #include "source/ringbuf/fmtcheck.h"
 #include "source/tracedat/tracedat-local.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 int walk_fail(const struct walk *w, uint64_t off, const char *why)
 {
@@ -104,11 +105,10 @@ static struct f2t_tracedat_buffer *walk_add_buffer(struct walk *w, const char *n
 					      uint32_t cpus)
 {
 	struct f2t_tracedat_layout *lay = w->lay;
-	struct f2t_tracedat_buffer *b = realloc(lay->buffers, (lay->nbuffers + 1) * sizeof(*b));
+	struct f2t_tracedat_buffer *b;
 
-	if (b) {
-		lay->buffers = b;
-		b += lay->nbuffers;
+	if (!f2t_vec_reserve(&lay->buffers, &lay->buffers_cap, lay->nbuffers + 1, 4)) {
+		b = lay->buffers + lay->nbuffers;
 		*b = (struct f2t_tracedat_buffer){ .page = page };
 		b->name = strdup(name);
 		b->cpus = calloc(cpus ? cpus : 1, sizeof(*b->cpus));

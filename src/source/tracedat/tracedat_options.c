@@ -15,6 +15,7 @@
 
 #include "source/tracedat/tracedat-local.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 /*
  * The clock a trace_clock file's text selects, as libtracecmd reads it:
@@ -149,8 +150,8 @@ int walk_options(struct walk *w, uint32_t cpus)
 	struct instance {
 		uint64_t at, off;
 		char name[257];
-	} *inst = NULL, *more;
-	size_t n = 0;
+	} *inst = NULL;
+	size_t n = 0, cap = 0;
 	uint64_t end;
 	int ret;
 
@@ -170,13 +171,11 @@ int walk_options(struct walk *w, uint32_t cpus)
 		ret = walk_option(w, id, len);
 		w->off = at;
 		if (!ret && id == OPTION_BUFFER && len >= 8) {
-			more = realloc(inst, (n + 1) * sizeof(*inst));
-			if (!more) {
+			if (f2t_vec_reserve(&inst, &cap, n + 1, 4)) {
 				f2t_err("%s: out of memory", w->path);
 				ret = -ENOMEM;
 				break;
 			}
-			inst = more;
 			inst[n].at = at;
 			ret = walk_get64(w, &inst[n].off) ?: walk_get_name(w, inst[n].name);
 			n++;

@@ -20,6 +20,7 @@
 #include "source/ringbuf/fmtcheck.h"
 #include "source/tracedat/tracedat-local.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 /* The kallsyms at w->off (a size, the text): noted, to be read only if needed. */
 int walk_kallsyms(struct walk *w)
@@ -84,11 +85,10 @@ int walk_header_page(struct walk *w)
 static int add_format(struct walk *w, const char *system, char *text, size_t len)
 {
 	struct f2t_tracedat_meta *m = &w->lay->meta;
-	struct f2t_tracedat_format *f = realloc(m->formats, (m->nformats + 1) * sizeof(*f));
+	struct f2t_tracedat_format *f;
 
-	if (f) {
-		m->formats = f;
-		f += m->nformats;
+	if (!f2t_vec_reserve(&m->formats, &m->formats_cap, m->nformats + 1, 64)) {
+		f = m->formats + m->nformats;
 		*f = (struct f2t_tracedat_format){ .system = strdup(system), .text = text, .len = len };
 		if (f->system) {
 			m->nformats++;
