@@ -200,7 +200,7 @@ typedef int (*f2t_field_fn)(void *ctx, const char *name, int is_str, long long n
 /*
  * Where events come from: a source yields them in timestamp order and can
  * say more about each one it handed out (source/source.h has the calls, and
- * the merge of several sources).  An event handed out by next() points into
+ * several sources interleaved).  An event handed out by next() points into
  * its source's memory and stays valid until that same source is asked for
  * its next event.
  */
