@@ -31,6 +31,7 @@
 #include "json/json_fmt.h"
 #include "json/json_writer-local.h"
 #include "util/sort.h"
+#include "util/vec.h"
 
 /* The unknown-name placeholder of the task table: no name, not a name. */
 static bool named(const struct f2t_task *t)
@@ -117,15 +118,8 @@ static int collect_leader(struct f2t_task *t, void *ctx)
 
 	if (t->tid <= 0 || t->tid != t->tgid)
 		return 0;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 256;
-		struct proc *v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (f2t_vec_reserve(&l->v, &l->cap, l->n + 1, 256))
+		return -ENOMEM;
 	l->v[l->n].leader = t;
 	l->v[l->n].cpu_ns = 0;
 	l->n++;
@@ -331,6 +325,7 @@ static void json_destroy(struct f2t_writer *w)
 		return;
 	f2t_spool_close(&p->events);
 	f2t_spool_close(&p->sample_spool);
+	f2t_spool_close(&p->node_spool);
 	free(p);
 	w->priv = NULL;
 }
@@ -361,6 +356,7 @@ int f2t_json_writer_init(struct f2t_writer *w)
 		return -ENOMEM;
 	p->events.fd = -1;
 	p->sample_spool.fd = -1;
+	p->node_spool.fd = -1;
 	ret = f2t_spool_open(&p->events, w->out ? w->out->path : NULL);
 	if (ret) {
 		free(p);

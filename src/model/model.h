@@ -11,7 +11,8 @@
  *    (model/cpu_tracks.h), idle and frequency: counters of the pseudo
  *    process "CPUs" (model/pseudo.h);
  *  - other tracepoints: instants with their fields as arguments;
- *  - CPU samples: their stacks interned in one tree (model/stacks.h).
+ *  - CPU samples and off-CPU episodes: their stacks interned once, defined
+ *    as items before their first use (model/profile.h).
  * It also keeps what is summed over the run: CPU time per thread, the
  * distinct stacks, and its share of the run's counts (model/stats.h).
  *
@@ -29,7 +30,6 @@
 #include "model/item.h"
 #include "model/marker_track.h"
 #include "model/recording.h"
-#include "model/stacks.h"
 #include "model/stats.h"
 
 struct f2t_model;
@@ -81,9 +81,6 @@ void f2t_model_counts(const struct f2t_model *m, struct f2t_stats *st);
  * event() call for it.
  */
 const struct f2t_mprint *f2t_model_print(const struct f2t_model *m);
-
-/** f2t_model_stacks() - the tree every sample's stack was interned in */
-const struct f2t_stacks *f2t_model_stacks(const struct f2t_model *m);
 
 /**
  * f2t_model_report() - tell the user on stderr what went wrong with markers

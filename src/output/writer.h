@@ -47,7 +47,7 @@ struct f2t_writer {
 	const struct f2t_trace_info *info;
 	const struct f2t_recording *rec;	/* info's recording: its side data */
 	struct f2t_tasks *tasks;	/* read-only for writers */
-	const struct f2t_model *model;	/* stacks and CPU times, read at end() */
+	const struct f2t_model *model;	/* CPU times, read at end() */
 	unsigned int slot;		/* index into f2t_task.announced[] */
 	void *priv;
 	/*

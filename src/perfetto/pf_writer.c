@@ -37,6 +37,7 @@
 #include "perfetto/pf_samples.h"
 #include "perfetto/pf_track.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 /* The output buffer is handed to the output when this full. */
 #define OUT_BYTES	(1u << 20)
@@ -54,7 +55,7 @@ struct pf_cpu {
 struct pf_priv {
 	struct pb_buf buf;		/* packets not yet handed to the output */
 	struct pf_cpu **cpus;		/* by CPU number, grown as CPUs come */
-	uint32_t ncpus;			/* room in cpus */
+	size_t ncpus;			/* room in cpus */
 	struct pf_samples *samples;
 	struct pf_tracks *tracks;
 	struct pb_buf start_tids;	/* the threads alive at the start (int32_t) */
@@ -156,16 +157,11 @@ static struct pf_cpu *cpu(struct f2t_writer *w, struct pf_priv *p, uint32_t n)
 		return NULL;
 	}
 	if (n >= p->ncpus) {
-		uint32_t room = n < 64 ? 64 : 2 * n;
-		struct pf_cpu **v = realloc(p->cpus, room * sizeof(*v));
+		size_t old = p->ncpus;
 
-		if (!v) {
-			errno = ENOMEM;
+		if (f2t_vec_reserve(&p->cpus, &p->ncpus, (size_t)n + 1, 64))
 			return NULL;
-		}
-		memset(v + p->ncpus, 0, (room - p->ncpus) * sizeof(*v));
-		p->cpus = v;
-		p->ncpus = room;
+		memset(p->cpus + old, 0, (p->ncpus - old) * sizeof(*p->cpus));
 	}
 	if (p->cpus[n])
 		return p->cpus[n];
@@ -302,10 +298,18 @@ static int pf_item(struct f2t_writer *w, const struct f2t_item *it)
 	/* The print event goes instead (write_print()). */
 	if (it->ev && it->ev->kind == F2T_EV_PRINT && f2t_model_print(w->model)->atrace)
 		return 0;
-	if (it->kind == F2T_ITEM_SAMPLE)
-		ret = pf_samples_add(p->samples, &p->buf, it->ev, it->track.pid);
-	else
+	switch (it->kind) {
+	case F2T_ITEM_SAMPLE:
+	case F2T_ITEM_MAPPING:
+	case F2T_ITEM_FRAME:
+	case F2T_ITEM_CALLSTACK:
+	case F2T_ITEM_STACK_NODE:
+		ret = pf_samples_item(p->samples, &p->buf, it);
+		break;
+	default:
 		ret = pf_tracks_item(p->tracks, &p->buf, it);
+		break;
+	}
 	return ret ? ret : maybe_write_out(w);
 }
 

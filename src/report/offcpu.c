@@ -3,8 +3,8 @@
  * Off-CPU report: episodes are summed under a key made of the thread, its
  * state and its stack (frames outermost first, joined by ';', the folded
  * form), and wakers under their episode key, the waker thread and its
- * stack.  Keys are interned once in a table indexed by util/hash.h, so
- * memory grows with distinct stacks, never with episodes.
+ * stack.  Keys are interned once (util/intern.h), their sums kept by id,
+ * so memory grows with distinct stacks, never with episodes.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,20 +13,18 @@
 #include "model/offcpu.h"
 #include "model/stacks.h"
 #include "model/stats.h"
-#include "model/tracker.h"
 #include "report/offcpu.h"
-#include "source/input.h"
-#include "util/hash.h"
 #include "util/idmap.h"
+#include "util/intern.h"
 #include "util/log.h"
+#include "util/out.h"
 #include "util/sort.h"
+#include "util/vec.h"
 
 #define KEY_MAX 16384
 
 /* Sums under interned string keys. */
 struct sum {
-	char *key;
-	size_t len;
 	size_t head;		/* bytes of the key before the stack */
 	uint64_t ns, n;
 	int32_t tid;
@@ -36,7 +34,7 @@ struct sum {
 };
 
 struct table {
-	struct f2t_hash index;	/* -> position + 1 */
+	struct f2t_intern keys;	/* the sum of key id i is v[i] */
 	struct sum *v;
 	size_t n, cap;
 };
@@ -49,72 +47,37 @@ struct thread_sum {
 struct f2t_offcpu_report {
 	struct table stacks, wakers;
 	struct f2t_idmap threads;	/* tid -> struct thread_sum */
+	const char *path;		/* the input, for messages (f2t_offcpu_report_tap()) */
+	struct f2t_stats st;		/* the run's counts, once it ended */
 	char key[KEY_MAX];
 };
-
-struct key_ref {
-	const struct table *t;
-	const char *s;
-	size_t len;
-};
-
-/* What FILE's writes came to, once flushed: its errors show only then. */
-static int flush_status(FILE *f)
-{
-	if (fflush(f))
-		return -errno;
-	return ferror(f) ? -EIO : 0;
-}
-
-static bool same_key(uintptr_t val, const void *k)
-{
-	const struct key_ref *r = k;
-	const struct sum *e = &r->t->v[val - 1];
-
-	return e->len == r->len && !memcmp(e->key, r->s, r->len);
-}
 
 /* The sum for KEY, added (zeroed) if new.  NULL on ENOMEM. */
 static struct sum *table_get(struct table *t, const char *key, size_t len)
 {
-	struct key_ref ref = { t, key, len };
-	uint64_t h = f2t_hash_bytes(key, len);
-	struct f2t_hslot *s;
-	struct sum *e;
+	bool fresh;
+	int64_t id;
 
-	if (!t->index.slot && f2t_hash_init(&t->index, 256))
+	if (f2t_vec_reserve(&t->v, &t->cap, t->n + 1, 256))
 		return NULL;
-	s = f2t_hash_slot(&t->index, h, same_key, &ref);
-	if (s->val)
-		return &t->v[s->val - 1];
-	if (f2t_hash_reserve(&t->index))
+	id = f2t_intern(&t->keys, key, len, &fresh);
+	if (id < 0)
 		return NULL;
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 256;
-		struct sum *v = realloc(t->v, cap * sizeof(*v));
+	if (fresh)
+		t->v[t->n++] = (struct sum){ 0 };
+	return &t->v[id];
+}
 
-		if (!v)
-			return NULL;
-		t->v = v;
-		t->cap = cap;
-	}
-	e = &t->v[t->n];
-	*e = (struct sum){ .key = malloc(len + 1), .len = len };
-	if (!e->key)
-		return NULL;
-	memcpy(e->key, key, len);
-	e->key[len] = '\0';
-	t->n++;
-	f2t_hash_put(&t->index, f2t_hash_slot(&t->index, h, same_key, &ref), h, t->n);
-	return e;
+/* The key @e is the sum of, and its length in *@len (may be NULL). */
+static const char *key_of(const struct table *t, const struct sum *e, size_t *len)
+{
+	return f2t_intern_key(&t->keys, (size_t)(e - t->v), len);
 }
 
 static void table_fini(struct table *t)
 {
-	for (size_t i = 0; i < t->n; i++)
-		free(t->v[i].key);
 	free(t->v);
-	f2t_hash_fini(&t->index);
+	f2t_intern_fini(&t->keys);
 }
 
 struct f2t_offcpu_report *f2t_offcpu_report_new(void)
@@ -200,7 +163,9 @@ int f2t_offcpu_report_add(struct f2t_offcpu_report *r, const struct f2t_event *e
 	if (!e)
 		return -ENOMEM;
 	if (!e->n) {
-		e->head = (size_t)(strchr(strchr(e->key, ' ') + 1, ' ') + 1 - e->key);
+		const char *key = key_of(&r->stacks, e, NULL);
+
+		e->head = (size_t)(strchr(strchr(key, ' ') + 1, ' ') + 1 - key);
 		e->tid = ev->pid;
 		e->state = ev->offcpu.state;
 	}
@@ -217,7 +182,9 @@ int f2t_offcpu_report_add(struct f2t_offcpu_report *r, const struct f2t_event *e
 	if (!w)
 		return -ENOMEM;
 	if (!w->n) {
-		w->head = (size_t)(strchr(strchr(w->key, ' ') + 1, ' ') + 2 - w->key);
+		const char *key = key_of(&r->wakers, w, NULL);
+
+		w->head = (size_t)(strchr(strchr(key, ' ') + 1, ' ') + 2 - key);
 		w->tid = ev->offcpu.waker_tid;
 		w->entry = entry;
 		w->irq = irq != 0;
@@ -276,12 +243,12 @@ static size_t *sorted(const void *base, size_t size, size_t n)
 }
 
 /* The frames of a folded stack, innermost first, one a line. */
-static void put_frames(FILE *f, const char *stack, const char *indent)
+static void put_frames(struct f2t_out *f, const char *stack, const char *indent)
 {
 	const char *end = stack + strlen(stack);
 
 	if (!*stack) {
-		fprintf(f, "%s[no stack]\n", indent);
+		f2t_out_printf(f, "%s[no stack]\n", indent);
 		return;
 	}
 	while (end > stack) {
@@ -289,7 +256,7 @@ static void put_frames(FILE *f, const char *stack, const char *indent)
 
 		while (semi > stack && semi[-1] != ';')
 			semi--;
-		fprintf(f, "%s%.*s\n", indent, (int)(end - semi), semi);
+		f2t_out_printf(f, "%s%.*s\n", indent, (int)(end - semi), semi);
 		end = semi > stack ? semi - 1 : stack;
 	}
 }
@@ -307,18 +274,18 @@ struct thread_row {
 };
 
 static void print_threads(const struct f2t_offcpu_report *r, struct f2t_tasks *tasks,
-			  unsigned int top, FILE *f, struct thread_row *rows, size_t *idx)
+			  unsigned int top, struct f2t_out *f, struct thread_row *rows, size_t *idx)
 {
 	const struct f2t_task *task;
 
-	fprintf(f, "Blocked time by thread (S: sleeping, D: uninterruptible, other: T t P I)\n"
+	f2t_out_printf(f, "Blocked time by thread (S: sleeping, D: uninterruptible, other: T t P I)\n"
 		   "%8s %-16s %8s %12s %12s %12s %12s %9s\n", "TID", "THREAD", "PID", "total ms",
 		"S ms", "D ms", "other ms", "episodes");
 	for (size_t k = 0; k < r->threads.n && k < top; k++) {
 		const struct thread_row *row = &rows[idx[k]];
 
 		task = tasks ? f2t_tasks_find(tasks, row->tid) : NULL;
-		fprintf(f, "%8d %-16s %8d %12.3f %12.3f %12.3f %12.3f %9llu\n", row->tid,
+		f2t_out_printf(f, "%8d %-16s %8d %12.3f %12.3f %12.3f %12.3f %9llu\n", row->tid,
 			name_of(tasks, row->tid), task ? task->tgid : 0, ms(row->total),
 			ms(row->t->ns[0]), ms(row->t->ns[1]), ms(row->t->ns[2]),
 			(unsigned long long)row->t->n);
@@ -326,35 +293,35 @@ static void print_threads(const struct f2t_offcpu_report *r, struct f2t_tasks *t
 }
 
 static void print_stack(const struct f2t_offcpu_report *r, struct f2t_tasks *tasks,
-			size_t rank, const struct sum *e, const size_t *widx, FILE *f)
+			size_t rank, const struct sum *e, const size_t *widx, struct f2t_out *f)
 {
 	uint64_t thread_ns = f2t_offcpu_report_thread_ns(r, e->tid, 0);
 	unsigned int shown = 0;
 
-	fprintf(f, "\n#%zu  %s (%d)  %c  %.3f ms in %llu episodes, %.1f%% of the thread's\n",
+	f2t_out_printf(f, "\n#%zu  %s (%d)  %c  %.3f ms in %llu episodes, %.1f%% of the thread's\n",
 		rank, name_of(tasks, e->tid), e->tid, e->state, ms(e->ns),
 		(unsigned long long)e->n, thread_ns ? 100.0 * (double)e->ns / (double)thread_ns : 0.0);
-	put_frames(f, e->key + e->head, "      ");
+	put_frames(f, key_of(&r->stacks, e, NULL) + e->head, "      ");
 	for (size_t k = 0; k < r->wakers.n && shown < 2; k++) {
 		const struct sum *w = &r->wakers.v[widx[k]];
 
 		if (&r->stacks.v[w->entry] != e)
 			continue;
 		if (w->irq)
-			fprintf(f, "    woken in an interrupt (on %s (%d)'s time): %.3f ms, %llu times, from\n",
+			f2t_out_printf(f, "    woken in an interrupt (on %s (%d)'s time): %.3f ms, %llu times, from\n",
 				name_of(tasks, w->tid), w->tid, ms(w->ns), (unsigned long long)w->n);
 		else
-			fprintf(f, "    woken by %s (%d): %.3f ms, %llu times, from\n",
+			f2t_out_printf(f, "    woken by %s (%d): %.3f ms, %llu times, from\n",
 				name_of(tasks, w->tid), w->tid, ms(w->ns), (unsigned long long)w->n);
-		put_frames(f, w->key + w->head, "      ");
+		put_frames(f, key_of(&r->wakers, w, NULL) + w->head, "      ");
 		shown++;
 	}
 	if (!shown)
-		fprintf(f, "    no wakeup seen\n");
+		f2t_out_puts(f, "    no wakeup seen\n");
 }
 
 int f2t_offcpu_report_print(const struct f2t_offcpu_report *r, struct f2t_tasks *tasks,
-			    unsigned int top, FILE *f)
+			    unsigned int top, struct f2t_out *f)
 {
 	struct thread_row *rows = calloc(r->threads.n ? r->threads.n : 1, sizeof(*rows));
 	size_t *tidx = NULL, *sidx = NULL, *widx = NULL;
@@ -376,11 +343,11 @@ int f2t_offcpu_report_print(const struct f2t_offcpu_report *r, struct f2t_tasks 
 	if (!tidx || !sidx || !widx)
 		goto out;
 	print_threads(r, tasks, top, f, rows, tidx);
-	fprintf(f, "\nTop %u stacks by blocked time (innermost frame first; kernel, then user)\n",
+	f2t_out_printf(f, "\nTop %u stacks by blocked time (innermost frame first; kernel, then user)\n",
 		top);
 	for (size_t k = 0; k < r->stacks.n && k < top; k++)
 		print_stack(r, tasks, k + 1, &r->stacks.v[sidx[k]], widx, f);
-	ret = flush_status(f);
+	ret = 0;
 out:
 	free(rows);
 	free(tidx);
@@ -389,17 +356,20 @@ out:
 	return ret;
 }
 
-static int by_key(const void *a, const void *b)
+/* Key ids @a and @b of the table @arg in the order of their keys. */
+static int by_key(const void *a, const void *b, void *arg)
 {
-	const struct sum *x = a, *y = b;
+	const struct f2t_intern *keys = arg;
 
-	return strcmp(x->key, y->key);
+	return strcmp(f2t_intern_key(keys, *(const size_t *)a, NULL),
+		      f2t_intern_key(keys, *(const size_t *)b, NULL));
 }
 
 int f2t_offcpu_report_folded(const struct f2t_offcpu_report *r, struct f2t_tasks *tasks,
-			     FILE *f)
+			     struct f2t_out *f)
 {
 	struct f2t_offcpu_report *lines = f2t_offcpu_report_new();
+	size_t *idx = NULL;
 	int ret = 0;
 
 	if (!lines)
@@ -407,8 +377,10 @@ int f2t_offcpu_report_folded(const struct f2t_offcpu_report *r, struct f2t_tasks
 	/* Threads of one name, and both states, share a line. */
 	for (size_t i = 0; i < r->stacks.n && !ret; i++) {
 		const struct sum *e = &r->stacks.v[i];
+		size_t len;
+		const char *key = key_of(&r->stacks, e, &len);
 		int n = snprintf(lines->key, KEY_MAX, "%s%s%s", name_of(tasks, e->tid),
-				 e->len > e->head ? ";" : "", e->key + e->head);
+				 len > e->head ? ";" : "", key + e->head);
 		struct sum *l = table_get(&lines->stacks, lines->key,
 					  n < KEY_MAX ? (size_t)n : KEY_MAX - 1);
 
@@ -417,64 +389,63 @@ int f2t_offcpu_report_folded(const struct f2t_offcpu_report *r, struct f2t_tasks
 		else
 			l->ns += e->ns;
 	}
+	if (!ret && !(idx = malloc((lines->stacks.n + 1) * sizeof(*idx))))
+		ret = -ENOMEM;
 	if (!ret) {
-		f2t_sort(lines->stacks.v, lines->stacks.n, sizeof(struct sum), by_key);
 		for (size_t i = 0; i < lines->stacks.n; i++)
-			fprintf(f, "%s %llu\n", lines->stacks.v[i].key,
-				(unsigned long long)((lines->stacks.v[i].ns + 500) / 1000));
-		ret = flush_status(f);
+			idx[i] = i;
+		f2t_sort_r(idx, lines->stacks.n, sizeof(*idx), by_key, &lines->stacks.keys);
+		for (size_t i = 0; i < lines->stacks.n; i++)
+			f2t_out_printf(f, "%s %llu\n", f2t_intern_key(&lines->stacks.keys, idx[i], NULL),
+				       (unsigned long long)((lines->stacks.v[idx[i]].ns + 500) / 1000));
 	}
-	/* Sorted in place: the index no longer matches, only the keys are freed. */
+	free(idx);
 	f2t_offcpu_report_free(lines);
 	return ret;
 }
 
-int f2t_offcpu_report_file(const char *path, const struct f2t_offcpu_report_opts *o, FILE *out)
+static int tap_event(void *ctx, const struct f2t_event *ev)
 {
-	struct f2t_input *in = f2t_input_open(path);
-	struct f2t_offcpu_report *r = NULL;
-	struct f2t_tracker *tracker = NULL;
-	struct f2t_stats st = { 0 };
-	struct f2t_event ev;
-	int ret;
+	struct f2t_offcpu_report *r = ctx;
+	int ret = f2t_offcpu_report_add(r, ev);
 
-	if (!in)
-		return -errno;
-	r = f2t_offcpu_report_new();
-	tracker = f2t_tracker_new(in->rec.tasks, in->rec.tasks_end);
-	ret = r && tracker ? 0 : -ENOMEM;
-	/* The tracker keeps the names up to date: the report names threads as they ended. */
-	while (!ret && (ret = f2t_source_next(in->events, &ev)) > 0) {
-		ret = f2t_tracker_event(tracker, &ev, &st);
-		if (!ret)
-			ret = f2t_offcpu_report_add(r, &ev);
-	}
-	if (ret == -ENOMEM)
-		f2t_err("%s: out of memory", path);
 	if (ret)
-		goto out;
-	f2t_source_counts(in->events, &st);
-	if (!st.events[F2T_EV_OFFCPU]) {
-		f2t_err("%s: no off-CPU episodes (record with --off-cpu)", path);
-		ret = -ENODATA;
-		goto out;
-	}
-	if (!o->folded)
-		fprintf(out, "%s: %llu off-CPU episodes; %llu lost in the kernel (ring buffer or "
-			"map full), %llu stacks lost (stack map collisions or full), %llu reused stacks "
-			"checked by a walk, %llu stale\n\n", path,
-			(unsigned long long)st.events[F2T_EV_OFFCPU],
-			(unsigned long long)st.offcpu_dropped,
-			(unsigned long long)st.offcpu_stacks_lost,
-			(unsigned long long)st.offcpu_stacks_rechecked,
-			(unsigned long long)st.offcpu_stacks_stale);
-	ret = o->folded ? f2t_offcpu_report_folded(r, in->rec.tasks, out)
-			: f2t_offcpu_report_print(r, in->rec.tasks, o->top, out);
-	if (ret)
-		f2t_err("writing the report: %s", strerror(-ret));
-out:
-	f2t_tracker_free(tracker);
-	f2t_offcpu_report_free(r);
-	f2t_input_close(in);
+		f2t_err("%s: out of memory", r->path);
 	return ret;
+}
+
+static int tap_end(void *ctx, const struct f2t_stats *st)
+{
+	struct f2t_offcpu_report *r = ctx;
+
+	r->st = *st;
+	if (!st->events[F2T_EV_OFFCPU]) {
+		f2t_err("%s: no off-CPU episodes (record with --off-cpu)", r->path);
+		return -ENODATA;
+	}
+	return 0;
+}
+
+struct f2t_tap f2t_offcpu_report_tap(struct f2t_offcpu_report *r, const char *path)
+{
+	r->path = path;
+	return (struct f2t_tap){ .event = tap_event, .end = tap_end, .ctx = r };
+}
+
+int f2t_offcpu_report_write(const struct f2t_offcpu_report *r, struct f2t_tasks *tasks,
+			    const struct f2t_offcpu_report_opts *o, struct f2t_out *out)
+{
+	const struct f2t_stats *st = &r->st;
+
+	if (o->folded)
+		return f2t_offcpu_report_folded(r, tasks, out);
+	f2t_out_printf(out, "%s: %llu off-CPU episodes; %llu lost in the kernel (ring buffer or "
+		       "map full), %llu stacks lost (stack map collisions or full), %llu reused "
+		       "stacks checked by a walk, %llu stale\n\n", r->path,
+		       (unsigned long long)st->events[F2T_EV_OFFCPU],
+		       (unsigned long long)st->offcpu_dropped,
+		       (unsigned long long)st->offcpu_stacks_lost,
+		       (unsigned long long)st->offcpu_stacks_rechecked,
+		       (unsigned long long)st->offcpu_stacks_stale);
+	return f2t_offcpu_report_print(r, tasks, o->top, out);
 }

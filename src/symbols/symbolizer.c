@@ -19,6 +19,7 @@
 #include "symbols/symbolizer.h"
 #include "util/log.h"
 #include "util/sort.h"
+#include "util/vec.h"
 
 struct bid_ent {
 	const char *path;	/* into the recording's text */
@@ -73,15 +74,8 @@ static int load_build_ids(struct f2t_symbolizer *s, const struct f2t_text *t)
 			struct bid_ent e = { .path = sp + 1, .len = (size_t)(nl - sp - 1) };
 
 			if (!f2t_build_id_parse(p, (size_t)(sp - p), &e.id)) {
-				if (s->nbids == cap) {
-					size_t ncap = cap ? cap * 2 : 64;
-					struct bid_ent *v = realloc(s->bids, ncap * sizeof(*v));
-
-					if (!v)
-						return -ENOMEM;
-					s->bids = v;
-					cap = ncap;
-				}
+				if (f2t_vec_reserve(&s->bids, &cap, s->nbids + 1, 64))
+					return -ENOMEM;
 				s->bids[s->nbids++] = e;
 			}
 		}
@@ -195,6 +189,17 @@ static struct f2t_module *kernel_module(struct f2t_symbolizer *s, const struct f
 			       kernel ? &s->kernel_bid : NULL);
 }
 
+/* F is in MOD (NULL: out of memory making it, as no module). */
+static void frame_module(struct f2t_frame *f, const struct f2t_module *mod)
+{
+	if (!mod)
+		return;
+	f->mod = mod;
+	f->mod_id = mod->id;
+	f->build_id = mod->build_id.b;
+	f->build_id_len = mod->build_id.len;
+}
+
 static void symbolize_kernel(struct f2t_symbolizer *s, uint64_t ip, bool call,
 			     struct f2t_frame *f)
 {
@@ -208,7 +213,7 @@ static void symbolize_kernel(struct f2t_symbolizer *s, uint64_t ip, bool call,
 		km = f2t_ksyms_module(s->ksyms, ip);
 	if (km) {
 		f->module = km->name;
-		f->mod = kernel_module(s, km);
+		frame_module(f, kernel_module(s, km));
 		f->map_start = km->start;
 		f->map_len = km->end - km->start;
 		/* kallsyms addresses are run-time ones: the module maps 1:1. */
@@ -363,7 +368,7 @@ static void symbolize_user(struct f2t_symbolizer *s, int32_t pid, uint64_t ip, b
 	mod = m->mod;
 	if (!mod->syms_tried)
 		load_module_syms(s, mod);
-	f->mod = mod;
+	frame_module(f, mod);
 	f->module = mod->name;
 	f->map_start = m->start;
 	f->map_len = m->end - m->start;
