@@ -133,8 +133,9 @@ int f2t_model_event(struct f2t_model *m, const struct f2t_event *ev, f2t_item_fn
 		    void *ctx)
 {
 	/* CPU time comes from switches (and is lost with lost events). */
-	if (ev->kind == F2T_EV_SWITCH || ev->kind == F2T_EV_LOST)
-		f2t_cputime_event(m->cputime, ev);
+	if ((ev->kind == F2T_EV_SWITCH || ev->kind == F2T_EV_LOST) &&
+	    f2t_cputime_event(m->cputime, ev))
+		return -ENOMEM;
 	m->emit = emit;
 	m->ctx = ctx;
 	switch (ev->kind) {
@@ -175,6 +176,11 @@ void f2t_model_counts(const struct f2t_model *m, struct f2t_stats *st)
 const struct f2t_stacks *f2t_model_stacks(const struct f2t_model *m)
 {
 	return m->stacks;
+}
+
+const struct f2t_cputime *f2t_model_cputime(const struct f2t_model *m)
+{
+	return m->cputime;
 }
 
 void f2t_model_report(const struct f2t_model *m)

@@ -7,12 +7,12 @@
 
 struct f2t_tracker {
 	struct f2t_tasks *tasks;
-	struct f2t_tasks *hints;
+	const struct f2t_tasks *hints;
 	/* Per CPU: the task the last switch put there (-1: not known yet). */
 	int32_t current[F2T_MAX_CPUS];
 };
 
-struct f2t_tracker *f2t_tracker_new(struct f2t_tasks *tasks, struct f2t_tasks *hints)
+struct f2t_tracker *f2t_tracker_new(struct f2t_tasks *tasks, const struct f2t_tasks *hints)
 {
 	struct f2t_tracker *t = calloc(1, sizeof(*t));
 
@@ -44,7 +44,7 @@ static struct f2t_task *new_task(struct f2t_tracker *t, int32_t tid)
 /* The task TID, created on first sight: inline, every event has two or three. */
 static inline struct f2t_task *task(struct f2t_tracker *t, int32_t tid)
 {
-	struct f2t_task *tk = f2t_tasks_find(t->tasks, tid);
+	struct f2t_task *tk = f2t_tasks_find_mut(t->tasks, tid);
 
 	return tk ? tk : new_task(t, tid);
 }
@@ -111,6 +111,13 @@ int f2t_tracker_event(struct f2t_tracker *t, const struct f2t_event *ev,
 		if (ev->cpu < F2T_MAX_CPUS)
 			t->current[ev->cpu] = -1;
 		return 0;
+	}
+	/* A name the source knew from elsewhere, for a task first seen now (event.h). */
+	if (ev->pid_comm && ev->pid > 0 && !f2t_tasks_find(t->tasks, ev->pid)) {
+		tk = new_task(t, ev->pid);
+		if (!tk)
+			return -ENOMEM;
+		f2t_task_set(tk, ev->pid_comm, 0);
 	}
 	if (ev->kind == F2T_EV_SAMPLE || ev->kind == F2T_EV_OFFCPU) {
 		/* Another source: says nothing about the ring's switches, but knows the process. */

@@ -78,7 +78,7 @@ static int add(struct f2t_pipeline *p, struct f2t_out *out, enum f2t_format fmt,
 	}
 	*o = (struct output){
 		.w = { .out = out, .info = &p->rec->info, .rec = p->rec, .tasks = p->rec->tasks,
-		       .model = p->model, .slot = p->nout },
+		       .model = p->model },
 		.format = fmt,
 	};
 	p->nout++;

@@ -236,7 +236,7 @@ uint64_t f2t_offcpu_report_thread_ns(const struct f2t_offcpu_report *r, int32_t 
 	return state ? t->ns[state_slot(state)] : t->ns[0] + t->ns[1] + t->ns[2];
 }
 
-static const char *name_of(struct f2t_tasks *tasks, int32_t tid)
+static const char *name_of(const struct f2t_tasks *tasks, int32_t tid)
 {
 	const struct f2t_task *t = tasks ? f2t_tasks_find(tasks, tid) : NULL;
 
@@ -306,7 +306,7 @@ struct thread_row {
 	const struct thread_sum *t;
 };
 
-static void print_threads(const struct f2t_offcpu_report *r, struct f2t_tasks *tasks,
+static void print_threads(const struct f2t_offcpu_report *r, const struct f2t_tasks *tasks,
 			  unsigned int top, FILE *f, struct thread_row *rows, size_t *idx)
 {
 	const struct f2t_task *task;
@@ -325,7 +325,7 @@ static void print_threads(const struct f2t_offcpu_report *r, struct f2t_tasks *t
 	}
 }
 
-static void print_stack(const struct f2t_offcpu_report *r, struct f2t_tasks *tasks,
+static void print_stack(const struct f2t_offcpu_report *r, const struct f2t_tasks *tasks,
 			size_t rank, const struct sum *e, const size_t *widx, FILE *f)
 {
 	uint64_t thread_ns = f2t_offcpu_report_thread_ns(r, e->tid, 0);
@@ -353,7 +353,7 @@ static void print_stack(const struct f2t_offcpu_report *r, struct f2t_tasks *tas
 		fprintf(f, "    no wakeup seen\n");
 }
 
-int f2t_offcpu_report_print(const struct f2t_offcpu_report *r, struct f2t_tasks *tasks,
+int f2t_offcpu_report_print(const struct f2t_offcpu_report *r, const struct f2t_tasks *tasks,
 			    unsigned int top, FILE *f)
 {
 	struct thread_row *rows = calloc(r->threads.n ? r->threads.n : 1, sizeof(*rows));
@@ -396,7 +396,7 @@ static int by_key(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
-int f2t_offcpu_report_folded(const struct f2t_offcpu_report *r, struct f2t_tasks *tasks,
+int f2t_offcpu_report_folded(const struct f2t_offcpu_report *r, const struct f2t_tasks *tasks,
 			     FILE *f)
 {
 	struct f2t_offcpu_report *lines = f2t_offcpu_report_new();

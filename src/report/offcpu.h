@@ -45,7 +45,7 @@ uint64_t f2t_offcpu_report_thread_ns(const struct f2t_offcpu_report *r, int32_t 
  *
  * Return: 0, or a negative errno (-ENOMEM, or @f's write error).
  */
-int f2t_offcpu_report_print(const struct f2t_offcpu_report *r, struct f2t_tasks *tasks,
+int f2t_offcpu_report_print(const struct f2t_offcpu_report *r, const struct f2t_tasks *tasks,
 			    unsigned int top, FILE *f);
 
 /**
@@ -53,7 +53,7 @@ int f2t_offcpu_report_print(const struct f2t_offcpu_report *r, struct f2t_tasks 
  *
  * Return: 0, or a negative errno.
  */
-int f2t_offcpu_report_folded(const struct f2t_offcpu_report *r, struct f2t_tasks *tasks,
+int f2t_offcpu_report_folded(const struct f2t_offcpu_report *r, const struct f2t_tasks *tasks,
 			     FILE *f);
 
 struct f2t_offcpu_report_opts {

@@ -10,7 +10,8 @@
  * and read by libtracecmd instead.  Either way the events are the kernel's
  * raw ring-buffer records with the kernel's format files, decoded exactly as
  * our own capture's are (rawdec.h).  What the file says besides its events:
- * task names from its saved cmdlines (for the tasks it holds records of),
+ * task names from its saved cmdlines (handed on with the events of the
+ * tasks it holds records of, for the tracker to apply: event.h's pid_comm),
  * kallsyms and printk formats, the uname, the trace clock, the CPU stats at
  * the end.  A trace.dat holds no tgids: a thread's process is learned from
  * fork events (with task_newtask), or is its own.
@@ -52,8 +53,7 @@ struct buffer {
 	struct tracecmd_input *handle;
 	bool own_handle;	/* an instance's; the top one is the input's */
 	bool own_pages;		/* its CPU data read by us, not libtracecmd */
-	struct f2t_tasks *tasks;	/* the recording's, named from the saved cmdlines */
-	int32_t named[1024];		/* pids known named, by pid % 1024: no lookup */
+	int32_t named[1024];		/* pids whose name went out, by pid % 1024 */
 	struct f2t_rawdec dec;
 	struct cursor *cursors;
 	uint32_t ncursors;
@@ -115,29 +115,21 @@ static int cursor_next(void *input, void *ctx)
 }
 
 /*
- * A task gets its name from the file's saved cmdlines when its first record
- * comes: only the tasks the trace holds are named (the file may save
- * thousands), and libtracecmd gave the cmdlines to the tep, which can only
- * be asked pid by pid.
+ * A task's name from the file's saved cmdlines, with its first record: the
+ * tracker names the task with it if it does not know the task yet.  Only
+ * the tasks the trace holds are named (the file may save thousands), and
+ * libtracecmd gave the cmdlines to the tep, which can only be asked pid by
+ * pid.  NULL: said already (or a pid the file saved no name for).
  */
-static int name_task(struct buffer *b, int32_t pid)
+static const char *saved_comm(struct buffer *b, int32_t pid)
 {
 	int32_t *memo = &b->named[(uint32_t)pid % 1024];
-	struct f2t_task *t;
 
 	if (pid <= 0 || *memo == pid)
-		return 0;
+		return NULL;
 	*memo = pid;
-	if (f2t_tasks_find(b->tasks, pid))
-		return 0;
-	t = f2t_tasks_get(b->tasks, pid);
-	if (!t) {
-		f2t_err("%s: out of memory", b->path);
-		return -ENOMEM;
-	}
-	if (tep_is_pid_registered(b->dec.tep, pid))
-		f2t_task_set(t, tep_data_comm_from_pid(b->dec.tep, pid), 0);
-	return 0;
+	return tep_is_pid_registered(b->dec.tep, pid) ? tep_data_comm_from_pid(b->dec.tep, pid) :
+							 NULL;
 }
 
 /* The pending record of C, or a lost note (then *DATA is NULL and *MISSED set): 0 or -EINVAL. */
@@ -228,14 +220,17 @@ static int buffer_next(struct f2t_source *src, struct f2t_event *ev)
 		ret = f2t_rawdec_decode(&b->dec, data, size, c->ts, c->cpu, ev);
 		if (ret < 0)
 			return ret;
-		if (ret)
-			return name_task(b, ev->pid) ?: 1;
+		if (ret) {
+			ev->pid_comm = saved_comm(b, ev->pid);
+			return 1;
+		}
 	}
 }
 
-static const char *buffer_text(struct f2t_source *src, const struct f2t_event *ev, size_t *len)
+static const char *buffer_text(struct f2t_source *src, const struct f2t_event *ev,
+			       const struct f2t_task *task, size_t *len)
 {
-	return f2t_rawdec_text(&((struct buffer *)src)->dec, ev, len);
+	return f2t_rawdec_text(&((struct buffer *)src)->dec, ev, task, len);
 }
 
 static int buffer_fields(struct f2t_source *src, const struct f2t_event *ev, f2t_field_fn fn,
@@ -363,7 +358,6 @@ static struct f2t_source *buffer_open(struct tracecmd_input *handle, bool own_ha
 	b->path = rec->path;
 	b->handle = handle;
 	b->own_handle = own_handle;
-	b->tasks = rec->tasks;
 	b->ncpus = ncpus > 0 ? (uint32_t)ncpus : 0;
 	b->page = page;
 	if (page > subbuf)

@@ -111,7 +111,7 @@ static const struct f2t_writer_ops systrace_ops = {
 
 /**
  * f2t_systrace_writer_init() - make W write ftrace text
- * @w: the writer; out, info, tasks and slot already set
+ * @w: the writer; out, info and tasks already set
  *
  * Return: 0 or -ENOMEM.
  */
@@ -121,7 +121,7 @@ int f2t_systrace_writer_init(struct f2t_writer *w)
 
 	if (!t)
 		return -ENOMEM;
-	f2t_ftext_init(&t->text, w->out, NULL);
+	f2t_ftext_init(&t->text, w->out, NULL, w->tasks);
 	t->text.lost_lines = true;
 	w->ops = &systrace_ops;
 	w->priv = t;

@@ -88,7 +88,7 @@ static struct f2t_offcpu_report *workload(struct f2t_tasks **tasks)
 }
 
 /* What a report function printed, from a memory stream. */
-static char *printed(int (*fn)(const struct f2t_offcpu_report *, struct f2t_tasks *, FILE *),
+static char *printed(int (*fn)(const struct f2t_offcpu_report *, const struct f2t_tasks *, FILE *),
 		     const struct f2t_offcpu_report *r, struct f2t_tasks *t)
 {
 	char *buf = NULL;
@@ -101,7 +101,7 @@ static char *printed(int (*fn)(const struct f2t_offcpu_report *, struct f2t_task
 	return buf;
 }
 
-static int print_top2(const struct f2t_offcpu_report *r, struct f2t_tasks *t, FILE *f)
+static int print_top2(const struct f2t_offcpu_report *r, const struct f2t_tasks *t, FILE *f)
 {
 	return f2t_offcpu_report_print(r, t, 2, f);
 }

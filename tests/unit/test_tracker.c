@@ -62,7 +62,7 @@ static struct f2t_event sw(uint32_t cpu, int32_t prev, const char *pcomm, int32_
 static void test_switch_names_both_tasks(void **state)
 {
 	struct fixture *f = *state;
-	struct f2t_task *t;
+	const struct f2t_task *t;
 
 	feed(f, sw(0, 10, "bash", 20, "make"));
 	t = f2t_tasks_find(f->tasks, 20);
