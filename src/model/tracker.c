@@ -97,6 +97,19 @@ int32_t f2t_tracker_sample_tid(struct f2t_tracker *t, const struct f2t_event *ev
 	return tk && tk->tgid == ev->sample.tgid ? cur : 0;
 }
 
+int f2t_tracker_learn(struct f2t_tracker *t, const struct f2t_event *ev)
+{
+	struct f2t_task *tk;
+
+	if (ev->pid <= 0 || f2t_tasks_find(t->tasks, ev->pid))
+		return 0;
+	tk = new_task(t, ev->pid);
+	if (!tk)
+		return -ENOMEM;
+	f2t_task_set(tk, ev->pid_comm, 0);
+	return 0;
+}
+
 int f2t_tracker_event(struct f2t_tracker *t, const struct f2t_event *ev,
 		      struct f2t_stats *st)
 {
@@ -111,13 +124,6 @@ int f2t_tracker_event(struct f2t_tracker *t, const struct f2t_event *ev,
 		if (ev->cpu < F2T_MAX_CPUS)
 			t->current[ev->cpu] = -1;
 		return 0;
-	}
-	/* A name the source knew from elsewhere, for a task first seen now (event.h). */
-	if (ev->pid_comm && ev->pid > 0 && !f2t_tasks_find(t->tasks, ev->pid)) {
-		tk = new_task(t, ev->pid);
-		if (!tk)
-			return -ENOMEM;
-		f2t_task_set(tk, ev->pid_comm, 0);
 	}
 	if (ev->kind == F2T_EV_SAMPLE || ev->kind == F2T_EV_OFFCPU) {
 		/* Another source: says nothing about the ring's switches, but knows the process. */

@@ -23,9 +23,13 @@ struct f2t_tracker;
 struct f2t_tracker *f2t_tracker_new(struct f2t_tasks *tasks, const struct f2t_tasks *hints);
 void f2t_tracker_free(struct f2t_tracker *t);
 /*
- * Updates the task table for EV (with the name the source learned for it,
- * ev->pid_comm) and counts into ST.  Returns 0 or -ENOMEM.
+ * What a source learned with EV from outside its records (ev->pid_comm, not
+ * NULL): the task's name, given to the task if the table does not know it
+ * yet.  Called before anything else sees EV, the writers' begin() included,
+ * as if the task had been known from the start.  Returns 0 or -ENOMEM.
  */
+int f2t_tracker_learn(struct f2t_tracker *t, const struct f2t_event *ev);
+/* Updates the task table for EV and counts into ST.  Returns 0 or -ENOMEM. */
 int f2t_tracker_event(struct f2t_tracker *t, const struct f2t_event *ev,
 		      struct f2t_stats *st);
 /*

@@ -115,11 +115,13 @@ static int cursor_next(void *input, void *ctx)
 }
 
 /*
- * A task's name from the file's saved cmdlines, with its first record: the
- * tracker names the task with it if it does not know the task yet.  Only
- * the tasks the trace holds are named (the file may save thousands), and
- * libtracecmd gave the cmdlines to the tep, which can only be asked pid by
- * pid.  NULL: said already (or a pid the file saved no name for).
+ * A task's name from the file's saved cmdlines, with its first record:
+ * the tracker gives it to the task if it does not know the task yet, as
+ * it would have been known from the start ("<...>", the kernel's name for a
+ * task it has none for, when the file saved none).  Only the tasks the
+ * trace holds are named (the file may save thousands), and libtracecmd gave
+ * the cmdlines to the tep, which can only be asked pid by pid.  NULL: said
+ * already.
  */
 static const char *saved_comm(struct buffer *b, int32_t pid)
 {
@@ -129,7 +131,7 @@ static const char *saved_comm(struct buffer *b, int32_t pid)
 		return NULL;
 	*memo = pid;
 	return tep_is_pid_registered(b->dec.tep, pid) ? tep_data_comm_from_pid(b->dec.tep, pid) :
-							 NULL;
+							 "<...>";
 }
 
 /* The pending record of C, or a lost note (then *DATA is NULL and *MISSED set): 0 or -EINVAL. */
