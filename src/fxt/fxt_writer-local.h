@@ -97,8 +97,12 @@ int fxt_announce(struct f2t_writer *w, int32_t tid, const struct f2t_task *t);
 static inline int fxt_ensure_named(struct f2t_writer *w, int32_t tid)
 {
 	const struct fxt_priv *p = w->priv;
-	const struct f2t_task *t = f2t_tasks_find(w->tasks, tid);
+	const struct f2t_task *t;
 
+	/* The idle tasks all share pid 0; viewers know them from their weight: no name. */
+	if (tid <= 0)
+		return 0;
+	t = f2t_tasks_find(w->tasks, tid);
 	if (t && t->seq < p->nnamed && p->named[t->seq] == t->gen)
 		return 0;
 	return fxt_announce(w, tid, t);

@@ -127,18 +127,17 @@ static uint32_t named_gen(const struct fxt_priv *p, const struct f2t_task *t)
 {
 	uint32_t gen = t->seq < p->nnamed ? p->named[t->seq] : 0;
 
-	return !gen && f2t_idmap_find(&p->unknown, t->tid) ? 1 : gen;
+	return !gen && p->unknown.n && f2t_idmap_find(&p->unknown, t->tid) ? 1 : gen;
 }
 
 static int set_named(struct fxt_priv *p, const struct f2t_task *t)
 {
-	size_t need = (size_t)t->seq + 1;
-
-	if (need > p->nnamed) {
-		if (f2t_vec_reserve(&p->named, &p->named_cap, need, 1024))
+	if (t->seq >= p->nnamed) {
+		if (f2t_vec_reserve(&p->named, &p->named_cap, (size_t)t->seq + 1, 1024))
 			return -ENOMEM;
-		memset(p->named + p->nnamed, 0, (need - p->nnamed) * sizeof(*p->named));
-		p->nnamed = need;
+		/* All of the room zeroed: a reserve per new task, not a memset. */
+		memset(p->named + p->nnamed, 0, (p->named_cap - p->nnamed) * sizeof(*p->named));
+		p->nnamed = p->named_cap;
 	}
 	p->named[t->seq] = t->gen;
 	return 0;
@@ -156,7 +155,7 @@ static int announce_one(struct f2t_writer *w, const struct f2t_task *t)
 	return ret;
 }
 
-/* A tid the task table does not know (a CPU's pseudo thread, the idle task): named once. */
+/* A tid the task table does not know (a CPU's pseudo thread): named once. */
 static int announce_unknown(struct f2t_writer *w, int32_t tid)
 {
 	struct fxt_priv *p = w->priv;
@@ -168,8 +167,7 @@ static int announce_unknown(struct f2t_writer *w, int32_t tid)
 	if (!fresh)
 		return 0;
 	f2t_task_init(&t, tid);
-	/* The idle tasks all share pid 0; viewers know them from their weight. */
-	return tid > 0 ? announce_one(w, &t) : 0;
+	return announce_one(w, &t);
 }
 
 int fxt_announce(struct f2t_writer *w, int32_t tid, const struct f2t_task *t)

@@ -9,14 +9,13 @@
 #include "util/vec.h"
 
 struct oncpu {
-	int32_t tid;		/* 0: idle, or unknown */
-	uint32_t seq;		/* its task's */
+	const struct f2t_task *task;	/* NULL: idle, or unknown */
 	uint64_t since;
 };
 
 struct f2t_cputime {
 	const struct f2t_tasks *tasks;
-	uint64_t *ns;		/* by task seq; past n: 0 */
+	uint64_t *ns;		/* by task seq, n of them (n == cap); past n: 0 */
 	size_t n, cap;
 	struct oncpu cpu[F2T_MAX_CPUS];
 };
@@ -40,22 +39,18 @@ void f2t_cputime_free(struct f2t_cputime *c)
 	free(c);
 }
 
-/* Adds NS to the task SEQ's sum. */
-static int add(struct f2t_cputime *c, uint32_t seq, uint64_t ns)
+/* Room for the sum of task SEQ: the array grown, all of it zeroed. */
+static int grow(struct f2t_cputime *c, uint32_t seq)
 {
-	if (seq >= c->n) {
-		if (f2t_vec_reserve(&c->ns, &c->cap, (size_t)seq + 1, 256))
-			return -ENOMEM;
-		memset(c->ns + c->n, 0, ((size_t)seq + 1 - c->n) * sizeof(*c->ns));
-		c->n = (size_t)seq + 1;
-	}
-	c->ns[seq] += ns;
+	if (f2t_vec_reserve(&c->ns, &c->cap, (size_t)seq + 1, 256))
+		return -ENOMEM;
+	memset(c->ns + c->n, 0, (c->cap - c->n) * sizeof(*c->ns));
+	c->n = c->cap;
 	return 0;
 }
 
 int f2t_cputime_event(struct f2t_cputime *c, const struct f2t_event *ev)
 {
-	const struct f2t_task *next;
 	struct oncpu *on;
 	int ret = 0;
 
@@ -63,16 +58,17 @@ int f2t_cputime_event(struct f2t_cputime *c, const struct f2t_event *ev)
 		return 0;
 	on = &c->cpu[ev->cpu];
 	if (ev->kind == F2T_EV_LOST) {
-		on->tid = 0;
+		on->task = NULL;
 		return 0;
 	}
 	if (ev->kind != F2T_EV_SWITCH)
 		return 0;
 	/* Only what we saw start: the time before a CPU's first switch is unknown. */
-	if (on->tid && on->tid == ev->sw.prev_pid && ev->ts > on->since)
-		ret = add(c, on->seq, ev->ts - on->since);
-	next = ev->sw.next_pid > 0 ? f2t_tasks_find(c->tasks, ev->sw.next_pid) : NULL;
-	*on = (struct oncpu){ next ? next->tid : 0, next ? next->seq : 0, ev->ts };
+	if (on->task && on->task->tid == ev->sw.prev_pid && ev->ts > on->since &&
+	    !(ret = on->task->seq < c->n ? 0 : grow(c, on->task->seq)))
+		c->ns[on->task->seq] += ev->ts - on->since;
+	on->task = ev->sw.next_pid > 0 ? f2t_tasks_find(c->tasks, ev->sw.next_pid) : NULL;
+	on->since = ev->ts;
 	return ret;
 }
 

@@ -161,12 +161,12 @@ struct f2t_event {
 		 * ev->pid the thread.  Stacks are kernel frames then user
 		 * frames, innermost first; none when the kernel kept none.
 		 */
-		struct {
+		struct {	/* ordered to leave no hole: the union's largest */
 			int32_t tgid;
-			uint64_t start;		/* when it was switched out */
-			char state;		/* 'S', 'D', 'T', 't', 'P', 'I' */
 			int32_t waker_tid;	/* 0: no wakeup seen */
 			int32_t waker_tgid;
+			char state;		/* 'S', 'D', 'T', 't', 'P', 'I' */
+			uint64_t start;		/* when it was switched out */
 			uint32_t nframes, waker_nframes;
 			const struct f2t_frame *frames, *waker_frames;
 		} offcpu;

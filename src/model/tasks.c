@@ -103,8 +103,16 @@ struct f2t_task *f2t_tasks_add(struct f2t_tasks *t, int32_t tid)
 
 void f2t_task_init(struct f2t_task *task, int32_t tid)
 {
-	*task = (struct f2t_task){ .tid = tid, .tgid = tid, .prio = -1, .gen = 1 };
-	snprintf(task->comm, sizeof(task->comm), "%s", tid == 0 ? "swapper" : "<...>");
+	task->tid = tid;
+	task->tgid = tid;
+	task->prio = -1;
+	task->gen = 1;
+	task->seq = 0;
+	/* Constant copies, which the compiler writes inline: a task is made for every new tid. */
+	if (tid == 0)
+		memcpy(task->comm, "swapper", sizeof("swapper"));
+	else
+		memcpy(task->comm, "<...>", sizeof("<...>"));
 }
 
 void f2t_task_change(struct f2t_task *task, const char *comm, int32_t tgid)
