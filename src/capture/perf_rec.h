@@ -17,7 +17,7 @@
  *   roots=PID[,PID...]       the command's pid, or the -p processes' tgids:
  *                            the events were per CPU, every task's samples
  *                            are in the data and the conversion keeps the
- *                            scope's (source/sample_filter.h).  Absent in
+ *                            scope's (source/perf/sample_filter.h).  Absent in
  *                            scope all, and in captures of older recorders,
  *                            whose command/pids events were task-bound
  *                            (inherit), the data holding the scope's only.

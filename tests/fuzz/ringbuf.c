@@ -20,7 +20,7 @@
 
 #include "capture/capture.h"
 #include "pipeline/convert.h"
-#include "source/capsrc.h"
+#include "source/capture/capsrc.h"
 #include "source/input.h"
 #include "fuzz.h"
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "source/input.h"
-#include "source/text_parse.h"
+#include "source/text/text_parse.h"
 #include "fuzz.h"
 
 static bool same_span(struct f2t_span a, struct f2t_span b)

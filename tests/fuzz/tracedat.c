@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The trace.dat input (source/tracedat_*.c): any bytes that start like a
+ * The trace.dat input (source/tracedat/): any bytes that start like a
  * trace.dat, checked by our layout check and opened by libtracecmd, its
  * pages read by ours (mapped as an exact-size copy, fuzz_common.c), and
  * every event read with its text and fields, as a conversion does.  The

@@ -19,7 +19,7 @@
 #include <cmocka.h>
 #include <traceevent/event-parse.h>
 
-#include "source/fmtcheck.h"
+#include "source/ringbuf/fmtcheck.h"
 
 #define MAX_RECORD (4096 - 16)
 

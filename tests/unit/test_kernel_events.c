@@ -23,7 +23,7 @@
 
 #include "capture/capture.h"
 #include "pipeline/convert.h"
-#include "source/functext.h"
+#include "source/ringbuf/functext.h"
 #include "fxt/reader.h"
 #include "model/pseudo.h"
 

@@ -20,7 +20,7 @@
 
 #include "capture/capture.h"
 #include "capture/offcpu_rec.h"
-#include "source/offcpu_src.h"
+#include "source/offcpu/offcpu_src.h"
 
 static char path[64];
 

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "capture/perf_rec.h"
-#include "source/sample_filter.h"
+#include "source/perf/sample_filter.h"
 
 static unsigned char rec[64];
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Scheduling lines of ftrace text into events (source/text_events.c),
+ * Scheduling lines of ftrace text into events (source/text/text_events.c),
  * through the text input: bodies in the kernel's own layout, and the near
  * misses of it that must read as the field rules say (a value ends at the
  * first " word=" or " ==> "; numbers decimal or 0x, signed; fields found

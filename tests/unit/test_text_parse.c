@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The grammar of ftrace text lines (source/text_parse.h), on lines as the
+ * The grammar of ftrace text lines (source/text/text_parse.h), on lines as the
  * kernel, trace-cmd report and atrace write them: the columns found
  * whatever the task's name holds, the TGID and latency columns optional,
  * timestamps in µs or ns, trace-cmd's padding and buffer names, lost-event
@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "source/text_parse.h"
+#include "source/text/text_parse.h"
 
 static struct f2t_tline parse_ok(const char *line)
 {

@@ -20,7 +20,7 @@
 #include <zstd.h>
 
 #include "logged.h"
-#include "source/tracedat.h"
+#include "source/tracedat/tracedat.h"
 
 #define PAGE 4096
 #define BASE 64		/* where the CPU data starts in the file */

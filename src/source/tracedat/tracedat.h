@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "source/rbwalk.h"
+#include "source/ringbuf/rbwalk.h"
 #include "util/inmap.h"
 
 struct tep_handle;

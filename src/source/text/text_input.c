@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "source/input.h"
-#include "source/text-local.h"
+#include "source/text/text-local.h"
 #include "util/log.h"
 
 #define SHOWN_BAD_LINES 5

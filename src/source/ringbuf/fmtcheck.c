@@ -39,7 +39,7 @@
 
 #include <traceevent/event-parse.h>
 
-#include "source/fmtcheck.h"
+#include "source/ringbuf/fmtcheck.h"
 #include "util/log.h"
 
 #define MAX_DEPTH 32		/* nesting of brackets and unary operators */

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "capture/perf_rec.h"
-#include "source/sample_filter.h"
+#include "source/perf/sample_filter.h"
 
 #define TOMB (-1)
 #define MIN_SLOTS 64

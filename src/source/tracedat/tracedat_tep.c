@@ -21,7 +21,7 @@
 #include <traceevent/event-parse.h>
 #include <zstd.h>
 
-#include "source/tracedat.h"
+#include "source/tracedat/tracedat.h"
 #include "util/log.h"
 
 struct tep_handle *f2t_tracedat_tep(const char *path, const struct f2t_tracedat_layout *lay)

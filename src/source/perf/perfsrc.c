@@ -12,9 +12,9 @@
 
 #include "symbols/maps.h"
 #include "capture/perf_rec.h"
-#include "source/perfsrc.h"
-#include "source/perfwalk.h"
-#include "source/sample_filter.h"
+#include "source/perf/perfsrc.h"
+#include "source/perf/perfwalk.h"
+#include "source/perf/sample_filter.h"
 #include "symbols/unwind.h"
 #include "symbols/symbolizer.h"
 #include "util/log.h"

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "source/rawdec.h"
-#include "source/functext.h"
+#include "source/ringbuf/rawdec.h"
+#include "source/ringbuf/functext.h"
 #include "source/ktext.h"
 #include "source/source.h"
 #include "source/textline.h"

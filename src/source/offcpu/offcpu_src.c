@@ -14,8 +14,8 @@
 
 #include "capture/offcpu_rec.h"
 #include "capture/perf_rec.h"
-#include "source/offcpu_src.h"
-#include "source/perfwalk.h"
+#include "source/offcpu/offcpu_src.h"
+#include "source/perf/perfwalk.h"
 #include "symbols/symbolizer.h"
 #include "util/log.h"
 

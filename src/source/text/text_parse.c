@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "source/text_parse.h"
+#include "source/text/text_parse.h"
 
 static inline bool is_digit(char c)
 {

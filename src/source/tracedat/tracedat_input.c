@@ -26,9 +26,9 @@
 #include <unistd.h>
 
 #include "source/input.h"
-#include "source/rawdec.h"
-#include "source/tracedat.h"
-#include "source/tracecmd-private.h"
+#include "source/ringbuf/rawdec.h"
+#include "source/tracedat/tracedat.h"
+#include "source/tracedat/tracecmd-private.h"
 #include "util/kmerge.h"
 #include "util/log.h"
 

@@ -11,7 +11,7 @@
 
 #include "capture/perf_rec.h"
 #include "model/stats.h"
-#include "source/perfwalk.h"
+#include "source/perf/perfwalk.h"
 #include "util/kmerge.h"
 #include "util/log.h"
 

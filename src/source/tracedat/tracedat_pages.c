@@ -21,7 +21,7 @@
 
 #include <zstd.h>
 
-#include "source/tracedat.h"
+#include "source/tracedat/tracedat.h"
 #include "util/inmap.h"
 #include "util/log.h"
 

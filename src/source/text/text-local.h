@@ -9,7 +9,7 @@
 
 #include "model/recording.h"
 #include "source/source.h"
-#include "source/text_parse.h"
+#include "source/text/text_parse.h"
 #include "util/inmap.h"
 
 #define TEXT_NEWTASK_SLOTS 4096

@@ -20,8 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "source/tracecmd-private.h"
-#include "source/tracedat.h"
+#include "source/tracedat/tracecmd-private.h"
+#include "source/tracedat/tracedat.h"
 #include "util/log.h"
 #include "util/outfile.h"
 

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "source/ktext.h"
-#include "source/text-local.h"
+#include "source/text/text-local.h"
 
 #define CLONE_THREAD_FLAG 0x00010000ull
 

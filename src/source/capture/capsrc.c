@@ -15,10 +15,10 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
-#include "source/capsrc.h"
-#include "source/fmtcheck.h"
-#include "source/rawdec.h"
-#include "source/rbwalk.h"
+#include "source/capture/capsrc.h"
+#include "source/ringbuf/fmtcheck.h"
+#include "source/ringbuf/rawdec.h"
+#include "source/ringbuf/rbwalk.h"
 #include "source/source.h"
 #include "util/kmerge.h"
 #include "util/log.h"

@@ -3,7 +3,7 @@
  * Function-tracer text, column for column as the kernel's tracers print
  * it (kernel/trace/trace_output.c, trace_functions_graph.c).
  */
-#include "source/functext.h"
+#include "source/ringbuf/functext.h"
 
 /* trace_find_mark(): a call longer than each bound gets its symbol. */
 static char mark(uint64_t ns)

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "source/fmtcheck.h"
-#include "source/rawdec.h"
+#include "source/ringbuf/fmtcheck.h"
+#include "source/ringbuf/rawdec.h"
 #include "symbols/kallsyms.h"
 #include "util/log.h"
 

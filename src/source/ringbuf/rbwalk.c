@@ -7,8 +7,8 @@
 
 #include <traceevent/kbuffer.h>
 
-#include "source/rbpage.h"
-#include "source/rbwalk.h"
+#include "source/ringbuf/rbpage.h"
+#include "source/ringbuf/rbwalk.h"
 
 int f2t_rbwalk_init(struct f2t_rbwalk *w)
 {

@@ -5,7 +5,7 @@
  * events, one per blocked episode, in order of the time the thread ran
  * again, with its stack and its waker's symbolized: kernel frames through
  * the saved kallsyms, user frames through the processes' mappings of that
- * moment (the perf records' MMAP2, FORK and exec, source/perfwalk.h).
+ * moment (the perf records' MMAP2, FORK and exec, source/perf/perfwalk.h).
  */
 #ifndef F2T_OFFCPU_SRC_H
 #define F2T_OFFCPU_SRC_H

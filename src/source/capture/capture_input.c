@@ -10,10 +10,10 @@
 #include <string.h>
 
 #include "capture/capture.h"
-#include "source/capsrc.h"
+#include "source/capture/capsrc.h"
 #include "source/input.h"
-#include "source/offcpu_src.h"
-#include "source/perfsrc.h"
+#include "source/offcpu/offcpu_src.h"
+#include "source/perf/perfsrc.h"
 #include "util/log.h"
 
 struct capture_input {

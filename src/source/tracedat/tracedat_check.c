@@ -33,9 +33,9 @@
 #include <traceevent/event-parse.h>
 #include <zstd.h>
 
-#include "source/fmtcheck.h"
-#include "source/rbpage.h"
-#include "source/tracedat.h"
+#include "source/ringbuf/fmtcheck.h"
+#include "source/ringbuf/rbpage.h"
+#include "source/tracedat/tracedat.h"
 #include "util/log.h"
 
 /* TRACECMD_OPTION_*: the options libtracecmd reads without checking them. */
