@@ -23,15 +23,19 @@ struct f2t_tracker;
 struct f2t_tracker *f2t_tracker_new(struct f2t_tasks *tasks, const struct f2t_tasks *hints);
 void f2t_tracker_free(struct f2t_tracker *t);
 /*
- * What a source learned with EV from outside its records (ev->pid_comm, not
- * NULL): the task's name, given to the task if the table does not know it
- * yet.  Called before anything else sees EV, the writers' begin() included,
- * as if the task had been known from the start.  Returns 0 or -ENOMEM.
+ * Updates the task table for EV and counts into ST.  A task first seen as
+ * EV's pid gets the name EV's source knew for it (ev->pid_comm), if any.
+ * Returns 0 or -ENOMEM.
  */
-int f2t_tracker_learn(struct f2t_tracker *t, const struct f2t_event *ev);
-/* Updates the task table for EV and counts into ST.  Returns 0 or -ENOMEM. */
 int f2t_tracker_event(struct f2t_tracker *t, const struct f2t_event *ev,
 		      struct f2t_stats *st);
+/*
+ * EV's task made now, ahead of f2t_tracker_event(), as that would make it
+ * (ev->pid_comm's name included): for the first event of a run, whose task
+ * the writers' begin() finds known, as if known from the start.  Returns 0
+ * or -ENOMEM.
+ */
+int f2t_tracker_learn(struct f2t_tracker *t, const struct f2t_event *ev);
 /*
  * The thread of a CPU sample that came with its process but tid -1 (taken
  * in a thread's exit after its pid was released): the task the last switch

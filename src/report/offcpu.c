@@ -445,9 +445,7 @@ int f2t_offcpu_report_file(const char *path, const struct f2t_offcpu_report_opts
 	ret = r && tracker ? 0 : -ENOMEM;
 	/* The tracker keeps the names up to date: the report names threads as they ended. */
 	while (!ret && (ret = f2t_source_next(in->events, &ev)) > 0) {
-		ret = ev.pid_comm ? f2t_tracker_learn(tracker, &ev) : 0;
-		if (!ret)
-			ret = f2t_tracker_event(tracker, &ev, &st);
+		ret = f2t_tracker_event(tracker, &ev, &st);
 		if (!ret)
 			ret = f2t_offcpu_report_add(r, &ev);
 	}
