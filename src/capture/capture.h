@@ -123,7 +123,7 @@ struct f2t_cap_cpus {
 	uint32_t ncpus;		/* highest cpu seen + 1 */
 	struct f2t_cap_cpu {
 		size_t *recs;	/* indices into f2t_capr.recs */
-		size_t n;
+		size_t n, cap;
 	} *cpu;
 };
 

@@ -15,6 +15,7 @@
 #include "capture/capture.h"
 #include "util/inmap.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 /*
  * Headers are read with pread(), not through the mapping: touching them
@@ -68,16 +69,9 @@ static int index_records(struct f2t_capr *r, int fd)
 		}
 		rec.offset = off + 16;
 		rec.data = r->map + rec.offset;
-		if (r->nrecs == cap) {
-			size_t ncap = cap ? cap * 2 : 256;
-			void *n = realloc(r->recs, ncap * sizeof(*r->recs));
-
-			if (!n) {
-				f2t_err("%s: out of memory", r->path);
-				return -ENOMEM;
-			}
-			r->recs = n;
-			cap = ncap;
+		if (f2t_vec_reserve(&r->recs, &cap, r->nrecs + 1, 256)) {
+			f2t_err("%s: out of memory", r->path);
+			return -ENOMEM;
 		}
 		r->recs[r->nrecs++] = rec;
 		off += 16 + padded;
@@ -234,11 +228,10 @@ int f2t_capr_split_by_cpu(const struct f2t_capr *r, uint32_t type, uint32_t max_
 		if (r->recs[i].type != type || !r->recs[i].len)
 			continue;
 		c = &out->cpu[r->recs[i].arg];
-		n = realloc(c->recs, (c->n + 1) * sizeof(*n));
+		n = f2t_vec_push(&c->recs, &c->n, &c->cap, 64);
 		if (!n)
 			goto nomem;
-		c->recs = n;
-		c->recs[c->n++] = i;
+		*n = i;
 	}
 	return 0;
 nomem:

@@ -11,10 +11,8 @@
  *                   min_ns=N        episodes shorter than this were not kept
  *                   scope=all|command|pids
  *                   max_depth=127   frames per stack at most
- *                 arg 1, at stop: the counters below, "key=value\n":
- *                   episodes=N dropped_ring=N dropped_map=N stack_collisions=N
- *                   stacks_shortened=N stacks_reused=N stacks_rechecked=N
- *                   stacks_stale=N
+ *                 arg 1, at stop: the counters (F2T_OFFCPU_COUNTERS below),
+ *                   "name=N\n" each, in their order: episodes=N ...
  *   OFFCPU_DATA   whole struct f2t_offcpu_rec records, back to back, in the
  *                 order the ring buffer held them (by end time, give or take
  *                 the microseconds between two CPUs' reservations)
@@ -65,17 +63,41 @@ struct f2t_offcpu_rec {
 	__u32 cpu;		/* where it was switched back in */
 };
 
+/*
+ * The per-CPU counters, listed once: X(ID, "name") for each, in the order
+ * of the counter array and of the OFFCPU_INFO text at stop.
+ */
+#define F2T_OFFCPU_COUNTERS(X)							\
+	X(EPISODES, "episodes")			/* records written */		\
+	X(DROPPED_RING, "dropped_ring")		/* ring buffer full: record lost */ \
+	X(DROPPED_MAP, "dropped_map")		/* blocked-task map full: episode lost */ \
+	X(STACK_COLLISIONS, "stack_collisions")	/* stack not kept (user: hash	\
+						   collision; kernel: table full) */ \
+	X(STACKS_SHORTENED, "stacks_shortened")	/* user stack kept without its	\
+						   innermost frame */		\
+	X(STACKS_REUSED, "stacks_reused")	/* a site's two stacks given again, \
+						   not walked */		\
+	X(STACKS_RECHECKED, "stacks_rechecked")	/* walked where they could have	\
+						   been reused */		\
+	X(STACKS_STALE, "stacks_stale")		/* ... and found different from	\
+						   the site's */
+
 /* Indices of the per-CPU counter array. */
 enum f2t_offcpu_counter {
-	F2T_OFFCPU_EPISODES,		/* records written */
-	F2T_OFFCPU_DROPPED_RING,	/* ring buffer full: record lost */
-	F2T_OFFCPU_DROPPED_MAP,		/* blocked-task map full: episode lost */
-	F2T_OFFCPU_STACK_COLLISIONS,	/* stack not kept (user: hash collision; kernel: table full) */
-	F2T_OFFCPU_STACKS_SHORTENED,	/* user stack kept without its innermost frame */
-	F2T_OFFCPU_STACKS_REUSED,	/* a site's two stacks given again, not walked */
-	F2T_OFFCPU_STACKS_RECHECKED,	/* walked where they could have been reused */
-	F2T_OFFCPU_STACKS_STALE,	/* ... and found different from the site's */
+#define F2T_OFFCPU_ID(id, name) F2T_OFFCPU_##id,
+	F2T_OFFCPU_COUNTERS(F2T_OFFCPU_ID)
+#undef F2T_OFFCPU_ID
 	F2T_OFFCPU_NCOUNTERS
 };
+
+/* The counter's name in the OFFCPU_INFO text. */
+static inline const char *f2t_offcpu_counter_name(enum f2t_offcpu_counter c)
+{
+#define F2T_OFFCPU_NAME(id, name) name,
+	static const char *const names[] = { F2T_OFFCPU_COUNTERS(F2T_OFFCPU_NAME) };
+#undef F2T_OFFCPU_NAME
+
+	return names[c];
+}
 
 #endif

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* ftrace2trace merge -o OUT.json [--offset IN=SECONDS...] IN.json... */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,16 +38,16 @@ static int parse_offset(const char *arg, struct f2t_merge_offset *off, char **in
 
 	if (!eq || eq == arg || !eq[1]) {
 		f2t_err("--offset %s: want INPUT=SECONDS", arg);
-		return -1;
+		return -EINVAL;
 	}
 	if (f2t_dec_sec_to_ns(eq + 1, &off->ns)) {
 		f2t_err("--offset %s: '%s' is not a number of seconds", arg, eq + 1);
-		return -1;
+		return -EINVAL;
 	}
 	*input = strndup(arg, (size_t)(eq - arg));
 	if (!*input) {
 		f2t_err("out of memory");
-		return -1;
+		return -ENOMEM;
 	}
 	off->input = *input;
 	return 0;

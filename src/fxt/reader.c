@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "fxt/reader.h"
+#include "util/vec.h"
 
 #define NSTRINGS (FXT_MAX_STRING_INDEX + 1)
 #define NTHREADS (FXT_MAX_THREAD_INDEX + 1)
@@ -33,7 +34,7 @@ struct fxt_reader {
 	size_t len;
 	size_t pos;
 	struct provider **providers;
-	size_t nproviders;
+	size_t nproviders, providers_cap;
 	struct provider *cur;
 	int err;
 	uint64_t err_offset;
@@ -122,7 +123,7 @@ static int fail(struct fxt_reader *r, uint64_t offset, const char *fmt, ...)
 
 static struct provider *provider_get(struct fxt_reader *r, uint32_t id)
 {
-	struct provider *p, **v;
+	struct provider *p;
 
 	for (size_t i = 0; i < r->nproviders; i++)
 		if (r->providers[i]->id == id)
@@ -130,13 +131,11 @@ static struct provider *provider_get(struct fxt_reader *r, uint32_t id)
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
-	v = realloc(r->providers, (r->nproviders + 1) * sizeof(*v));
-	if (!v) {
+	if (f2t_vec_reserve(&r->providers, &r->providers_cap, r->nproviders + 1, 16)) {
 		free(p);
 		return NULL;
 	}
 	p->id = id;
-	r->providers = v;
 	r->providers[r->nproviders++] = p;
 	return p;
 }

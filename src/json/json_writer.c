@@ -31,6 +31,7 @@
 #include "json/json_fmt.h"
 #include "json/json_writer-local.h"
 #include "util/sort.h"
+#include "util/vec.h"
 
 /* The unknown-name placeholder of the task table: no name, not a name. */
 static bool named(const struct f2t_task *t)
@@ -118,15 +119,8 @@ static int collect_leader(const struct f2t_task *t, void *ctx)
 
 	if (t->tid <= 0 || t->tid != t->tgid)
 		return 0;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 256;
-		struct proc *v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (f2t_vec_reserve(&l->v, &l->cap, l->n + 1, 256))
+		return -ENOMEM;
 	l->v[l->n].leader = t;
 	l->v[l->n].cpu_ns = 0;
 	l->n++;

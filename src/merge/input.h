@@ -70,9 +70,9 @@ struct f2t_minput {
 	bool has[F2T_MS_COUNT];
 	struct f2t_jpos at[F2T_MS_COUNT];
 	struct f2t_mextra *extra;
-	size_t nextra;
+	size_t nextra, extra_cap;
 	struct f2t_msync *syncs;	/* in traceEvents order */
-	size_t nsyncs;
+	size_t nsyncs, syncs_cap;
 	uint64_t nevents;
 	uint64_t bad_syncs;		/* clock_sync events without usable id or ts */
 

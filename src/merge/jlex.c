@@ -43,7 +43,7 @@ int f2t_jlex_open(struct f2t_jlex *lx, const char *path)
 	int err;
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	err = lex_setup(lx, fd, true, path);
 	if (err)
 		close(fd);

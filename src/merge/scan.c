@@ -14,6 +14,7 @@
 #include "merge/input.h"
 #include "merge/jvalue.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 /* Warnings about bad clock_sync events shown per input; the rest are counted. */
 #define MAX_SYNC_WARNINGS 5
@@ -138,13 +139,12 @@ static int add_sync(struct f2t_minput *in, uint64_t index, const struct ev_facts
 		s.issuer = true;
 	}
 	s.id = strdup(e->id);
-	grown = s.id ? realloc(in->syncs, (in->nsyncs + 1) * sizeof(*grown)) : NULL;
+	grown = s.id ? f2t_vec_push(&in->syncs, &in->nsyncs, &in->syncs_cap, 16) : NULL;
 	if (!grown) {
 		free(s.id);
 		return -ENOMEM;
 	}
-	in->syncs = grown;
-	in->syncs[in->nsyncs++] = s;
+	*grown = s;
 	return 0;
 }
 
@@ -192,7 +192,7 @@ static void drop_syncs(struct f2t_minput *in)
 		free(in->syncs[i].id);
 	free(in->syncs);
 	in->syncs = NULL;
-	in->nsyncs = 0;
+	in->nsyncs = in->syncs_cap = 0;
 }
 
 /* The elements of traceEvents, its '[' consumed. */
@@ -232,13 +232,12 @@ static int add_extra(struct f2t_jlex *lx, struct f2t_minput *in, const struct f2
 		return f2t_jlex_fail(lx, &lx->tok_pos, "top-level member name longer than %d bytes",
 				     F2T_JLEX_TEXT_MAX);
 	key = strndup(lx->text, lx->text_len);
-	grown = key ? realloc(in->extra, (in->nextra + 1) * sizeof(*grown)) : NULL;
+	grown = key ? f2t_vec_push(&in->extra, &in->nextra, &in->extra_cap, 16) : NULL;
 	if (!grown) {
 		free(key);
 		return -ENOMEM;
 	}
-	in->extra = grown;
-	in->extra[in->nextra++] = (struct f2t_mextra){ key, *at };
+	*grown = (struct f2t_mextra){ key, *at };
 	return 0;
 }
 
@@ -384,5 +383,5 @@ void f2t_minput_fini(struct f2t_minput *in)
 		free(in->extra[i].key);
 	free(in->extra);
 	in->extra = NULL;
-	in->nextra = 0;
+	in->nextra = in->extra_cap = 0;
 }

@@ -10,6 +10,7 @@
 
 #include "model/fgraph.h"
 #include "util/idmap.h"
+#include "util/vec.h"
 
 /* Depths we track for complete slices; deeper unmatched exits are rare. */
 #define MAX_LO 64
@@ -24,7 +25,8 @@ struct frame {
 
 struct thr {
 	struct frame *stack;
-	uint32_t n, cap;
+	uint32_t n;
+	size_t cap;
 	/*
 	 * lo[d]: the earliest start of a slice deeper than d shown since a
 	 * slice at depth d or less last ended.  Those are what an exit at
@@ -105,15 +107,8 @@ static unsigned int unwind(struct thr *t, uint32_t depth, bool or_equal)
 
 static int push(struct thr *t, uint64_t func, uint32_t depth, uint64_t ts)
 {
-	if (t->n == t->cap) {
-		uint32_t cap = t->cap ? t->cap * 2 : 16;
-		struct frame *s = realloc(t->stack, cap * sizeof(*s));
-
-		if (!s)
-			return -ENOMEM;
-		t->stack = s;
-		t->cap = cap;
-	}
+	if (f2t_vec_reserve(&t->stack, &t->cap, t->n + 1, 16))
+		return -ENOMEM;
 	t->stack[t->n++] = (struct frame){ .func = func, .start = ts, .depth = depth };
 	began(t, depth, ts);
 	return 0;

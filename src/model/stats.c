@@ -50,6 +50,13 @@ const struct f2t_stat_desc f2t_stat_list[] = {
 
 const size_t f2t_stat_count = sizeof(f2t_stat_list) / sizeof(f2t_stat_list[0]);
 
+void f2t_stats_add(struct f2t_stats *to, const struct f2t_stats *from)
+{
+	for (size_t i = 0; i < f2t_stat_count; i++)
+		*(uint64_t *)((char *)to + f2t_stat_list[i].offset) +=
+			f2t_stat_value(from, &f2t_stat_list[i]);
+}
+
 void f2t_stats_settle_lost(struct f2t_stats *st)
 {
 	uint64_t kernel = st->kernel_overrun + st->kernel_dropped;

@@ -91,6 +91,9 @@ static inline uint64_t f2t_stat_value(const struct f2t_stats *st, const struct f
 	return *(const uint64_t *)((const char *)st + d->offset);
 }
 
+/* f2t_stats_add() - adds every count of f2t_stat_list in @from to @to's */
+void f2t_stats_add(struct f2t_stats *to, const struct f2t_stats *from);
+
 /**
  * f2t_stats_settle_lost() - the one loss count, once every source has counted
  *

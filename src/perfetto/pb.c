@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "perfetto/pb.h"
+#include "util/vec.h"
 
 size_t pb_enc_tag(uint8_t *dst, uint32_t field, enum pb_wire wire)
 {
@@ -25,20 +26,12 @@ void pb_buf_free(struct pb_buf *b)
 
 bool pb_buf_grow(struct pb_buf *b, size_t n)
 {
-	size_t cap = b->cap ? b->cap : 256;
-	uint8_t *p;
-
 	if (b->err)
 		return false;
-	while (cap - b->len < n)
-		cap *= 2;
-	p = realloc(b->p, cap);
-	if (!p) {
+	if (n > SIZE_MAX - b->len || f2t_vec_reserve(&b->p, &b->cap, b->len + n, 256)) {
 		b->err = -ENOMEM;
 		return false;
 	}
-	b->p = p;
-	b->cap = cap;
 	return true;
 }
 

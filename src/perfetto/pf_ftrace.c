@@ -8,12 +8,10 @@
 #include "perfetto/pf_ftrace.h"
 #include "perfetto/pf_packets.h"
 
-#define COMM_TABLE_START 64
-
 int pf_bundle_init(struct pf_bundle *bb, uint32_t cpu)
 {
 	*bb = (struct pf_bundle){ .cpu = cpu, .gen = 1 };
-	return f2t_hash_init(&bb->comm_index, COMM_TABLE_START);
+	return 0;
 }
 
 /* CompactSched's field for each column. */
@@ -35,8 +33,7 @@ void pf_bundle_fini(struct pf_bundle *bb)
 	for (int i = 0; i < PF_NCOLUMNS; i++)
 		pb_buf_free(&bb->col[i]);
 	pb_buf_free(&bb->events);
-	pb_buf_free(&bb->comms);
-	f2t_hash_fini(&bb->comm_index);
+	f2t_intern_fini(&bb->comms);
 }
 
 /* Appends one compact event's values, column by column from @first. */
@@ -54,54 +51,21 @@ static int compact(struct pf_bundle *bb, enum pf_column first, const uint64_t *v
 	return 0;
 }
 
-struct comm_key {
-	const struct pb_buf *comms;
-	const char *s;
-	size_t len;
-};
-
-static bool same_comm(uintptr_t val, const void *key)
-{
-	const struct comm_key *k = key;
-	const char *c = (const char *)k->comms->p + (val - 1) * F2T_COMM_LEN;
-
-	return strnlen(c, F2T_COMM_LEN) == k->len && !memcmp(c, k->s, k->len);
-}
-
-/* The index of @k's comm in the bundle's intern table, added if new; -ENOMEM. */
-static int64_t comm_lookup(struct pf_bundle *bb, struct comm_key *k)
-{
-	struct f2t_hslot *s;
-	uint64_t h;
-
-	k->len = strnlen(k->s, F2T_COMM_LEN - 1);
-	h = f2t_hash_bytes(k->s, k->len);
-	s = f2t_hash_slot(&bb->comm_index, h, same_comm, k);
-	if (s->val)
-		return (int64_t)s->val - 1;
-	if (f2t_hash_reserve(&bb->comm_index) || !pb_room(&bb->comms, F2T_COMM_LEN))
-		return -ENOMEM;
-	memset(bb->comms.p + bb->comms.len, 0, F2T_COMM_LEN);
-	memcpy(bb->comms.p + bb->comms.len, k->s, k->len);
-	bb->comms.len += F2T_COMM_LEN;
-	f2t_hash_put(&bb->comm_index, f2t_hash_slot(&bb->comm_index, h, same_comm, k), h,
-		     ++bb->ncomms);
-	return bb->ncomms - 1;
-}
-
 /* The index of task @pid's @comm, by way of the memo of the last one it had. */
 static int64_t comm_index(struct pf_bundle *bb, int32_t pid, const char *comm)
 {
 	struct pf_comm_memo *m = &bb->memo[(uint32_t)pid % PF_COMM_MEMO];
-	struct comm_key k = { &bb->comms, comm ? comm : "", 0 };
+	const char *s = comm ? comm : "";
+	size_t len;
 	int64_t index;
 
-	if (m->gen == bb->gen && m->pid == pid && f2t_comm_eq(m->comm, k.s))
+	if (m->gen == bb->gen && m->pid == pid && f2t_comm_eq(m->comm, s))
 		return m->index;
-	index = comm_lookup(bb, &k);
+	len = strnlen(s, F2T_COMM_LEN - 1);
+	index = f2t_intern(&bb->comms, s, len, NULL);
 	if (index >= 0) {
 		*m = (struct pf_comm_memo){ .pid = pid, .index = (uint32_t)index, .gen = bb->gen };
-		memcpy(m->comm, k.s, k.len);
+		memcpy(m->comm, s, len);
 	}
 	return index;
 }
@@ -332,20 +296,18 @@ int pf_bundle_print(struct pf_bundle *bb, uint64_t ts, int32_t pid, const char *
 	return event_close(bb, e, msg);
 }
 
-/* Empties the bundle for the next chunk; the hash starts small again. */
+/* Empties the bundle for the next chunk; the comms' index starts small again. */
 static int reset(struct pf_bundle *bb)
 {
 	for (int i = 0; i < PF_NCOLUMNS; i++)
 		bb->col[i].len = 0;
 	bb->events.len = 0;
-	bb->comms.len = 0;
-	bb->ncomms = 0;
+	f2t_intern_clear(&bb->comms);
 	bb->nevents = 0;
 	bb->lost = false;
 	bb->gen++;		/* every memo is stale */
 	bb->last_switch_ts = bb->last_waking_ts = 0;
-	f2t_hash_fini(&bb->comm_index);
-	return f2t_hash_init(&bb->comm_index, COMM_TABLE_START);
+	return 0;
 }
 
 int pf_bundle_flush(struct pf_bundle *bb, struct pb_buf *out, uint32_t seq)
@@ -360,13 +322,14 @@ int pf_bundle_flush(struct pf_bundle *bb, struct pb_buf *out, uint32_t seq)
 	if (bb->lost)
 		pb_uint(out, PF_BUNDLE_LOST_EVENTS, 1);
 	pb_raw(out, bb->events.p, bb->events.len);
-	if (bb->ncomms) {
+	if (bb->comms.n) {
 		size_t cs = pb_open(out, PF_BUNDLE_COMPACT_SCHED);
 
-		for (uint32_t i = 0; i < bb->ncomms; i++) {
-			const char *c = (const char *)bb->comms.p + (size_t)i * F2T_COMM_LEN;
+		for (size_t i = 0; i < bb->comms.n; i++) {
+			size_t len;
+			const char *c = f2t_intern_key(&bb->comms, i, &len);
 
-			pb_bytes(out, PF_CS_INTERN_TABLE, c, strnlen(c, F2T_COMM_LEN));
+			pb_bytes(out, PF_CS_INTERN_TABLE, c, len);
 		}
 		for (int i = 0; i < PF_NCOLUMNS; i++)
 			if (bb->col[i].len)

@@ -26,7 +26,7 @@
 #include "model/event.h"
 #include "model/tasks.h"
 #include "perfetto/pb.h"
-#include "util/hash.h"
+#include "util/intern.h"
 
 /* CompactSched's columns, in the order they are written. */
 enum pf_column {
@@ -54,10 +54,7 @@ struct pf_bundle {
 	uint64_t last_switch_ts, last_waking_ts;
 	struct pb_buf col[PF_NCOLUMNS];	/* packed varints */
 	struct pb_buf events;		/* FtraceEvent fields, each whole */
-	/* The comms the compact events name, by index. */
-	struct pb_buf comms;		/* F2T_COMM_LEN bytes each, NUL-padded */
-	uint32_t ncomms;
-	struct f2t_hash comm_index;	/* -> index + 1 */
+	struct f2t_intern comms;	/* the comms the compact events name, by index */
 	/* Most events name the few tasks that run there: asked by pid first. */
 	struct pf_comm_memo memo[PF_COMM_MEMO];
 };

@@ -37,6 +37,7 @@
 #include "perfetto/pf_samples.h"
 #include "perfetto/pf_track.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 /* The output buffer is handed to the output when this full. */
 #define OUT_BYTES	(1u << 20)
@@ -54,7 +55,7 @@ struct pf_cpu {
 struct pf_priv {
 	struct pb_buf buf;		/* packets not yet handed to the output */
 	struct pf_cpu **cpus;		/* by CPU number, grown as CPUs come */
-	uint32_t ncpus;			/* room in cpus */
+	size_t ncpus;			/* room in cpus */
 	struct pf_samples *samples;
 	struct pf_tracks *tracks;
 	struct pb_buf start_tids;	/* the threads alive at the start (int32_t) */
@@ -163,16 +164,11 @@ static struct pf_cpu *cpu(struct f2t_writer *w, struct pf_priv *p, uint32_t n)
 		return NULL;
 	}
 	if (n >= p->ncpus) {
-		uint32_t room = n < 64 ? 64 : 2 * n;
-		struct pf_cpu **v = realloc(p->cpus, room * sizeof(*v));
+		size_t old = p->ncpus;
 
-		if (!v) {
-			errno = ENOMEM;
+		if (f2t_vec_reserve(&p->cpus, &p->ncpus, (size_t)n + 1, 64))
 			return NULL;
-		}
-		memset(v + p->ncpus, 0, (room - p->ncpus) * sizeof(*v));
-		p->cpus = v;
-		p->ncpus = room;
+		memset(p->cpus + old, 0, (p->ncpus - old) * sizeof(*p->cpus));
 	}
 	if (p->cpus[n])
 		return p->cpus[n];

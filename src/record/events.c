@@ -12,6 +12,7 @@
 #include "record/events.h"
 #include "util/log.h"
 #include "util/sort.h"
+#include "util/vec.h"
 
 static const struct {
 	const char *system, *event;
@@ -34,11 +35,10 @@ static const struct {
 static int add(struct f2t_evlist *l, const char *sys, const char *ev,
 	       bool required, bool optional)
 {
-	struct f2t_evsel *v = realloc(l->v, (l->n + 1) * sizeof(*v));
+	struct f2t_evsel *v;
 
-	if (!v)
+	if (f2t_vec_reserve(&l->v, &l->cap, l->n + 1, 16))
 		return -ENOMEM;
-	l->v = v;
 	v = &l->v[l->n];
 	memset(v, 0, sizeof(*v));
 	v->system = strdup(sys);
@@ -277,12 +277,12 @@ static const char *const function_events[] = { "function", "funcgraph_entry", "f
 
 struct fmtset {
 	char **names;		/* "system/event", to write each format once */
-	size_t n;
+	size_t n, cap;
 };
 
 static int write_one(struct fmtset *done, struct f2t_capw *w, const char *sys, const char *ev)
 {
-	char key[512], **names;
+	char key[512];
 	char *fmt;
 	int len = 0, err;
 
@@ -290,10 +290,8 @@ static int write_one(struct fmtset *done, struct f2t_capw *w, const char *sys, c
 	for (size_t i = 0; i < done->n; i++)
 		if (!strcmp(done->names[i], key))
 			return 0;
-	names = realloc(done->names, (done->n + 1) * sizeof(*names));
-	if (!names)
+	if (f2t_vec_reserve(&done->names, &done->cap, done->n + 1, 16))
 		return -ENOMEM;
-	done->names = names;
 	done->names[done->n] = strdup(key);
 	if (!done->names[done->n])
 		return -ENOMEM;
@@ -351,5 +349,5 @@ void f2t_events_free(struct f2t_evlist *l)
 	}
 	free(l->v);
 	l->v = NULL;
-	l->n = 0;
+	l->n = l->cap = 0;
 }

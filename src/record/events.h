@@ -24,7 +24,7 @@ struct f2t_evsel {
 
 struct f2t_evlist {
 	struct f2t_evsel *v;
-	size_t n;
+	size_t n, cap;
 };
 
 /**

@@ -21,6 +21,7 @@
 #include "offcpu.skel.h"
 #include "record/offcpu.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 #define RING_BYTES (16u << 20)
 #define BATCH_BYTES (64u * 1024)
@@ -247,19 +248,9 @@ static int write_stacks(struct f2t_offcpu *oc, const struct bpf_map *map, uint32
 			n++;
 		if (!n)
 			continue;
-		if (len + 8 + n * 8 > cap) {
-			size_t ncap = cap ? cap * 2 : 64 * 1024;
-			unsigned char *nb;
-
-			while (ncap < len + 8 + n * 8)
-				ncap *= 2;
-			nb = realloc(buf, ncap);
-			if (!nb) {
-				err = -ENOMEM;
-				goto out;
-			}
-			buf = nb;
-			cap = ncap;
+		if (f2t_vec_reserve(&buf, &cap, len + 8 + n * 8, 64 * 1024)) {
+			err = -ENOMEM;
+			goto out;
 		}
 		memcpy(buf + len, &key, 4);
 		memcpy(buf + len + 4, &n, 4);
@@ -298,8 +289,8 @@ static int read_counts(struct f2t_offcpu *oc, struct f2t_offcpu_counts *c)
 
 int f2t_offcpu_finish(struct f2t_offcpu *oc, struct f2t_offcpu_counts *counts)
 {
-	char text[256];
-	int err, n;
+	char text[F2T_OFFCPU_NCOUNTERS * 40];	/* "name=N\n": names of 16 bytes at most */
+	int err, n = 0;
 
 	memset(counts, 0, sizeof(*counts));
 	if (!oc)
@@ -313,18 +304,10 @@ int f2t_offcpu_finish(struct f2t_offcpu *oc, struct f2t_offcpu_counts *counts)
 		f2t_err("--off-cpu: cannot read the counters: %s", strerror(-err));
 		return err;
 	}
-	n = snprintf(text, sizeof(text),
-		     "episodes=%llu\ndropped_ring=%llu\ndropped_map=%llu\nstack_collisions=%llu\n"
-		     "stacks_shortened=%llu\nstacks_reused=%llu\nstacks_rechecked=%llu\n"
-		     "stacks_stale=%llu\n",
-		     (unsigned long long)counts->n[F2T_OFFCPU_EPISODES],
-		     (unsigned long long)counts->n[F2T_OFFCPU_DROPPED_RING],
-		     (unsigned long long)counts->n[F2T_OFFCPU_DROPPED_MAP],
-		     (unsigned long long)counts->n[F2T_OFFCPU_STACK_COLLISIONS],
-		     (unsigned long long)counts->n[F2T_OFFCPU_STACKS_SHORTENED],
-		     (unsigned long long)counts->n[F2T_OFFCPU_STACKS_REUSED],
-		     (unsigned long long)counts->n[F2T_OFFCPU_STACKS_RECHECKED],
-		     (unsigned long long)counts->n[F2T_OFFCPU_STACKS_STALE]);
+	/* Room for every name and a 20-digit count: nothing is cut. */
+	for (int k = 0; k < F2T_OFFCPU_NCOUNTERS; k++)
+		n += snprintf(text + n, sizeof(text) - (size_t)n, "%s=%llu\n",
+			      f2t_offcpu_counter_name(k), (unsigned long long)counts->n[k]);
 	err = f2t_capw_add(oc->w, F2T_CAP_OFFCPU_INFO, 1, text, (size_t)n);
 	if (!err)
 		err = write_stacks(oc, oc->skel->maps.kstacks, 0);

@@ -19,6 +19,7 @@
 #include "util/log.h"
 #include "util/openreg.h"
 #include "util/textbuf.h"
+#include "util/vec.h"
 
 #define JIT_MAP_MAX (64u << 20)	/* bytes of JIT maps kept in all */
 
@@ -73,15 +74,8 @@ static int remember_file(struct f2t_symsnap *s, const char *path, size_t len,
 	for (size_t i = 0; i < s->nfiles; i++)
 		if (!strncmp(s->files[i].path, path, len) && !s->files[i].path[len])
 			return 0;
-	if (s->nfiles == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 64;
-		struct f2t_symsnap_file *v = realloc(s->files, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		s->files = v;
-		s->cap = cap;
-	}
+	if (f2t_vec_reserve(&s->files, &s->cap, s->nfiles + 1, 64))
+		return -ENOMEM;
 	copy = strndup(path, len);
 	if (!copy)
 		return -ENOMEM;

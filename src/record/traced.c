@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "record/traced.h"
+#include "util/vec.h"
 
 /* Index of PID in T, or where it would go. */
 static size_t slot(const struct f2t_traced *t, pid_t pid)
@@ -28,15 +29,8 @@ int f2t_traced_add(struct f2t_traced *t, pid_t pid, uid_t uid)
 
 	if (at < t->n && t->v[at].pid == pid)
 		return 0;
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		struct f2t_traced_proc *v = realloc(t->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		t->v = v;
-		t->cap = cap;
-	}
+	if (f2t_vec_reserve(&t->v, &t->cap, t->n + 1, 64))
+		return -ENOMEM;
 	memmove(&t->v[at + 1], &t->v[at], (t->n - at) * sizeof(*t->v));
 	t->v[at] = (struct f2t_traced_proc){ pid, uid };
 	t->n++;

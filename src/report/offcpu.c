@@ -3,8 +3,8 @@
  * Off-CPU report: episodes are summed under a key made of the thread, its
  * state and its stack (frames outermost first, joined by ';', the folded
  * form), and wakers under their episode key, the waker thread and its
- * stack.  Keys are interned once in a table indexed by util/hash.h, so
- * memory grows with distinct stacks, never with episodes.
+ * stack.  Keys are interned once (util/intern.h), their sums kept by id,
+ * so memory grows with distinct stacks, never with episodes.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,17 +16,16 @@
 #include "model/tracker.h"
 #include "report/offcpu.h"
 #include "source/input.h"
-#include "util/hash.h"
 #include "util/idmap.h"
+#include "util/intern.h"
 #include "util/log.h"
 #include "util/sort.h"
+#include "util/vec.h"
 
 #define KEY_MAX 16384
 
 /* Sums under interned string keys. */
 struct sum {
-	char *key;
-	size_t len;
 	size_t head;		/* bytes of the key before the stack */
 	uint64_t ns, n;
 	int32_t tid;
@@ -36,7 +35,7 @@ struct sum {
 };
 
 struct table {
-	struct f2t_hash index;	/* -> position + 1 */
+	struct f2t_intern keys;	/* the sum of key id i is v[i] */
 	struct sum *v;
 	size_t n, cap;
 };
@@ -52,12 +51,6 @@ struct f2t_offcpu_report {
 	char key[KEY_MAX];
 };
 
-struct key_ref {
-	const struct table *t;
-	const char *s;
-	size_t len;
-};
-
 /* What FILE's writes came to, once flushed: its errors show only then. */
 static int flush_status(FILE *f)
 {
@@ -66,55 +59,32 @@ static int flush_status(FILE *f)
 	return ferror(f) ? -EIO : 0;
 }
 
-static bool same_key(uintptr_t val, const void *k)
-{
-	const struct key_ref *r = k;
-	const struct sum *e = &r->t->v[val - 1];
-
-	return e->len == r->len && !memcmp(e->key, r->s, r->len);
-}
-
 /* The sum for KEY, added (zeroed) if new.  NULL on ENOMEM. */
 static struct sum *table_get(struct table *t, const char *key, size_t len)
 {
-	struct key_ref ref = { t, key, len };
-	uint64_t h = f2t_hash_bytes(key, len);
-	struct f2t_hslot *s;
-	struct sum *e;
+	bool fresh;
+	int64_t id;
 
-	if (!t->index.slot && f2t_hash_init(&t->index, 256))
+	if (f2t_vec_reserve(&t->v, &t->cap, t->n + 1, 256))
 		return NULL;
-	s = f2t_hash_slot(&t->index, h, same_key, &ref);
-	if (s->val)
-		return &t->v[s->val - 1];
-	if (f2t_hash_reserve(&t->index))
+	id = f2t_intern(&t->keys, key, len, &fresh);
+	if (id < 0)
 		return NULL;
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 256;
-		struct sum *v = realloc(t->v, cap * sizeof(*v));
+	if (fresh)
+		t->v[t->n++] = (struct sum){ 0 };
+	return &t->v[id];
+}
 
-		if (!v)
-			return NULL;
-		t->v = v;
-		t->cap = cap;
-	}
-	e = &t->v[t->n];
-	*e = (struct sum){ .key = malloc(len + 1), .len = len };
-	if (!e->key)
-		return NULL;
-	memcpy(e->key, key, len);
-	e->key[len] = '\0';
-	t->n++;
-	f2t_hash_put(&t->index, f2t_hash_slot(&t->index, h, same_key, &ref), h, t->n);
-	return e;
+/* The key @e is the sum of, and its length in *@len (may be NULL). */
+static const char *key_of(const struct table *t, const struct sum *e, size_t *len)
+{
+	return f2t_intern_key(&t->keys, (size_t)(e - t->v), len);
 }
 
 static void table_fini(struct table *t)
 {
-	for (size_t i = 0; i < t->n; i++)
-		free(t->v[i].key);
 	free(t->v);
-	f2t_hash_fini(&t->index);
+	f2t_intern_fini(&t->keys);
 }
 
 struct f2t_offcpu_report *f2t_offcpu_report_new(void)
@@ -200,7 +170,9 @@ int f2t_offcpu_report_add(struct f2t_offcpu_report *r, const struct f2t_event *e
 	if (!e)
 		return -ENOMEM;
 	if (!e->n) {
-		e->head = (size_t)(strchr(strchr(e->key, ' ') + 1, ' ') + 1 - e->key);
+		const char *key = key_of(&r->stacks, e, NULL);
+
+		e->head = (size_t)(strchr(strchr(key, ' ') + 1, ' ') + 1 - key);
 		e->tid = ev->pid;
 		e->state = ev->offcpu.state;
 	}
@@ -217,7 +189,9 @@ int f2t_offcpu_report_add(struct f2t_offcpu_report *r, const struct f2t_event *e
 	if (!w)
 		return -ENOMEM;
 	if (!w->n) {
-		w->head = (size_t)(strchr(strchr(w->key, ' ') + 1, ' ') + 2 - w->key);
+		const char *key = key_of(&r->wakers, w, NULL);
+
+		w->head = (size_t)(strchr(strchr(key, ' ') + 1, ' ') + 2 - key);
 		w->tid = ev->offcpu.waker_tid;
 		w->entry = entry;
 		w->irq = irq != 0;
@@ -334,7 +308,7 @@ static void print_stack(const struct f2t_offcpu_report *r, const struct f2t_task
 	fprintf(f, "\n#%zu  %s (%d)  %c  %.3f ms in %llu episodes, %.1f%% of the thread's\n",
 		rank, name_of(tasks, e->tid), e->tid, e->state, ms(e->ns),
 		(unsigned long long)e->n, thread_ns ? 100.0 * (double)e->ns / (double)thread_ns : 0.0);
-	put_frames(f, e->key + e->head, "      ");
+	put_frames(f, key_of(&r->stacks, e, NULL) + e->head, "      ");
 	for (size_t k = 0; k < r->wakers.n && shown < 2; k++) {
 		const struct sum *w = &r->wakers.v[widx[k]];
 
@@ -346,7 +320,7 @@ static void print_stack(const struct f2t_offcpu_report *r, const struct f2t_task
 		else
 			fprintf(f, "    woken by %s (%d): %.3f ms, %llu times, from\n",
 				name_of(tasks, w->tid), w->tid, ms(w->ns), (unsigned long long)w->n);
-		put_frames(f, w->key + w->head, "      ");
+		put_frames(f, key_of(&r->wakers, w, NULL) + w->head, "      ");
 		shown++;
 	}
 	if (!shown)
@@ -389,17 +363,20 @@ out:
 	return ret;
 }
 
-static int by_key(const void *a, const void *b)
+/* Key ids @a and @b of the table @arg in the order of their keys. */
+static int by_key(const void *a, const void *b, void *arg)
 {
-	const struct sum *x = a, *y = b;
+	const struct f2t_intern *keys = arg;
 
-	return strcmp(x->key, y->key);
+	return strcmp(f2t_intern_key(keys, *(const size_t *)a, NULL),
+		      f2t_intern_key(keys, *(const size_t *)b, NULL));
 }
 
 int f2t_offcpu_report_folded(const struct f2t_offcpu_report *r, const struct f2t_tasks *tasks,
 			     FILE *f)
 {
 	struct f2t_offcpu_report *lines = f2t_offcpu_report_new();
+	size_t *idx = NULL;
 	int ret = 0;
 
 	if (!lines)
@@ -407,8 +384,10 @@ int f2t_offcpu_report_folded(const struct f2t_offcpu_report *r, const struct f2t
 	/* Threads of one name, and both states, share a line. */
 	for (size_t i = 0; i < r->stacks.n && !ret; i++) {
 		const struct sum *e = &r->stacks.v[i];
+		size_t len;
+		const char *key = key_of(&r->stacks, e, &len);
 		int n = snprintf(lines->key, KEY_MAX, "%s%s%s", name_of(tasks, e->tid),
-				 e->len > e->head ? ";" : "", e->key + e->head);
+				 len > e->head ? ";" : "", key + e->head);
 		struct sum *l = table_get(&lines->stacks, lines->key,
 					  n < KEY_MAX ? (size_t)n : KEY_MAX - 1);
 
@@ -417,14 +396,18 @@ int f2t_offcpu_report_folded(const struct f2t_offcpu_report *r, const struct f2t
 		else
 			l->ns += e->ns;
 	}
+	if (!ret && !(idx = malloc((lines->stacks.n + 1) * sizeof(*idx))))
+		ret = -ENOMEM;
 	if (!ret) {
-		f2t_sort(lines->stacks.v, lines->stacks.n, sizeof(struct sum), by_key);
 		for (size_t i = 0; i < lines->stacks.n; i++)
-			fprintf(f, "%s %llu\n", lines->stacks.v[i].key,
-				(unsigned long long)((lines->stacks.v[i].ns + 500) / 1000));
+			idx[i] = i;
+		f2t_sort_r(idx, lines->stacks.n, sizeof(*idx), by_key, &lines->stacks.keys);
+		for (size_t i = 0; i < lines->stacks.n; i++)
+			fprintf(f, "%s %llu\n", f2t_intern_key(&lines->stacks.keys, idx[i], NULL),
+				(unsigned long long)((lines->stacks.v[idx[i]].ns + 500) / 1000));
 		ret = flush_status(f);
 	}
-	/* Sorted in place: the index no longer matches, only the keys are freed. */
+	free(idx);
 	f2t_offcpu_report_free(lines);
 	return ret;
 }

@@ -11,6 +11,7 @@
 
 #include "report/report-local.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 static int on_span(void *ctx, const struct f2t_tstate_span *s);
 
@@ -69,15 +70,8 @@ static void fill_wait(struct f2t_report *r, const struct f2t_tstate_span *s, str
 
 static int add_slow(struct f2t_report *r, const struct f2t_tstate_span *s)
 {
-	if (r->nslow == r->slow_cap) {
-		size_t cap = r->slow_cap ? r->slow_cap * 2 : 64;
-		struct f2t_wait *n = realloc(r->slow, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		r->slow = n;
-		r->slow_cap = cap;
-	}
+	if (f2t_vec_reserve(&r->slow, &r->slow_cap, r->nslow + 1, 64))
+		return -ENOMEM;
 	fill_wait(r, s, &r->slow[r->nslow++]);
 	return 0;
 }

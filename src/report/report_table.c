@@ -11,6 +11,7 @@
 
 #include "report/report-local.h"
 #include "util/sort.h"
+#include "util/vec.h"
 
 static const struct {
 	const char *name;
@@ -147,15 +148,8 @@ static int collect(void *ctx, int32_t tid, void *user)
 
 	if (!rt->seen)
 		return 0;
-	if (c->t->nrows == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 256;
-		struct f2t_row *n = realloc(c->t->rows, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		c->t->rows = n;
-		c->cap = cap;
-	}
+	if (f2t_vec_reserve(&c->t->rows, &c->cap, c->t->nrows + 1, 256))
+		return -ENOMEM;
 	row = &c->t->rows[c->t->nrows];
 	*row = (struct f2t_row){ .tid = tid, .pid = f2t_report_pid_of(r, tid),
 				 .comm = f2t_report_comm(r, tid), .nthreads = 1,

@@ -18,6 +18,7 @@
 #include "symbols/elfsyms.h"
 #include "util/openreg.h"
 #include "util/sort.h"
+#include "util/vec.h"
 
 struct esym {
 	uint64_t start, size;	/* size 0: runs to the next symbol */
@@ -95,18 +96,11 @@ static int add_name(struct f2t_elfsyms *e, const char *s, uint32_t *at)
 	size_t len = strlen(s) + 1;
 
 	if (e->slen + len > e->scap) {
-		size_t cap = e->scap ? e->scap * 2 : 64 * 1024;
-		char *p;
-
-		while (cap < e->slen + len)
-			cap *= 2;
-		if (cap > UINT32_MAX)
+		/* Names are found by 32-bit offsets. */
+		if (e->slen + len > UINT32_MAX)
 			return -E2BIG;
-		p = realloc(e->strs, cap);
-		if (!p)
+		if (f2t_vec_reserve(&e->strs, &e->scap, e->slen + len, 64 * 1024))
 			return -ENOMEM;
-		e->strs = p;
-		e->scap = cap;
 	}
 	memcpy(e->strs + e->slen, s, len);
 	*at = (uint32_t)e->slen;
@@ -145,15 +139,8 @@ static int read_symbols(struct f2t_elfsyms *e, Elf *elf, uint32_t type)
 			name = elf_strptr(elf, sh.sh_link, sym.st_name);
 			if (!name || !*name)
 				continue;
-			if (e->n == e->cap) {
-				size_t cap = e->cap ? e->cap * 2 : 1024;
-				struct esym *v = realloc(e->v, cap * sizeof(*v));
-
-				if (!v)
-					return -ENOMEM;
-				e->v = v;
-				e->cap = cap;
-			}
+			if (f2t_vec_reserve(&e->v, &e->cap, e->n + 1, 1024))
+				return -ENOMEM;
 			e->v[e->n] = (struct esym){
 				.start = sym.st_value, .size = sym.st_size,
 				.global = GELF_ST_BIND(sym.st_info) == STB_GLOBAL,

@@ -5,6 +5,7 @@
 
 #include "symbols/jitmap.h"
 #include "util/sort.h"
+#include "util/vec.h"
 
 struct jsym {
 	uint64_t start, size;
@@ -47,15 +48,8 @@ struct f2t_jitmap *f2t_jitmap_parse(const char *text, size_t len)
 		start = strtoull(p, &q, 16);
 		size = strtoull(q, &r, 16);
 		if (q != p && r != q && *r == ' ' && size) {
-			if (j->n == cap) {
-				size_t ncap = cap ? cap * 2 : 256;
-				struct jsym *v = realloc(j->v, ncap * sizeof(*v));
-
-				if (!v)
-					goto nomem;
-				j->v = v;
-				cap = ncap;
-			}
+			if (f2t_vec_reserve(&j->v, &cap, j->n + 1, 256))
+				goto nomem;
 			j->v[j->n++] = (struct jsym){ start, size, r + 1 };
 		}
 		p = nl + 1;

@@ -10,6 +10,7 @@
 
 #include "symbols/kallsyms.h"
 #include "util/sort.h"
+#include "util/vec.h"
 
 /* How far past the last symbol of a module an address may still be its code. */
 #define TAIL_SLACK 0x10000
@@ -68,15 +69,8 @@ static int mod_index(struct f2t_ksyms *k, char *name, size_t *cap)
 	for (size_t i = k->nmods; i-- > 0;)
 		if (!strcmp(k->mods[i].name, name))
 			return (int)i;
-	if (k->nmods == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 16;
-		struct f2t_kmod *m = realloc(k->mods, ncap * sizeof(*m));
-
-		if (!m)
-			return -ENOMEM;
-		k->mods = m;
-		*cap = ncap;
-	}
+	if (f2t_vec_reserve(&k->mods, cap, k->nmods + 1, 16))
+		return -ENOMEM;
 	k->mods[k->nmods] = (struct f2t_kmod){ .name = name, .start = UINT64_MAX };
 	return (int)k->nmods++;
 }
@@ -130,16 +124,9 @@ struct f2t_ksyms *f2t_ksyms_parse(const char *text, size_t len)
 		}
 		if (!*name)
 			goto next;
-		if (k->n == cap) {
-			size_t ncap = cap ? cap * 2 : 4096;
-			struct ksym *v = realloc(k->v, ncap * sizeof(*v));
-
-			if (!v) {
-				err = -ENOMEM;
-				break;
-			}
-			k->v = v;
-			cap = ncap;
+		if (f2t_vec_reserve(&k->v, &cap, k->n + 1, 4096)) {
+			err = -ENOMEM;
+			break;
 		}
 		sorted = sorted && (!k->n || addr >= k->v[k->n - 1].addr);
 		k->v[k->n++] = (struct ksym){ addr, (uint32_t)(name - k->strs), (uint32_t)mod };

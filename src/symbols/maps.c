@@ -13,6 +13,7 @@
 #include "symbols/maps.h"
 #include "util/hash.h"
 #include "util/idmap.h"
+#include "util/vec.h"
 
 struct proc {
 	struct f2t_mapping *v;
@@ -119,15 +120,8 @@ struct f2t_module *f2t_maps_module(struct f2t_maps *m, const char *name, size_t 
 			e->mod.build_id = *build_id;
 		return &e->mod;
 	}
-	if (m->nmods == m->mcap) {
-		size_t cap = m->mcap ? m->mcap * 2 : 64;
-		struct f2t_module **v = realloc(m->mods, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		m->mods = v;
-		m->mcap = cap;
-	}
+	if (f2t_vec_reserve(&m->mods, &m->mcap, m->nmods + 1, 64))
+		return NULL;
 	e = calloc(1, sizeof(*e));
 	if (!e)
 		return NULL;
@@ -171,23 +165,6 @@ static size_t first_after(const struct proc *p, uint64_t addr)
 	return lo;
 }
 
-static int reserve(struct proc *p, size_t more)
-{
-	if (p->n + more > p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 32;
-		struct f2t_mapping *v;
-
-		while (cap < p->n + more)
-			cap *= 2;
-		v = realloc(p->v, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		p->v = v;
-		p->cap = cap;
-	}
-	return 0;
-}
-
 int f2t_maps_add(struct f2t_maps *m, int32_t pid, uint64_t start, uint64_t len,
 		 uint64_t pgoff, struct f2t_module *mod)
 {
@@ -195,7 +172,7 @@ int f2t_maps_add(struct f2t_maps *m, int32_t pid, uint64_t start, uint64_t len,
 	uint64_t end = start + len;
 	size_t i, j;
 
-	if (!p || reserve(p, 2))
+	if (!p || f2t_vec_reserve(&p->v, &p->cap, p->n + 2, 32))
 		return -ENOMEM;
 	if (!len || end < start)
 		return 0;
@@ -244,7 +221,7 @@ int f2t_maps_fork(struct f2t_maps *m, int32_t parent, int32_t child)
 	c->gen = ++m->gen;
 	if (!p || !p->n)
 		return 0;
-	if (reserve(c, p->n))
+	if (f2t_vec_reserve(&c->v, &c->cap, c->n + p->n, 32))
 		return -ENOMEM;
 	memcpy(c->v, p->v, p->n * sizeof(*p->v));
 	c->n = p->n;

@@ -19,6 +19,7 @@
 #include "symbols/symbolizer.h"
 #include "util/log.h"
 #include "util/sort.h"
+#include "util/vec.h"
 
 struct bid_ent {
 	const char *path;	/* into the recording's text */
@@ -73,15 +74,8 @@ static int load_build_ids(struct f2t_symbolizer *s, const struct f2t_text *t)
 			struct bid_ent e = { .path = sp + 1, .len = (size_t)(nl - sp - 1) };
 
 			if (!f2t_build_id_parse(p, (size_t)(sp - p), &e.id)) {
-				if (s->nbids == cap) {
-					size_t ncap = cap ? cap * 2 : 64;
-					struct bid_ent *v = realloc(s->bids, ncap * sizeof(*v));
-
-					if (!v)
-						return -ENOMEM;
-					s->bids = v;
-					cap = ncap;
-				}
+				if (f2t_vec_reserve(&s->bids, &cap, s->nbids + 1, 64))
+					return -ENOMEM;
 				s->bids[s->nbids++] = e;
 			}
 		}

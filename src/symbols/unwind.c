@@ -29,6 +29,7 @@
 #include "symbols/elfsyms.h"
 #include "util/log.h"
 #include "util/openreg.h"
+#include "util/vec.h"
 
 /*
  * PERF_REG_X86_* bit numbers (the kernel ABI, asm/perf_regs.h), spelled
@@ -248,17 +249,11 @@ static struct modinfo *module_info(struct f2t_unwinder *u, struct f2t_module *mo
 	int fd, err;
 
 	if (mod->id >= u->nmods) {
-		size_t n = u->nmods ? u->nmods : 64;
-		struct modinfo *v;
+		size_t old = u->nmods;
 
-		while (n <= mod->id)
-			n *= 2;
-		v = realloc(u->mods, n * sizeof(*v));
-		if (!v)
+		if (f2t_vec_reserve(&u->mods, &u->nmods, (size_t)mod->id + 1, 64))
 			return NULL;
-		memset(v + u->nmods, 0, (n - u->nmods) * sizeof(*v));
-		u->mods = v;
-		u->nmods = n;
+		memset(u->mods + old, 0, (u->nmods - old) * sizeof(*u->mods));
 	}
 	mi = &u->mods[mod->id];
 	if (mi->state != MOD_UNTRIED)
@@ -482,16 +477,9 @@ static int collect(struct f2t_unwinder *u, const struct f2t_mapping *v, size_t n
 				break;
 		if (j < nreps)
 			continue;
-		if (nreps == cap) {
-			struct rep *r;
-
-			cap = cap ? cap * 2 : 16;
-			r = realloc(reps, cap * sizeof(*r));
-			if (!r) {
-				free(reps);
-				return -ENOMEM;
-			}
-			reps = r;
+		if (f2t_vec_reserve(&reps, &cap, nreps + 1, 16)) {
+			free(reps);
+			return -ENOMEM;
 		}
 		reps[nreps++] = (struct rep){ v[i].mod->id, bias };
 	}

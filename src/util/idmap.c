@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/idmap.h"
+#include "util/vec.h"
 
 struct key {
 	const struct f2t_idmap *m;
@@ -46,21 +47,14 @@ void *f2t_idmap_find(const struct f2t_idmap *m, int64_t key)
 	return v ? m->e + (v - 1) * m->esize : NULL;
 }
 
+/* Keys and entries grow together: m->cap counts both once both have grown. */
 static int grow(struct f2t_idmap *m)
 {
-	size_t cap = m->cap ? m->cap * 2 : 64;
-	int64_t *keys = realloc(m->keys, cap * sizeof(*keys));
-	unsigned char *e;
+	size_t kcap = m->cap;
 
-	if (!keys)
+	if (f2t_vec_reserve(&m->keys, &kcap, m->n + 1, 64))
 		return -ENOMEM;
-	m->keys = keys;
-	e = realloc(m->e, cap * m->esize);
-	if (!e)
-		return -ENOMEM;
-	m->e = e;
-	m->cap = cap;
-	return 0;
+	return f2t_vec_reserve_(&m->e, &m->cap, m->esize, m->n + 1, 64);
 }
 
 void *f2t_idmap_get(struct f2t_idmap *m, int64_t key, bool *fresh)

@@ -14,6 +14,13 @@ void f2t_intern_fini(struct f2t_intern *in)
 	*in = (struct f2t_intern){ 0 };
 }
 
+void f2t_intern_clear(struct f2t_intern *in)
+{
+	f2t_hash_fini(&in->index);
+	in->plen = 0;
+	in->n = 0;
+}
+
 int64_t f2t_intern_add(struct f2t_intern *in, const void *s, size_t len, uint64_t h)
 {
 	struct f2t_intern_view v = { in, s, len };

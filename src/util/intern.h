@@ -35,6 +35,12 @@ struct f2t_intern {
 /* f2t_intern_fini() - frees the interner's copies and index; it is empty again */
 void f2t_intern_fini(struct f2t_intern *in);
 
+/*
+ * f2t_intern_clear() - forgets every key: the next one is id 0 again.  The
+ * room for copies is kept; the index starts small again.
+ */
+void f2t_intern_clear(struct f2t_intern *in);
+
 /* The hash table's comparison: is id @val - 1 the key @k (a struct f2t_intern_view)? */
 struct f2t_intern_view {
 	const struct f2t_intern *in;

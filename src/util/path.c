@@ -182,7 +182,7 @@ int f2t_path_open(const char *path, int flags)
 	int fd, err;
 
 	if (!real)
-		return -1;
+		return -errno;
 	/* Only a /proc link the walk left to the kernel is still a link. */
 	if (lstat(real, &st) == 0 && S_ISLNK(st.st_mode))
 		fd = open(real, (int)how.flags);
@@ -193,5 +193,5 @@ int f2t_path_open(const char *path, int flags)
 	err = errno;
 	free(real);
 	errno = err;
-	return fd;
+	return fd < 0 ? -err : fd;
 }

@@ -50,7 +50,7 @@ char *f2t_path_resolve(const char *path);
  * no symlink followed on the way, so that none swapped in since counts
  * (a /proc link of a pipe or a deleted file is the kernel's to follow).
  *
- * Return: a file descriptor, or -1 + errno (EACCES for a link refused).
+ * Return: a file descriptor, or a negative errno (-EACCES for a link refused).
  */
 int f2t_path_open(const char *path, int flags);
 

@@ -1,24 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/textbuf.h"
+#include "util/vec.h"
 
 int f2t_textbuf_add(struct f2t_textbuf *b, const char *s, size_t n)
 {
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 64 * 1024;
-		char *p;
-
-		while (cap < b->len + n)
-			cap *= 2;
-		p = realloc(b->p, cap);
-		if (!p)
-			return -ENOMEM;
-		b->p = p;
-		b->cap = cap;
-	}
+	if (n > SIZE_MAX - b->len || f2t_vec_reserve(&b->p, &b->cap, b->len + n, 64 * 1024))
+		return -ENOMEM;
 	memcpy(b->p + b->len, s, n);
 	b->len += n;
 	return 0;

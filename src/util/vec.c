@@ -13,7 +13,7 @@ int f2t_vec_grow(void *vp, size_t *cap, size_t esize, size_t need, size_t first)
 	void *p;
 
 	if (need > max)
-		return -ENOMEM;
+		goto nomem;
 	if (!n)
 		n = 1;
 	while (n < need)
@@ -22,8 +22,11 @@ int f2t_vec_grow(void *vp, size_t *cap, size_t esize, size_t need, size_t first)
 	memcpy(&p, vp, sizeof(p));
 	p = realloc(p, n * esize);
 	if (!p)
-		return -ENOMEM;
+		goto nomem;
 	memcpy(vp, &p, sizeof(p));
 	*cap = n;
 	return 0;
+nomem:
+	errno = ENOMEM;		/* for callers that return NULL */
+	return -ENOMEM;
 }

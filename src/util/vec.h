@@ -23,14 +23,14 @@
  * @need: elements it must hold
  * @first: capacity of an empty array
  *
- * Return: 0, or -ENOMEM (array and capacity unchanged).
+ * Return: 0, or -ENOMEM with errno set (array and capacity unchanged).
  */
 int f2t_vec_grow(void *vp, size_t *cap, size_t esize, size_t need, size_t first);
 
 static inline int f2t_vec_reserve_(void *vp, size_t *cap, size_t esize, size_t need,
 				   size_t first)
 {
-	return need <= *cap ? 0 : f2t_vec_grow(vp, cap, esize, need, first);
+	return __builtin_expect(need <= *cap, 1) ? 0 : f2t_vec_grow(vp, cap, esize, need, first);
 }
 
 /**

@@ -70,6 +70,20 @@ static void test_keys_told_apart_by_length_and_bytes(void **state)
 	f2t_intern_fini(&in);
 }
 
+static void test_clear_starts_ids_again(void **state)
+{
+	struct f2t_intern in = { 0 };
+
+	assert_int_equal(f2t_intern(&in, "a", 1, NULL), 0);
+	assert_int_equal(f2t_intern(&in, "b", 1, NULL), 1);
+	f2t_intern_clear(&in);
+	assert_int_equal(in.n, 0);
+	assert_int_equal(f2t_intern_find(&in, "a", 1), -ENOENT);
+	assert_int_equal(f2t_intern(&in, "b", 1, NULL), 0);
+	assert_int_equal(f2t_intern(&in, "a", 1, NULL), 1);
+	f2t_intern_fini(&in);
+}
+
 static void test_find_adds_nothing(void **state)
 {
 	struct f2t_intern in = { 0 };
@@ -87,6 +101,7 @@ int main(void)
 		cmocka_unit_test(test_ids_dense_in_first_seen_order),
 		cmocka_unit_test(test_ids_stable_through_growth),
 		cmocka_unit_test(test_keys_told_apart_by_length_and_bytes),
+		cmocka_unit_test(test_clear_starts_ids_again),
 		cmocka_unit_test(test_find_adds_nothing),
 	};
 

@@ -18,6 +18,7 @@
 #include "source/perf/perfwalk.h"
 #include "symbols/symbolizer.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 #define REORDER_NS 10000000ull	/* 10 ms: far more than two CPUs' switches ever differ */
 #define MAX_STACK_ID (1u << 24)	/* the kernel's stack ids are bucket numbers */
@@ -183,15 +184,8 @@ static int read_one(struct f2t_offcpu_src *s)
 				cap->path, (unsigned long long)r->offset, (unsigned long long)r->len);
 			return -EINVAL;
 		}
-		if (s->nheap == s->capheap) {
-			size_t c = s->capheap ? s->capheap * 2 : 1024;
-			struct f2t_offcpu_rec *h = realloc(s->heap, c * sizeof(*h));
-
-			if (!h)
-				return -ENOMEM;
-			s->heap = h;
-			s->capheap = c;
-		}
+		if (f2t_vec_reserve(&s->heap, &s->capheap, s->nheap + 1, 1024))
+			return -ENOMEM;
 		memcpy(&s->heap[s->nheap], (const unsigned char *)r->data + s->pos,
 		       sizeof(struct f2t_offcpu_rec));
 		s->pos += sizeof(struct f2t_offcpu_rec);
@@ -258,11 +252,7 @@ static void offcpu_counts(const struct f2t_source *src, struct f2t_stats *st)
 {
 	const struct f2t_offcpu_src *s = (const struct f2t_offcpu_src *)src;
 
-	st->offcpu_dropped += s->st.offcpu_dropped;
-	st->offcpu_stacks_lost += s->st.offcpu_stacks_lost;
-	st->offcpu_stacks_missing += s->st.offcpu_stacks_missing;
-	st->offcpu_stacks_rechecked += s->st.offcpu_stacks_rechecked;
-	st->offcpu_stacks_stale += s->st.offcpu_stacks_stale;
+	f2t_stats_add(st, &s->st);
 }
 
 static void offcpu_close(struct f2t_source *src)
@@ -285,6 +275,12 @@ static const struct f2t_source_ops offcpu_ops = {
 };
 
 /* The layout and the kernel side's counts, from the OFFCPU_INFO records. */
+/* A kernel counter from the OFFCPU_INFO text at stop (0 if absent). */
+static uint64_t counter(const struct f2t_cap_rec *end, enum f2t_offcpu_counter c)
+{
+	return f2t_capr_kv_u64(end, f2t_offcpu_counter_name(c));
+}
+
 static int read_info(struct f2t_offcpu_src *s, const struct f2t_cap_rec *info)
 {
 	const struct f2t_cap_rec *end = f2t_capr_find(s->cap, F2T_CAP_OFFCPU_INFO, 1);
@@ -296,11 +292,11 @@ static int read_info(struct f2t_offcpu_src *s, const struct f2t_cap_rec *info)
 			(unsigned long long)size);
 		return -EINVAL;
 	}
-	s->st.offcpu_dropped = f2t_capr_kv_u64(end, "dropped_ring") +
-			       f2t_capr_kv_u64(end, "dropped_map");
-	s->st.offcpu_stacks_lost = f2t_capr_kv_u64(end, "stack_collisions");
-	s->st.offcpu_stacks_rechecked = f2t_capr_kv_u64(end, "stacks_rechecked");
-	s->st.offcpu_stacks_stale = f2t_capr_kv_u64(end, "stacks_stale");
+	s->st.offcpu_dropped = counter(end, F2T_OFFCPU_DROPPED_RING) +
+			       counter(end, F2T_OFFCPU_DROPPED_MAP);
+	s->st.offcpu_stacks_lost = counter(end, F2T_OFFCPU_STACK_COLLISIONS);
+	s->st.offcpu_stacks_rechecked = counter(end, F2T_OFFCPU_STACKS_RECHECKED);
+	s->st.offcpu_stacks_stale = counter(end, F2T_OFFCPU_STACKS_STALE);
 	return 0;
 }
 

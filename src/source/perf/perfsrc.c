@@ -277,13 +277,7 @@ static void perfsrc_counts(const struct f2t_source *src, struct f2t_stats *st)
 {
 	const struct f2t_perfsrc *s = (const struct f2t_perfsrc *)src;
 
-	st->samples_lost += s->st.samples_lost;
-	st->sample_throttles += s->st.sample_throttles;
-	st->perf_records += s->st.perf_records;
-	st->perf_bad_records += s->st.perf_bad_records;
-	st->frames += s->st.frames;
-	st->frames_named += s->st.frames_named;
-	st->unknown_events += s->st.unknown_events;
+	f2t_stats_add(st, &s->st);
 	st->samples_out_of_scope += f2t_sample_filter_left_out(s->filter);
 	if (s->unw) {
 		struct f2t_unwind_stats us;

@@ -51,7 +51,7 @@ struct f2t_tracedat_meta {
 	char *header_page;		/* the kernel's ring-buffer page description */
 	size_t header_page_len;
 	struct f2t_tracedat_format *formats;
-	size_t nformats;
+	size_t nformats, formats_cap;
 	char *printk, *cmdlines, *uname;
 	/*
 	 * Where the kallsyms lie, for f2t_tracedat_kallsyms(): megabytes that
@@ -75,7 +75,7 @@ struct f2t_tracedat_layout {
 	bool ts_adjusted;		/* an option changes the timestamps (libtracecmd applies it) */
 	bool partial;			/* compressed options: buffers beyond are not listed */
 	bool hook;			/* a HOOK option, which libtracecmd must not see */
-	size_t nbuffers;
+	size_t nbuffers, buffers_cap;
 	struct f2t_tracedat_buffer *buffers;
 	struct f2t_tracedat_meta meta;
 };

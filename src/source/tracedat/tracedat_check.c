@@ -37,6 +37,7 @@
 #include "source/ringbuf/rbpage.h"
 #include "source/tracedat/tracedat.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 /* TRACECMD_OPTION_*: the options libtracecmd reads without checking them. */
 enum {
@@ -185,11 +186,10 @@ static struct f2t_tracedat_buffer *add_buffer(struct walk *w, const char *name, 
 					      uint32_t cpus)
 {
 	struct f2t_tracedat_layout *lay = w->lay;
-	struct f2t_tracedat_buffer *b = realloc(lay->buffers, (lay->nbuffers + 1) * sizeof(*b));
+	struct f2t_tracedat_buffer *b;
 
-	if (b) {
-		lay->buffers = b;
-		b += lay->nbuffers;
+	if (!f2t_vec_reserve(&lay->buffers, &lay->buffers_cap, lay->nbuffers + 1, 4)) {
+		b = lay->buffers + lay->nbuffers;
 		*b = (struct f2t_tracedat_buffer){ .page = page };
 		b->name = strdup(name);
 		b->cpus = calloc(cpus ? cpus : 1, sizeof(*b->cpus));
@@ -559,8 +559,8 @@ static int check_options(struct walk *w, uint32_t cpus)
 	struct instance {
 		uint64_t at, off;
 		char name[257];
-	} *inst = NULL, *more;
-	size_t n = 0;
+	} *inst = NULL;
+	size_t n = 0, cap = 0;
 	uint64_t end;
 	int ret;
 
@@ -580,13 +580,11 @@ static int check_options(struct walk *w, uint32_t cpus)
 		ret = check_option(w, id, len);
 		w->off = at;
 		if (!ret && id == OPTION_BUFFER && len >= 8) {
-			more = realloc(inst, (n + 1) * sizeof(*inst));
-			if (!more) {
+			if (f2t_vec_reserve(&inst, &cap, n + 1, 4)) {
 				f2t_err("%s: out of memory", w->path);
 				ret = -ENOMEM;
 				break;
 			}
-			inst = more;
 			inst[n].at = at;
 			ret = get64(w, &inst[n].off) ?: get_name(w, inst[n].name);
 			n++;
@@ -670,11 +668,10 @@ static int check_header_page(struct walk *w)
 static int add_format(struct walk *w, const char *system, char *text, size_t len)
 {
 	struct f2t_tracedat_meta *m = &w->lay->meta;
-	struct f2t_tracedat_format *f = realloc(m->formats, (m->nformats + 1) * sizeof(*f));
+	struct f2t_tracedat_format *f;
 
-	if (f) {
-		m->formats = f;
-		f += m->nformats;
+	if (!f2t_vec_reserve(&m->formats, &m->formats_cap, m->nformats + 1, 64)) {
+		f = m->formats + m->nformats;
 		*f = (struct f2t_tracedat_format){ .system = strdup(system), .text = text, .len = len };
 		if (f->system) {
 			m->nformats++;
