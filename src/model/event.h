@@ -184,8 +184,8 @@ struct f2t_event {
 	/*
 	 * The name of pid's task the source knows from outside the record (a
 	 * trace.dat's saved cmdlines), or NULL.  Sources change no task: the
-	 * tracker gives the task this name if it does not know it yet, before
-	 * anyone sees the event (f2t_tracker_learn()).
+	 * tracker gives the task this name if it makes the task for this
+	 * event (model/tracker.h).
 	 */
 	const char *pid_comm;
 };
