@@ -226,9 +226,9 @@ int f2t_cmd_report(int argc, char **argv)
 		f2t_err("cannot install signal handlers");
 		return 1;
 	}
-	if (off_cpu)
-		return f2t_offcpu_report_file(argv[optind], &offcpu, stdout) ? 1 : 0;
 	conv.progress = !f2t_quiet && isatty(STDERR_FILENO);
 	conv.summary = f2t_verbose;
+	if (off_cpu)
+		return f2t_offcpu_report_run(argv[optind], &offcpu, &conv) ? 1 : 0;
 	return f2t_report_run(argv[optind], &o, &conv, output) ? 1 : 0;
 }

@@ -5,14 +5,14 @@
  * sync record), counters as counter events, async slices as async
  * begin/end, pseudo tracks' names as kernel object records, and CPU
  * samples as profiler backtraces preceded by the module and mmap records
- * their frames need.  Everything a record refers to is interned before the
- * record is encoded (fxt_tables.h says why).
+ * their frames need (from the model's definitions, fxt_prof.h).
+ * Everything a record refers to is interned before the record is encoded
+ * (fxt_tables.h says why).
  */
 #include <errno.h>
 #include <string.h>
 
 #include "fxt/fxt_writer-local.h"
-#include "symbols/maps.h"
 
 #define MAX_NAME_INLINE	256	/* free text as a name is cut here */
 #define MAX_VALUE_INLINE 4096	/* an argument's text is cut here */
@@ -112,38 +112,36 @@ static int write_name(struct f2t_writer *w, const struct f2t_item *it)
 }
 
 /*
- * The module record for F's module and the mmap record for F's mapping in
- * process PID, the first time a backtrace needs them.  Module records name
- * the process that first mapped the module (thread koid 0, as the spec has it).
+ * The module record for mapping @map's binary and the mmap record for
+ * @map in process @pid, the first time a backtrace needs them.  Module
+ * records name the process that first mapped the module (thread koid 0, as
+ * the spec has it).
  */
-static int describe_frame(struct f2t_writer *w, uint64_t ts, int32_t pid,
-			  const struct f2t_frame *f)
+static int describe(struct f2t_writer *w, uint64_t ts, int32_t pid, uint32_t map)
 {
 	struct fxt_priv *p = w->priv;
-	const struct f2t_module *m = f->mod;
+	const struct fxt_prof_mapping *m = fxt_prof_mapping(p->prof, map);
 	struct fxt_thread proc = fxt_thread_inline((uint64_t)pid, 0);
+	const uint8_t *bid;
+	const char *name;
+	size_t len, bid_len;
 	int ret;
 
-	if (!m || m->id > UINT16_MAX)
-		return 0;	/* no module (or more than FXT can number): raw address only */
-	ret = fxt_prof_first_module(p->prof, m->id);
-	if (ret > 0) {
-		size_t len = strlen(m->name);
+	if (m->module > UINT16_MAX)
+		return 0;	/* more binaries than FXT can number: raw address only */
+	ret = fxt_prof_first_module(p->prof, map, &name, &len, &bid, &bid_len);
+	if (ret > 0)
 		/* A name longer than FXT allows keeps its end: the file name. */
-		const char *name = len > 255 ? m->name + len - 255 : m->name;
-
-		ret = fxt_emit_encoded(w, fxt_profiler_module(p->rec, ts, proc, (uint16_t)m->id,
-							      name, len > 255 ? 255 : len,
-							      m->build_id.b, m->build_id.len));
-	}
+		ret = fxt_emit_encoded(w, fxt_profiler_module(p->rec, ts, proc, (uint16_t)m->module,
+							      len > 255 ? name + len - 255 : name,
+							      len > 255 ? 255 : len, bid, bid_len));
 	if (ret < 0)
 		return ret;
-	ret = fxt_prof_first_mmap(p->prof, pid, f->map_start, m->id);
+	ret = fxt_prof_first_mmap(p->prof, pid, map);
 	if (ret > 0)
 		/* Only executable mappings are tracked: r-x. */
-		ret = fxt_emit_encoded(w, fxt_profiler_mmap(p->rec, ts, proc, (uint16_t)m->id, 5,
-							    f->map_start, f->map_len,
-							    f->map_vaddr));
+		ret = fxt_emit_encoded(w, fxt_profiler_mmap(p->rec, ts, proc, (uint16_t)m->module,
+							    5, m->start, m->len, m->vaddr));
 	return ret < 0 ? ret : 0;
 }
 
@@ -157,22 +155,31 @@ static int write_sample(struct f2t_writer *w, const struct f2t_item *it)
 	const struct f2t_event *ev = it->ev;
 	struct fxt_priv *p = w->priv;
 	uint64_t ips[255];
-	size_t n = ev->sample.nframes < 255 ? ev->sample.nframes : 255;
+	uint32_t maps[255];
+	size_t n = fxt_prof_stack(p->prof, it->stack.callstack, ips, maps, 255);
 	struct fxt_thread thread;
 	int ret;
 
 	ret = fxt_ensure_named(w, ev->pid);
-	for (size_t i = 0; !ret && i < n; i++) {
-		ips[i] = ev->sample.frames[i].ip;
-		ret = describe_frame(w, ev->ts, it->track.pid, &ev->sample.frames[i]);
-	}
+	for (size_t i = 0; !ret && i < n; i++)
+		if (maps[i])
+			ret = describe(w, ev->ts, it->track.pid, maps[i]);
 	if (!ret)
 		ret = fxt_thread_ref(w, (uint64_t)it->track.pid, (uint64_t)it->track.tid, &thread);
 	if (!ret)
 		ret = fxt_emit_encoded(w, fxt_profiler_backtrace(p->rec, ev->ts, thread, ips, n));
 	if (!ret)
-		ret = pf_samples_add(p->pf, &p->pfbuf, ev, it->track.pid);
+		ret = pf_samples_item(p->pf, &p->pfbuf, it);
 	return ret ? ret : fxt_flush_perfetto(w, false);
+}
+
+/* A definition of the model's profile: kept for the samples that use it. */
+static int define(struct f2t_writer *w, const struct f2t_item *it)
+{
+	struct fxt_priv *p = w->priv;
+	int ret = fxt_prof_define(p->prof, it);
+
+	return ret ? ret : pf_samples_item(p->pf, &p->pfbuf, it);
 }
 
 int fxt_write_item(struct f2t_writer *w, const struct f2t_item *it)
@@ -182,10 +189,19 @@ int fxt_write_item(struct f2t_writer *w, const struct f2t_item *it)
 	struct fxt_event_head e = { .ts = it->ts, .args = &args };
 	int ret;
 
-	if (it->kind == F2T_ITEM_NAME)
+	switch (it->kind) {
+	case F2T_ITEM_NAME:
 		return write_name(w, it);
-	if (it->kind == F2T_ITEM_SAMPLE)
+	case F2T_ITEM_SAMPLE:
 		return write_sample(w, it);
+	case F2T_ITEM_MAPPING:
+	case F2T_ITEM_FRAME:
+	case F2T_ITEM_CALLSTACK:
+	case F2T_ITEM_STACK_NODE:
+		return define(w, it);
+	default:
+		break;
+	}
 	ret = track_ref(w, &it->track, &e.thread);
 	if (!ret)
 		ret = fxt_category_ref(w, it->category, &e.category);

@@ -86,6 +86,12 @@ int json_write_item(struct f2t_writer *w, const struct f2t_item *it)
 		return o->err;
 	case F2T_ITEM_SAMPLE:
 		return json_sample(w, it);
+	case F2T_ITEM_STACK_NODE:
+		return json_stack_node(w, it);
+	case F2T_ITEM_MAPPING:
+	case F2T_ITEM_FRAME:
+	case F2T_ITEM_CALLSTACK:
+		return 0;	/* the stack tree is all a JSON trace has of stacks */
 	case F2T_ITEM_CLOCK_SYNC:
 		f2t_out_puts(o, ",\n{\"name\":\"clock_sync\"");
 		break;
@@ -121,11 +127,10 @@ int json_write_item(struct f2t_writer *w, const struct f2t_item *it)
 		f2t_out_puts(o, ",\"dur\":");
 		f2t_json_put_ts(o, it->end_ts - it->ts);
 	}
-	if (it->stack > 0) {
+	if (it->stack.node) {
 		/* The slice's stack in stackFrames: Trace Viewer shows it with the slice. */
 		f2t_out_puts(o, ",\"sf\":");
-		f2t_json_put_u64(o, (uint64_t)it->stack);
-		((struct json_priv *)w->priv)->stack_refs++;
+		f2t_json_put_u64(o, it->stack.node);
 	}
 	put_args(o, it);
 	f2t_out_putc(o, '}');

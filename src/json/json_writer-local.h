@@ -17,7 +17,8 @@ struct json_priv {
 	struct f2t_clock_link link;
 	struct f2t_spool sample_spool;	/* "samples" entries, opened at the first */
 	uint64_t samples;
-	uint64_t stack_refs;		/* slices naming a stack ("sf") */
+	struct f2t_spool node_spool;	/* "stackFrames" entries, likewise */
+	uint64_t nodes;
 	uint64_t not_in_text;		/* events drawn from traceEvents instead */
 };
 
@@ -27,10 +28,13 @@ int json_write_item(struct f2t_writer *w, const struct f2t_item *it);
 /* One sample into the samples spool (json_samples.c). */
 int json_sample(struct f2t_writer *w, const struct f2t_item *it);
 
+/* A node of the model's stack tree (F2T_ITEM_STACK_NODE) into its spool (json_samples.c). */
+int json_stack_node(struct f2t_writer *w, const struct f2t_item *it);
+
 /*
- * ',"samples":[...],"stackFrames":{...}' from the spool and the model's
- * stack tree; samples only when some came, stackFrames when samples or
- * slices name stacks.  Return: 0 or negative errno.
+ * ',"samples":[...],"stackFrames":{...}' from the spools; each only when
+ * something came (a sample, or a slice, names a node).  Return: 0 or
+ * negative errno.
  */
 int json_write_samples(struct f2t_writer *w);
 

@@ -326,6 +326,7 @@ static void json_destroy(struct f2t_writer *w)
 		return;
 	f2t_spool_close(&p->events);
 	f2t_spool_close(&p->sample_spool);
+	f2t_spool_close(&p->node_spool);
 	free(p);
 	w->priv = NULL;
 }
@@ -356,6 +357,7 @@ int f2t_json_writer_init(struct f2t_writer *w)
 		return -ENOMEM;
 	p->events.fd = -1;
 	p->sample_spool.fd = -1;
+	p->node_spool.fd = -1;
 	ret = f2t_spool_open(&p->events, w->out ? w->out->path : NULL);
 	if (ret) {
 		free(p);

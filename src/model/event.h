@@ -54,8 +54,16 @@ struct f2t_frame {
 	const char *module;	/* file path, "[kernel.kallsyms]", "[MOD]", "[jit]",
 				 * "[unknown]" when nothing is mapped there */
 	uint64_t offset;	/* ip in the module's own addresses (ELF vaddr) */
-	/* For profiler records: the module and the mapping holding ip (NULL: none). */
+	/*
+	 * For profiler records: the binary holding ip (NULL: none), an identity
+	 * only, never read outside symbols/ (each symbolizer has its own
+	 * binaries); its number in its symbolizer (1, 2, ...), its build-id
+	 * (length 0: unknown) and its mapping holding ip.
+	 */
 	const struct f2t_module *mod;
+	uint32_t mod_id;
+	uint8_t build_id_len;
+	const uint8_t *build_id;
 	uint64_t map_start, map_len, map_vaddr;
 	bool kernel;
 };
@@ -200,7 +208,7 @@ typedef int (*f2t_field_fn)(void *ctx, const char *name, int is_str, long long n
 /*
  * Where events come from: a source yields them in timestamp order and can
  * say more about each one it handed out (source/source.h has the calls, and
- * the merge of several sources).  An event handed out by next() points into
+ * several sources interleaved).  An event handed out by next() points into
  * its source's memory and stays valid until that same source is asked for
  * its next event.
  */

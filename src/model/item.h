@@ -75,10 +75,71 @@ enum f2t_item_kind {
 	F2T_ITEM_ASYNC_BEGIN,	/* paired with its end by id */
 	F2T_ITEM_ASYNC_END,
 	F2T_ITEM_CLOCK_SYNC,	/* a point two clocks agree on: args sync_id[, parent_ts] */
-	F2T_ITEM_SAMPLE,	/* a CPU sample: ev is the sample, stack its leaf */
+	F2T_ITEM_SAMPLE,	/* a CPU sample: ev is the sample, stack its callstack */
+	/*
+	 * The profile's definitions (model/profile.h), each once, before the
+	 * first item that uses it; def says which.
+	 */
+	F2T_ITEM_MAPPING,
+	F2T_ITEM_FRAME,
+	F2T_ITEM_CALLSTACK,
+	F2T_ITEM_STACK_NODE,
 };
 
 #define F2T_ITEM_MAX_ARGS 15
+
+/*
+ * A binary mapped in a process (the kernel's, and each kernel module's, in
+ * every process).
+ */
+struct f2t_mapping_def {
+	uint32_t id;			/* 1, 2, ... */
+	/*
+	 * The binary's number (1, 2, ...) in the symbolizer that named it, the
+	 * same in every mapping of it; another source's binary can have it too.
+	 */
+	uint32_t module;
+	struct f2t_str path;		/* a file, "[kernel.kallsyms]", "[MOD]", "[vdso]"... */
+	const uint8_t *build_id;
+	size_t build_id_len;		/* 0: not known */
+	uint64_t start, len;		/* where it is mapped */
+	uint64_t vaddr;			/* the binary's own address of start (ELF vaddr) */
+};
+
+/* An address in a mapping, or outside any (JIT code, unknown). */
+struct f2t_frame_def {
+	uint32_t id;			/* 1, 2, ... */
+	uint32_t mapping;		/* 0: none */
+	uint64_t pc, rel_pc;		/* rel_pc: pc less the mapping's start */
+	/* Its function, else "MODULE_BASENAME+0xOFFSET", as every output names it. */
+	struct f2t_str name;
+};
+
+/* A frame called from a parent callstack: a stack, its innermost frame last added. */
+struct f2t_callstack_def {
+	uint32_t id;			/* 1, 2, ... */
+	uint32_t parent;		/* 0: frame is the outermost */
+	uint32_t frame;
+	uint32_t depth;			/* frames in it: the parent's and one */
+	bool kernel;			/* frame is the kernel's */
+};
+
+/*
+ * A node of the stack tree by name (JSON's stackFrames): a callstack's
+ * frames by function name and module, so frames of one name at several
+ * addresses are one node.
+ */
+struct f2t_stack_node_def {
+	uint32_t id;			/* 1, 2, ...: a parent's is smaller */
+	uint32_t parent;		/* 0: a root */
+	struct f2t_str name, module;
+};
+
+/* A stack as items name it: 0 for none. */
+struct f2t_stack_ref {
+	uint32_t callstack;
+	uint32_t node;			/* its node in the stack tree, when made */
+};
 
 struct f2t_item {
 	enum f2t_item_kind kind;
@@ -93,7 +154,17 @@ struct f2t_item {
 	bool name_unique;	/* the name is free text (see f2t_arg.unique) */
 	/* ASYNC_*: the pairing id; COUNTER: the counter's id (per process/CPU). */
 	uint64_t id;
-	int64_t stack;		/* SAMPLE: the leaf in the model's stack tree */
+	/*
+	 * SAMPLE: its stack (a node always: "[unknown]" for none); an off-CPU
+	 * COMPLETE: the stack it blocked in.
+	 */
+	struct f2t_stack_ref stack;
+	union {				/* MAPPING, FRAME, CALLSTACK, STACK_NODE */
+		const struct f2t_mapping_def *mapping;
+		const struct f2t_frame_def *frame;
+		const struct f2t_callstack_def *callstack;
+		const struct f2t_stack_node_def *node;
+	} def;
 	const struct f2t_arg *args;
 	unsigned int nargs;
 	const struct f2t_event *ev;	/* what it came from; NULL at the trace's end */

@@ -14,6 +14,7 @@
 #include "model/fgraph.h"
 #include "model/marker_track.h"
 #include "model/model.h"
+#include "model/profile.h"
 
 #define F2T_MODEL_TEXT_MAX 160	/* names the model makes up ("IRQ (name)", "sys:event") */
 
@@ -22,7 +23,7 @@ struct f2t_model {
 	struct f2t_mtrack *markers;
 	struct f2t_cpu_tracks *cpus;
 	struct f2t_fgraph *fg;
-	struct f2t_stacks *stacks;
+	struct f2t_profile *profile;
 	struct f2t_cputime *cputime;
 	/* Pseudo tracks already named (F2T_ITEM_NAME sent). */
 	bool cpus_named;
@@ -44,6 +45,15 @@ struct f2t_model {
 static inline int f2t_model_put(struct f2t_model *m, const struct f2t_item *it)
 {
 	return m->emit(m->ctx, it);
+}
+
+/* The stack of @frames for @use (model/profile.h), its definitions sent first. */
+static inline int f2t_model_stack(struct f2t_model *m, const struct f2t_frame *frames,
+				  uint32_t n, bool named, const struct f2t_item *use,
+				  struct f2t_stack_ref *ref)
+{
+	return f2t_profile_stack(m->profile, use->track.pid, frames, n, named, use, m->emit,
+				 m->ctx, ref);
 }
 
 /* A NUL-terminated string as an item string. */

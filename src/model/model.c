@@ -20,9 +20,9 @@ struct f2t_model *f2t_model_new(const struct f2t_recording *rec, const char *own
 	m->markers = f2t_mtrack_new();
 	m->cpus = f2t_cpu_tracks_new();
 	m->fg = f2t_fgraph_new();
-	m->stacks = f2t_stacks_new();
+	m->profile = f2t_profile_new();
 	m->cputime = f2t_cputime_new(rec->tasks);
-	if (!m->markers || !m->cpus || !m->fg || !m->stacks || !m->cputime)
+	if (!m->markers || !m->cpus || !m->fg || !m->profile || !m->cputime)
 		goto nomem;
 	if (own_sync_id && *own_sync_id && f2t_mtrack_reserve_sync_id(m->markers, own_sync_id))
 		goto nomem;
@@ -40,7 +40,7 @@ void f2t_model_free(struct f2t_model *m)
 	f2t_mtrack_free(m->markers);
 	f2t_cpu_tracks_free(m->cpus);
 	f2t_fgraph_free(m->fg);
-	f2t_stacks_free(m->stacks);
+	f2t_profile_free(m->profile);
 	f2t_cputime_free(m->cputime);
 	free(m);
 }
@@ -123,10 +123,9 @@ static int sample(struct f2t_model *m, const struct f2t_event *ev)
 		.track = { F2T_TRACK_THREAD, pid > 0 ? pid : 0, ev->pid > 0 ? ev->pid : 0, 0 },
 	};
 
-	it.stack = f2t_stacks_add(m->stacks, ev->sample.frames, ev->sample.nframes);
-	if (it.stack < 0)
-		return (int)it.stack;
-	return f2t_model_put(m, &it);
+	int ret = f2t_model_stack(m, ev->sample.frames, ev->sample.nframes, true, &it, &it.stack);
+
+	return ret ? ret : f2t_model_put(m, &it);
 }
 
 int f2t_model_event(struct f2t_model *m, const struct f2t_event *ev, f2t_item_fn emit,
@@ -168,14 +167,9 @@ void f2t_model_counts(const struct f2t_model *m, struct f2t_stats *st)
 	st->markers_open_slices = c.open_slices;
 	st->markers_open_async = c.open_async;
 	st->funcgraph_exits_without_entry = f2t_fgraph_unmatched(m->fg);
-	st->stack_frames = f2t_stacks_count(m->stacks);
+	st->stack_frames = f2t_profile_nodes(m->profile);
 	st->sync_start_trace_ns = m->sync_start_ts;
 	st->sync_end_trace_ns = m->sync_end_ts;
-}
-
-const struct f2t_stacks *f2t_model_stacks(const struct f2t_model *m)
-{
-	return m->stacks;
 }
 
 const struct f2t_cputime *f2t_model_cputime(const struct f2t_model *m)

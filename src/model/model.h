@@ -11,7 +11,8 @@
  *    (model/cpu_tracks.h), idle and frequency: counters of the pseudo
  *    process "CPUs" (model/pseudo.h);
  *  - other tracepoints: instants with their fields as arguments;
- *  - CPU samples: their stacks interned in one tree (model/stacks.h).
+ *  - CPU samples and off-CPU episodes: their stacks interned once, defined
+ *    as items before their first use (model/profile.h).
  * It also keeps what is summed over the run: CPU time per thread, the
  * distinct stacks, and its share of the run's counts (model/stats.h).
  *
@@ -27,7 +28,6 @@
 #include "model/event.h"
 #include "model/item.h"
 #include "model/recording.h"
-#include "model/stacks.h"
 #include "model/stats.h"
 
 struct f2t_model;
@@ -68,9 +68,6 @@ int f2t_model_event(struct f2t_model *m, const struct f2t_event *ev, f2t_item_fn
  * nodes, the recorder's own sync markers' kernel times.
  */
 void f2t_model_counts(const struct f2t_model *m, struct f2t_stats *st);
-
-/** f2t_model_stacks() - the tree every sample's stack was interned in */
-const struct f2t_stacks *f2t_model_stacks(const struct f2t_model *m);
 
 /** f2t_model_cputime() - CPU time per thread so far (f2t_cputime_of()) */
 const struct f2t_cputime *f2t_model_cputime(const struct f2t_model *m);

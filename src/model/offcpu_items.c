@@ -2,9 +2,10 @@
 /*
  * An off-CPU episode as one complete slice on its thread, from the switch
  * out to the switch back in: named for its state and the kernel function
- * it blocked in ("S pipe_read"), its stack interned in the stack tree
- * (JSON's "sf": Trace Viewer shows it with the slice), and as arguments
- * the state, the waker and both stacks as text (what Perfetto shows).
+ * it blocked in ("S pipe_read"), naming its stack (model/profile.h; its
+ * node in the stack tree is JSON's "sf": Trace Viewer shows it with the
+ * slice), and as arguments the state, the waker and both stacks as text
+ * (what Perfetto shows).
  */
 #include <stdio.h>
 #include <string.h>
@@ -64,9 +65,10 @@ int f2t_model_offcpu_event(struct f2t_model *m, const struct f2t_event *ev)
 		 blocker ? fname : "[unknown]");
 	it.name = f2t_s(m->text);
 	if (ev->offcpu.nframes) {
-		it.stack = f2t_stacks_add(m->stacks, ev->offcpu.frames, ev->offcpu.nframes);
-		if (it.stack < 0)
-			return (int)it.stack;
+		ret = f2t_model_stack(m, ev->offcpu.frames, ev->offcpu.nframes, true, &it,
+				      &it.stack);
+		if (ret)
+			return ret;
 	}
 	m->series[0] = ev->offcpu.state;
 	m->series[1] = '\0';

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The deduplicated stack-frame tree of the JSON stackFrames dictionary: a
- * node is (parent, function name, module), made once; a sample names its
- * leaf.  Memory grows with distinct stacks only, never with samples.
+ * The stack tree by name (JSON's stackFrames dictionary): a node is
+ * (parent, function name, module), made once; the profile stage
+ * (model/profile.h) makes one for each callstack drawn.  Memory grows with
+ * distinct stacks only, never with samples.
  */
 #ifndef F2T_STACKS_H
 #define F2T_STACKS_H
@@ -29,21 +30,8 @@ void f2t_stacks_free(struct f2t_stacks *s);
 int64_t f2t_stacks_node(struct f2t_stacks *s, uint32_t parent, const char *name, size_t nlen,
 			const char *category, size_t clen);
 
-/**
- * f2t_stacks_add() - the leaf node of a sample's stack
- * @frames: innermost first, as samples carry them
- * @n: how many; 0 gives the one "[unknown]" root (a sample always has a node)
- *
- * Return: the leaf's id, or -ENOMEM.
- */
-int64_t f2t_stacks_add(struct f2t_stacks *s, const struct f2t_frame *frames, size_t n);
-
 /* Nodes made so far (the largest id). */
 uint32_t f2t_stacks_count(const struct f2t_stacks *s);
-
-/* Node @id (1..count): its name, category and parent (0: a root). */
-void f2t_stacks_get(const struct f2t_stacks *s, uint32_t id, const char **name,
-		    const char **category, uint32_t *parent);
 
 /**
  * f2t_frame_name() - what a frame is called: its function, else

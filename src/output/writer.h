@@ -52,7 +52,7 @@ struct f2t_writer {
 	 * in priv (by the task's seq).
 	 */
 	const struct f2t_tasks *tasks;
-	const struct f2t_model *model;	/* stacks and CPU times, read at end() */
+	const struct f2t_model *model;	/* CPU times, read at end() */
 	void *priv;
 	/*
 	 * With an error a writer returns, what its format could not hold

@@ -4,84 +4,50 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/stacks.h"
 #include "perfetto/pf_fields.h"
 #include "perfetto/pf_packets.h"
 #include "perfetto/pf_samples.h"
-#include "symbols/maps.h"
-#include "util/hash.h"
+#include "util/intern.h"
+#include "util/vec.h"
+
+enum { I_NAME, I_PATH, I_BUILD_ID, I_COUNT };
 
 /*
- * Interning ids for byte strings: iid 1, 2, ... in order of first sight.
- * Keys are kept end to end in one buffer; ends holds where key i + 1 ends.
+ * The model's definitions as kept here, by the model's id - 1, each with
+ * its iid once a sample's packet interned it (0: not yet).  Iids are given
+ * in the order samples first use them, so what only off-CPU stacks use is
+ * never written.
  */
-struct intern {
-	struct f2t_hash index;	/* -> iid */
-	struct pb_buf keys;
-	struct pb_buf ends;	/* size_t each */
-	size_t n;
+struct mapping {
+	uint64_t start, end, iid;
+	int64_t path, bid;		/* in kept; bid -1: none */
 };
 
-static size_t key_end(const struct intern *in, size_t i)
-{
-	size_t end;
-
-	memcpy(&end, in->ends.p + i * sizeof(end), sizeof(end));
-	return end;
-}
-
-struct lookup {
-	const struct intern *in;
-	const void *key;
-	size_t len;
+struct frame {
+	uint64_t rel_pc, iid;
+	uint32_t mapping;
+	int64_t name;			/* in kept */
 };
 
-static bool same_key(uintptr_t iid, const void *key)
-{
-	const struct lookup *l = key;
-	size_t start = iid > 1 ? key_end(l->in, iid - 2) : 0;
-
-	/* Empty keys (an empty name) may sit in a buffer never grown: no pointer to compare. */
-	return key_end(l->in, iid - 1) - start == l->len &&
-	       (!l->len || !memcmp(l->in->keys.p + start, l->key, l->len));
-}
-
-/* The iid of @key, made when new (*fresh set).  Return: the iid, or -ENOMEM. */
-static int64_t intern(struct intern *in, const void *key, size_t len, bool *fresh)
-{
-	struct lookup l = { in, key, len };
-	uint64_t h = f2t_hash_bytes(key, len);
-	struct f2t_hslot *s = f2t_hash_slot(&in->index, h, same_key, &l);
-
-	*fresh = !s->val;
-	if (s->val)
-		return (int64_t)s->val;
-	pb_raw(&in->keys, key, len);
-	pb_raw(&in->ends, &in->keys.len, sizeof(in->keys.len));
-	if (in->keys.err || in->ends.err || f2t_hash_reserve(&in->index))
-		return -ENOMEM;
-	in->n++;
-	f2t_hash_put(&in->index, f2t_hash_slot(&in->index, h, same_key, &l), h, in->n);
-	return (int64_t)in->n;
-}
-
-static void intern_fini(struct intern *in)
-{
-	f2t_hash_fini(&in->index);
-	pb_buf_free(&in->keys);
-	pb_buf_free(&in->ends);
-}
-
-enum { I_NAME, I_PATH, I_BUILD_ID, I_MAPPING, I_FRAME, I_CALLSTACK, I_COUNT };
+struct callstack {
+	uint32_t parent, frame, depth;
+	bool kernel;
+	uint64_t iid;
+};
 
 struct pf_samples {
 	struct f2t_sampling sampling;
 	bool mono, started;
-	struct intern in[I_COUNT];
+	struct f2t_intern in[I_COUNT];	/* iid: id + 1 */
 	struct pb_buf interned;		/* InternedData of the packet being built */
-	uint64_t *frames;		/* a sample's frame iids, root first */
-	size_t frames_cap;
-	char name[512];
+	struct mapping *maps;
+	struct frame *frames;
+	struct callstack *stacks;
+	size_t nmaps, mapcap, nframes, framecap, nstacks, stackcap;
+	struct f2t_intern kept;		/* the definitions' strings */
+	uint64_t map_iids, frame_iids, stack_iids;	/* iids given */
+	uint64_t *ids;			/* a sample's frame iids, root first */
+	size_t ids_cap;
 };
 
 struct pf_samples *pf_samples_new(const struct f2t_sampling *sampling, bool mono)
@@ -92,12 +58,8 @@ struct pf_samples *pf_samples_new(const struct f2t_sampling *sampling, bool mono
 		goto nomem;
 	s->sampling = *sampling;
 	s->mono = mono;
-	for (int i = 0; i < I_COUNT; i++)
-		if (f2t_hash_init(&s->in[i].index, 256))
-			goto nomem;
 	return s;
 nomem:
-	pf_samples_free(s);
 	errno = ENOMEM;
 	return NULL;
 }
@@ -107,9 +69,13 @@ void pf_samples_free(struct pf_samples *s)
 	if (!s)
 		return;
 	for (int i = 0; i < I_COUNT; i++)
-		intern_fini(&s->in[i]);
+		f2t_intern_fini(&s->in[i]);
 	pb_buf_free(&s->interned);
+	free(s->maps);
 	free(s->frames);
+	free(s->stacks);
+	f2t_intern_fini(&s->kept);
+	free(s->ids);
 	free(s);
 }
 
@@ -129,119 +95,158 @@ static int64_t string_iid(struct pf_samples *s, int which, uint32_t field, const
 			  size_t len)
 {
 	bool fresh;
-	int64_t iid = intern(&s->in[which], p, len, &fresh);
+	int64_t id = f2t_intern(&s->in[which], p, len, &fresh);
 
-	if (iid > 0 && fresh)
-		interned_string(&s->interned, field, iid, p, len);
-	return iid;
+	if (id < 0)
+		return id;
+	if (fresh)
+		interned_string(&s->interned, field, id + 1, p, len);
+	return id + 1;
 }
 
-/* The mapping of frame @f in process @pid: the kernel's is everyone's.  0: none. */
-static int64_t mapping_iid(struct pf_samples *s, int32_t pid, const struct f2t_frame *f)
+/* A string of a definition kept.  Return: its id in kept, or -ENOMEM. */
+static int64_t keep(struct pf_samples *s, const void *p, size_t len)
 {
-	const struct f2t_module *m = f->mod;
-	struct { uint64_t start; int32_t pid; uint32_t mod; } key;
-	int64_t iid, path, bid = 0;
-	bool fresh;
-	size_t e;
+	return f2t_intern(&s->kept, p, len, NULL);
+}
 
-	if (!m)
+/* A string kept. */
+static const char *kept(const struct pf_samples *s, int64_t id, size_t *len)
+{
+	return f2t_intern_key(&s->kept, (size_t)id, len);
+}
+
+/* Keeps a definition of the model's until a sample uses it.  Return: 0 or -ENOMEM. */
+static int define(struct pf_samples *s, const struct f2t_item *it)
+{
+	const struct f2t_mapping_def *m;
+	struct mapping *km;
+	struct frame *kf;
+	struct callstack *kc;
+
+	switch (it->kind) {
+	case F2T_ITEM_MAPPING:
+		m = it->def.mapping;
+		km = f2t_vec_push(&s->maps, &s->nmaps, &s->mapcap, 64);
+		if (!km)
+			return -ENOMEM;
+		*km = (struct mapping){ .start = m->start, .end = m->start + m->len,
+					.path = keep(s, m->path.s, m->path.len),
+					.bid = m->build_id_len ? keep(s, m->build_id,
+								      m->build_id_len) : -1 };
+		return km->path < 0 || km->bid < -1 ? -ENOMEM : 0;
+	case F2T_ITEM_FRAME:
+		kf = f2t_vec_push(&s->frames, &s->nframes, &s->framecap, 1024);
+		if (!kf)
+			return -ENOMEM;
+		*kf = (struct frame){ .rel_pc = it->def.frame->rel_pc,
+				      .mapping = it->def.frame->mapping,
+				      .name = keep(s, it->def.frame->name.s, it->def.frame->name.len) };
+		return kf->name < 0 ? -ENOMEM : 0;
+	case F2T_ITEM_CALLSTACK:
+		kc = f2t_vec_push(&s->stacks, &s->nstacks, &s->stackcap, 1024);
+		if (!kc)
+			return -ENOMEM;
+		*kc = (struct callstack){ it->def.callstack->parent, it->def.callstack->frame,
+					  it->def.callstack->depth, it->def.callstack->kernel, 0 };
 		return 0;
-	memset(&key, 0, sizeof(key));
-	key.start = f->map_start;
-	key.pid = f->kernel ? -1 : pid;
-	key.mod = m->id;
-	iid = intern(&s->in[I_MAPPING], &key, sizeof(key), &fresh);
-	if (iid <= 0 || !fresh)
-		return iid;
-	path = string_iid(s, I_PATH, PF_INTERNED_MAPPING_PATHS, m->name, strlen(m->name));
-	if (path > 0 && m->build_id.len)
-		bid = string_iid(s, I_BUILD_ID, PF_INTERNED_BUILD_IDS, m->build_id.b,
-				 m->build_id.len);
+	default:
+		return 0;
+	}
+}
+
+/* The iid of mapping @id, interned in the packet (with its strings) when new. */
+static int64_t mapping_iid(struct pf_samples *s, uint32_t id)
+{
+	struct mapping *m = &s->maps[id - 1];
+	int64_t path, bid = 0;
+	const char *str;
+	size_t len, e;
+
+	if (m->iid)
+		return (int64_t)m->iid;
+	str = kept(s, m->path, &len);
+	path = string_iid(s, I_PATH, PF_INTERNED_MAPPING_PATHS, str, len);
+	if (path > 0 && m->bid >= 0) {
+		str = kept(s, m->bid, &len);
+		bid = string_iid(s, I_BUILD_ID, PF_INTERNED_BUILD_IDS, str, len);
+	}
 	if (path < 0 || bid < 0)
 		return -ENOMEM;
+	m->iid = ++s->map_iids;
 	e = pb_open(&s->interned, PF_INTERNED_MAPPINGS);
-	pb_uint(&s->interned, PF_MAP_IID, (uint64_t)iid);
+	pb_uint(&s->interned, PF_MAP_IID, m->iid);
 	if (bid)
 		pb_uint(&s->interned, PF_MAP_BUILD_ID, (uint64_t)bid);
-	pb_uint(&s->interned, PF_MAP_START, f->map_start);
-	pb_uint(&s->interned, PF_MAP_END, f->map_start + f->map_len);
+	pb_uint(&s->interned, PF_MAP_START, m->start);
+	pb_uint(&s->interned, PF_MAP_END, m->end);
 	pb_uint(&s->interned, PF_MAP_PATH_STRING_IDS, (uint64_t)path);
 	pb_close(&s->interned, e);
-	return iid;
+	return (int64_t)m->iid;
 }
 
 /*
- * The frame at @f->ip of its mapping, named as every output names it
- * (model/stacks.h).  A frame outside any mapping (JIT code, unknown) has
- * no mapping: trace_processor keeps it by name.
+ * The iid of frame @id, interned in the packet when new.  A frame outside
+ * any mapping (JIT code, unknown) has no mapping: trace_processor keeps it
+ * by name.
  */
-static int64_t frame_iid(struct pf_samples *s, int32_t pid, const struct f2t_frame *f)
+static int64_t frame_iid(struct pf_samples *s, uint32_t id)
 {
-	int64_t map = mapping_iid(s, pid, f), iid, name;
-	struct { uint64_t ip; int64_t map; int32_t pid; int32_t pad; } key;
-	bool fresh;
+	struct frame *f = &s->frames[id - 1];
+	int64_t map = 0, name;
+	const char *str;
 	size_t len, e;
 
+	if (f->iid)
+		return (int64_t)f->iid;
+	if (f->mapping)
+		map = mapping_iid(s, f->mapping);
 	if (map < 0)
 		return map;
-	memset(&key, 0, sizeof(key));
-	key.ip = f->ip;
-	key.map = map;
-	key.pid = map ? 0 : pid;	/* JIT names are the process's own */
-	iid = intern(&s->in[I_FRAME], &key, sizeof(key), &fresh);
-	if (iid <= 0 || !fresh)
-		return iid;
-	len = f2t_frame_name(f, s->name, sizeof(s->name));
-	name = string_iid(s, I_NAME, PF_INTERNED_FUNCTION_NAMES, s->name, len);
+	str = kept(s, f->name, &len);
+	name = string_iid(s, I_NAME, PF_INTERNED_FUNCTION_NAMES, str, len);
 	if (name < 0)
 		return name;
+	f->iid = ++s->frame_iids;
 	e = pb_open(&s->interned, PF_INTERNED_FRAMES);
-	pb_uint(&s->interned, PF_FRAME_IID, (uint64_t)iid);
+	pb_uint(&s->interned, PF_FRAME_IID, f->iid);
 	pb_uint(&s->interned, PF_FRAME_FUNCTION_NAME_ID, (uint64_t)name);
 	if (map) {
 		pb_uint(&s->interned, PF_FRAME_MAPPING_ID, (uint64_t)map);
-		pb_uint(&s->interned, PF_FRAME_REL_PC, f->ip - f->map_start);
+		pb_uint(&s->interned, PF_FRAME_REL_PC, f->rel_pc);
 	}
 	pb_close(&s->interned, e);
-	return iid;
+	return (int64_t)f->iid;
 }
 
-/* The callstack of @ev's frames, root first.  0: no frames; -ENOMEM. */
-static int64_t callstack_iid(struct pf_samples *s, const struct f2t_event *ev, int32_t pid)
+/* The iid of callstack @id, interned when new as its frames' iids, root first. */
+static int64_t callstack_iid(struct pf_samples *s, uint32_t id)
 {
-	size_t n = ev->sample.nframes, e;
-	int64_t iid;
-	bool fresh;
+	struct callstack *c = &s->stacks[id - 1];
+	size_t n = c->depth, e;
 
-	if (!n)
-		return 0;
-	if (n > s->frames_cap) {
-		uint64_t *f = realloc(s->frames, n * sizeof(*f));
-
-		if (!f)
-			return -ENOMEM;
-		s->frames = f;
-		s->frames_cap = n;
-	}
-	/* Samples carry the innermost frame first. */
-	for (size_t i = 0; i < n; i++) {
-		int64_t fr = frame_iid(s, pid, &ev->sample.frames[n - 1 - i]);
+	if (c->iid)
+		return (int64_t)c->iid;
+	if (f2t_vec_reserve(&s->ids, &s->ids_cap, n, 64))
+		return -ENOMEM;
+	for (uint32_t at = id; at; at = s->stacks[at - 1].parent)
+		s->ids[--n] = s->stacks[at - 1].frame;
+	/* Frames are interned root first, as they are listed. */
+	for (size_t i = 0; i < c->depth; i++) {
+		int64_t fr = frame_iid(s, (uint32_t)s->ids[i]);
 
 		if (fr < 0)
 			return fr;
-		s->frames[i] = (uint64_t)fr;
+		s->ids[i] = (uint64_t)fr;
 	}
-	iid = intern(&s->in[I_CALLSTACK], s->frames, n * sizeof(*s->frames), &fresh);
-	if (iid <= 0 || !fresh)
-		return iid;
+	c->iid = ++s->stack_iids;
 	e = pb_open(&s->interned, PF_INTERNED_CALLSTACKS);
-	pb_uint(&s->interned, PF_CALLSTACK_IID, (uint64_t)iid);
+	pb_uint(&s->interned, PF_CALLSTACK_IID, c->iid);
 	/* Not packed: Perfetto declares frame_ids without [packed = true]. */
-	for (size_t i = 0; i < n; i++)
-		pb_uint(&s->interned, PF_CALLSTACK_FRAME_IDS, s->frames[i]);
+	for (size_t i = 0; i < c->depth; i++)
+		pb_uint(&s->interned, PF_CALLSTACK_FRAME_IDS, s->ids[i]);
 	pb_close(&s->interned, e);
-	return iid;
+	return (int64_t)c->iid;
 }
 
 /* The sequence's first packet, before its first sample. */
@@ -261,31 +266,37 @@ static size_t packet(struct pf_samples *s, struct pb_buf *b, uint64_t ts)
 		.flags = PF_SEQ_NEEDS_INCREMENTAL_STATE });
 }
 
-int pf_samples_add(struct pf_samples *s, struct pb_buf *b, const struct f2t_event *ev,
-		   int32_t pid)
+/* One CPU sample, with what its packet is the first to use interned in it. */
+static int sample(struct pf_samples *s, struct pb_buf *b, const struct f2t_item *it)
 {
-	int64_t cs;
+	const struct f2t_event *ev = it->ev;
+	uint32_t cs = it->stack.callstack;
+	int64_t iid;
 	size_t pkt, ps;
 
 	s->interned.len = 0;
-	cs = callstack_iid(s, ev, pid);
-	if (cs < 0 || s->interned.err)
-		return cs < 0 ? (int)cs : s->interned.err;
+	iid = cs ? callstack_iid(s, cs) : 0;
+	if (iid < 0 || s->interned.err)
+		return iid < 0 ? (int)iid : s->interned.err;
 	pkt = packet(s, b, ev->ts);
 	if (s->interned.len)
 		pb_bytes(b, PF_PKT_INTERNED_DATA, s->interned.p, s->interned.len);
 	ps = pb_open(b, PF_PKT_PERF_SAMPLE);
 	pb_uint(b, PF_PS_CPU, ev->cpu);
-	pb_uint(b, PF_PS_PID, (uint32_t)pid);
+	pb_uint(b, PF_PS_PID, (uint32_t)it->track.pid);
 	pb_uint(b, PF_PS_TID, (uint32_t)ev->pid);
-	if (cs)
-		pb_uint(b, PF_PS_CALLSTACK_IID, (uint64_t)cs);
-	if (ev->sample.nframes)
-		pb_uint(b, PF_PS_CPU_MODE,
-			ev->sample.frames[0].kernel ? PF_MODE_KERNEL : PF_MODE_USER);
+	if (cs) {
+		pb_uint(b, PF_PS_CALLSTACK_IID, (uint64_t)iid);
+		pb_uint(b, PF_PS_CPU_MODE, s->stacks[cs - 1].kernel ? PF_MODE_KERNEL : PF_MODE_USER);
+	}
 	pb_close(b, ps);
 	pb_close(b, pkt);
 	return b->err;
+}
+
+int pf_samples_item(struct pf_samples *s, struct pb_buf *b, const struct f2t_item *it)
+{
+	return it->kind == F2T_ITEM_SAMPLE ? sample(s, b, it) : define(s, it);
 }
 
 int pf_samples_lost(struct pf_samples *s, struct pb_buf *b, uint64_t ts, uint64_t count)

@@ -3,12 +3,13 @@
  * CPU samples as Perfetto's own profiler writes them: PerfSample packets
  * on a trusted sequence of their own, whose first packet clears the
  * incremental state and says what was sampled (PerfSampleDefaults), each
- * sample naming an interned callstack.  What a sample needs and the
- * sequence does not have yet is interned in the sample's own packet:
- * function names, mapping paths, build ids, mappings (one per process and
- * mapped file; the kernel's shared by all), frames (a mapping and the
- * address in it, with its name), callstacks (frame ids, root first).
- * Memory grows with distinct frames and stacks, never with samples.
+ * sample naming an interned callstack.  The model's definitions
+ * (model/profile.h) are kept until a sample first uses them, then
+ * interned in its packet: function names, mapping paths, build ids,
+ * mappings, frames (a mapping and the address in it, with its name),
+ * callstacks (frame ids, root first), iids given in that order, so what
+ * only off-CPU stacks use is never written.  Memory grows with distinct
+ * stacks, never with samples.
  *
  * Used by the Perfetto writer, and by the FXT writer for blob records
  * that carry Perfetto packets (Perfetto shows no FXT profiler record).
@@ -18,7 +19,7 @@
 
 #include <stdint.h>
 
-#include "model/event.h"
+#include "model/item.h"
 #include "model/recording.h"
 #include "perfetto/pb.h"
 
@@ -37,14 +38,12 @@ struct pf_samples *pf_samples_new(const struct f2t_sampling *sampling, bool mono
 void pf_samples_free(struct pf_samples *s);
 
 /**
- * pf_samples_add() - one CPU sample, as a packet appended to @b
- * @ev: the sample (F2T_EV_SAMPLE)
- * @pid: its process
+ * pf_samples_item() - a definition of the model's profile, or a CPU sample
+ *		       as a packet appended to @b (other items: nothing)
  *
  * Return: 0 or -ENOMEM.
  */
-int pf_samples_add(struct pf_samples *s, struct pb_buf *b, const struct f2t_event *ev,
-		   int32_t pid);
+int pf_samples_item(struct pf_samples *s, struct pb_buf *b, const struct f2t_item *it);
 
 /**
  * pf_samples_lost() - the kernel dropped @count perf records: a PerfSample

@@ -336,10 +336,18 @@ static int pf_item(struct f2t_writer *w, const struct f2t_item *it)
 		if (p->print_path != PF_PRINT_ITEMS)
 			return 0;
 	}
-	if (it->kind == F2T_ITEM_SAMPLE)
-		ret = pf_samples_add(p->samples, &p->buf, it->ev, it->track.pid);
-	else
+	switch (it->kind) {
+	case F2T_ITEM_SAMPLE:
+	case F2T_ITEM_MAPPING:
+	case F2T_ITEM_FRAME:
+	case F2T_ITEM_CALLSTACK:
+	case F2T_ITEM_STACK_NODE:
+		ret = pf_samples_item(p->samples, &p->buf, it);
+		break;
+	default:
 		ret = pf_tracks_item(p->tracks, &p->buf, it);
+		break;
+	}
 	return ret ? ret : maybe_write_out(w);
 }
 

@@ -13,12 +13,11 @@
 #include "model/offcpu.h"
 #include "model/stacks.h"
 #include "model/stats.h"
-#include "model/tracker.h"
 #include "report/offcpu.h"
-#include "source/input.h"
 #include "util/idmap.h"
 #include "util/intern.h"
 #include "util/log.h"
+#include "util/out.h"
 #include "util/sort.h"
 #include "util/vec.h"
 
@@ -48,16 +47,10 @@ struct thread_sum {
 struct f2t_offcpu_report {
 	struct table stacks, wakers;
 	struct f2t_idmap threads;	/* tid -> struct thread_sum */
+	const char *path;		/* the input, for messages (f2t_offcpu_report_tap()) */
+	struct f2t_stats st;		/* the run's counts, once it ended */
 	char key[KEY_MAX];
 };
-
-/* What FILE's writes came to, once flushed: its errors show only then. */
-static int flush_status(FILE *f)
-{
-	if (fflush(f))
-		return -errno;
-	return ferror(f) ? -EIO : 0;
-}
 
 /* The sum for KEY, added (zeroed) if new.  NULL on ENOMEM. */
 static struct sum *table_get(struct table *t, const char *key, size_t len)
@@ -250,12 +243,12 @@ static size_t *sorted(const void *base, size_t size, size_t n)
 }
 
 /* The frames of a folded stack, innermost first, one a line. */
-static void put_frames(FILE *f, const char *stack, const char *indent)
+static void put_frames(struct f2t_out *f, const char *stack, const char *indent)
 {
 	const char *end = stack + strlen(stack);
 
 	if (!*stack) {
-		fprintf(f, "%s[no stack]\n", indent);
+		f2t_out_printf(f, "%s[no stack]\n", indent);
 		return;
 	}
 	while (end > stack) {
@@ -263,7 +256,7 @@ static void put_frames(FILE *f, const char *stack, const char *indent)
 
 		while (semi > stack && semi[-1] != ';')
 			semi--;
-		fprintf(f, "%s%.*s\n", indent, (int)(end - semi), semi);
+		f2t_out_printf(f, "%s%.*s\n", indent, (int)(end - semi), semi);
 		end = semi > stack ? semi - 1 : stack;
 	}
 }
@@ -281,18 +274,18 @@ struct thread_row {
 };
 
 static void print_threads(const struct f2t_offcpu_report *r, const struct f2t_tasks *tasks,
-			  unsigned int top, FILE *f, struct thread_row *rows, size_t *idx)
+			  unsigned int top, struct f2t_out *f, struct thread_row *rows, size_t *idx)
 {
 	const struct f2t_task *task;
 
-	fprintf(f, "Blocked time by thread (S: sleeping, D: uninterruptible, other: T t P I)\n"
+	f2t_out_printf(f, "Blocked time by thread (S: sleeping, D: uninterruptible, other: T t P I)\n"
 		   "%8s %-16s %8s %12s %12s %12s %12s %9s\n", "TID", "THREAD", "PID", "total ms",
 		"S ms", "D ms", "other ms", "episodes");
 	for (size_t k = 0; k < r->threads.n && k < top; k++) {
 		const struct thread_row *row = &rows[idx[k]];
 
 		task = tasks ? f2t_tasks_find(tasks, row->tid) : NULL;
-		fprintf(f, "%8d %-16s %8d %12.3f %12.3f %12.3f %12.3f %9llu\n", row->tid,
+		f2t_out_printf(f, "%8d %-16s %8d %12.3f %12.3f %12.3f %12.3f %9llu\n", row->tid,
 			name_of(tasks, row->tid), task ? task->tgid : 0, ms(row->total),
 			ms(row->t->ns[0]), ms(row->t->ns[1]), ms(row->t->ns[2]),
 			(unsigned long long)row->t->n);
@@ -300,12 +293,12 @@ static void print_threads(const struct f2t_offcpu_report *r, const struct f2t_ta
 }
 
 static void print_stack(const struct f2t_offcpu_report *r, const struct f2t_tasks *tasks,
-			size_t rank, const struct sum *e, const size_t *widx, FILE *f)
+			size_t rank, const struct sum *e, const size_t *widx, struct f2t_out *f)
 {
 	uint64_t thread_ns = f2t_offcpu_report_thread_ns(r, e->tid, 0);
 	unsigned int shown = 0;
 
-	fprintf(f, "\n#%zu  %s (%d)  %c  %.3f ms in %llu episodes, %.1f%% of the thread's\n",
+	f2t_out_printf(f, "\n#%zu  %s (%d)  %c  %.3f ms in %llu episodes, %.1f%% of the thread's\n",
 		rank, name_of(tasks, e->tid), e->tid, e->state, ms(e->ns),
 		(unsigned long long)e->n, thread_ns ? 100.0 * (double)e->ns / (double)thread_ns : 0.0);
 	put_frames(f, key_of(&r->stacks, e, NULL) + e->head, "      ");
@@ -315,20 +308,20 @@ static void print_stack(const struct f2t_offcpu_report *r, const struct f2t_task
 		if (&r->stacks.v[w->entry] != e)
 			continue;
 		if (w->irq)
-			fprintf(f, "    woken in an interrupt (on %s (%d)'s time): %.3f ms, %llu times, from\n",
+			f2t_out_printf(f, "    woken in an interrupt (on %s (%d)'s time): %.3f ms, %llu times, from\n",
 				name_of(tasks, w->tid), w->tid, ms(w->ns), (unsigned long long)w->n);
 		else
-			fprintf(f, "    woken by %s (%d): %.3f ms, %llu times, from\n",
+			f2t_out_printf(f, "    woken by %s (%d): %.3f ms, %llu times, from\n",
 				name_of(tasks, w->tid), w->tid, ms(w->ns), (unsigned long long)w->n);
 		put_frames(f, key_of(&r->wakers, w, NULL) + w->head, "      ");
 		shown++;
 	}
 	if (!shown)
-		fprintf(f, "    no wakeup seen\n");
+		f2t_out_puts(f, "    no wakeup seen\n");
 }
 
 int f2t_offcpu_report_print(const struct f2t_offcpu_report *r, const struct f2t_tasks *tasks,
-			    unsigned int top, FILE *f)
+			    unsigned int top, struct f2t_out *f)
 {
 	struct thread_row *rows = calloc(r->threads.n ? r->threads.n : 1, sizeof(*rows));
 	size_t *tidx = NULL, *sidx = NULL, *widx = NULL;
@@ -350,11 +343,11 @@ int f2t_offcpu_report_print(const struct f2t_offcpu_report *r, const struct f2t_
 	if (!tidx || !sidx || !widx)
 		goto out;
 	print_threads(r, tasks, top, f, rows, tidx);
-	fprintf(f, "\nTop %u stacks by blocked time (innermost frame first; kernel, then user)\n",
+	f2t_out_printf(f, "\nTop %u stacks by blocked time (innermost frame first; kernel, then user)\n",
 		top);
 	for (size_t k = 0; k < r->stacks.n && k < top; k++)
 		print_stack(r, tasks, k + 1, &r->stacks.v[sidx[k]], widx, f);
-	ret = flush_status(f);
+	ret = 0;
 out:
 	free(rows);
 	free(tidx);
@@ -373,7 +366,7 @@ static int by_key(const void *a, const void *b, void *arg)
 }
 
 int f2t_offcpu_report_folded(const struct f2t_offcpu_report *r, const struct f2t_tasks *tasks,
-			     FILE *f)
+			     struct f2t_out *f)
 {
 	struct f2t_offcpu_report *lines = f2t_offcpu_report_new();
 	size_t *idx = NULL;
@@ -403,61 +396,56 @@ int f2t_offcpu_report_folded(const struct f2t_offcpu_report *r, const struct f2t
 			idx[i] = i;
 		f2t_sort_r(idx, lines->stacks.n, sizeof(*idx), by_key, &lines->stacks.keys);
 		for (size_t i = 0; i < lines->stacks.n; i++)
-			fprintf(f, "%s %llu\n", f2t_intern_key(&lines->stacks.keys, idx[i], NULL),
-				(unsigned long long)((lines->stacks.v[idx[i]].ns + 500) / 1000));
-		ret = flush_status(f);
+			f2t_out_printf(f, "%s %llu\n", f2t_intern_key(&lines->stacks.keys, idx[i], NULL),
+				       (unsigned long long)((lines->stacks.v[idx[i]].ns + 500) / 1000));
 	}
 	free(idx);
 	f2t_offcpu_report_free(lines);
 	return ret;
 }
 
-int f2t_offcpu_report_file(const char *path, const struct f2t_offcpu_report_opts *o, FILE *out)
+static int tap_event(void *ctx, const struct f2t_event *ev)
 {
-	struct f2t_input *in = f2t_input_open(path);
-	struct f2t_offcpu_report *r = NULL;
-	struct f2t_tracker *tracker = NULL;
-	struct f2t_stats st = { 0 };
-	struct f2t_event ev;
-	int ret;
+	struct f2t_offcpu_report *r = ctx;
+	int ret = f2t_offcpu_report_add(r, ev);
 
-	if (!in)
-		return -errno;
-	r = f2t_offcpu_report_new();
-	tracker = f2t_tracker_new(in->rec.tasks, in->rec.tasks_end);
-	ret = r && tracker ? 0 : -ENOMEM;
-	/* The tracker keeps the names up to date: the report names threads as they ended. */
-	while (!ret && (ret = f2t_source_next(in->events, &ev)) > 0) {
-		ret = f2t_tracker_event(tracker, &ev, &st);
-		if (!ret)
-			ret = f2t_offcpu_report_add(r, &ev);
-	}
-	if (ret == -ENOMEM)
-		f2t_err("%s: out of memory", path);
 	if (ret)
-		goto out;
-	f2t_source_counts(in->events, &st);
-	if (!st.events[F2T_EV_OFFCPU]) {
-		f2t_err("%s: no off-CPU episodes (record with --off-cpu)", path);
-		ret = -ENODATA;
-		goto out;
-	}
-	if (!o->folded)
-		fprintf(out, "%s: %llu off-CPU episodes; %llu lost in the kernel (ring buffer or "
-			"map full), %llu stacks lost (stack map collisions or full), %llu reused stacks "
-			"checked by a walk, %llu stale\n\n", path,
-			(unsigned long long)st.events[F2T_EV_OFFCPU],
-			(unsigned long long)st.offcpu_dropped,
-			(unsigned long long)st.offcpu_stacks_lost,
-			(unsigned long long)st.offcpu_stacks_rechecked,
-			(unsigned long long)st.offcpu_stacks_stale);
-	ret = o->folded ? f2t_offcpu_report_folded(r, in->rec.tasks, out)
-			: f2t_offcpu_report_print(r, in->rec.tasks, o->top, out);
-	if (ret)
-		f2t_err("writing the report: %s", strerror(-ret));
-out:
-	f2t_tracker_free(tracker);
-	f2t_offcpu_report_free(r);
-	f2t_input_close(in);
+		f2t_err("%s: out of memory", r->path);
 	return ret;
+}
+
+static int tap_end(void *ctx, const struct f2t_stats *st)
+{
+	struct f2t_offcpu_report *r = ctx;
+
+	r->st = *st;
+	if (!st->events[F2T_EV_OFFCPU]) {
+		f2t_err("%s: no off-CPU episodes (record with --off-cpu)", r->path);
+		return -ENODATA;
+	}
+	return 0;
+}
+
+struct f2t_tap f2t_offcpu_report_tap(struct f2t_offcpu_report *r, const char *path)
+{
+	r->path = path;
+	return (struct f2t_tap){ .event = tap_event, .end = tap_end, .ctx = r };
+}
+
+int f2t_offcpu_report_write(const struct f2t_offcpu_report *r, const struct f2t_tasks *tasks,
+			    const struct f2t_offcpu_report_opts *o, struct f2t_out *out)
+{
+	const struct f2t_stats *st = &r->st;
+
+	if (o->folded)
+		return f2t_offcpu_report_folded(r, tasks, out);
+	f2t_out_printf(out, "%s: %llu off-CPU episodes; %llu lost in the kernel (ring buffer or "
+		       "map full), %llu stacks lost (stack map collisions or full), %llu reused "
+		       "stacks checked by a walk, %llu stale\n\n", r->path,
+		       (unsigned long long)st->events[F2T_EV_OFFCPU],
+		       (unsigned long long)st->offcpu_dropped,
+		       (unsigned long long)st->offcpu_stacks_lost,
+		       (unsigned long long)st->offcpu_stacks_rechecked,
+		       (unsigned long long)st->offcpu_stacks_stale);
+	return f2t_offcpu_report_print(r, tasks, o->top, out);
 }

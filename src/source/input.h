@@ -17,7 +17,7 @@
 
 struct f2t_input {
 	struct f2t_recording rec;
-	struct f2t_source *events;	/* every event, merged by time */
+	struct f2t_source *events;	/* every event, interleaved by time */
 	const char *kind;		/* "ftrace2trace capture", for messages */
 	void (*close)(struct f2t_input *in);
 };

@@ -7,7 +7,7 @@
  * writer) sees only events, never where they came from.  A source reads no
  * task table and changes none: a name it knows from elsewhere goes with the
  * event (ev->pid_comm), and a task's name in its text is the caller's to
- * give.  Here: the calls on a source, and the merge of several into one.
+ * give.  Here: the calls on a source, and several interleaved into one.
  */
 #ifndef F2T_SOURCE_H
 #define F2T_SOURCE_H
@@ -45,16 +45,16 @@ static inline void f2t_source_close(struct f2t_source *s)
 }
 
 /**
- * f2t_source_merge() - one source yielding the events of several, by time
+ * f2t_source_interleave() - one source yielding the events of several, by time
  * @srcs: the sources, in order of precedence: of two events with the same
  *	  timestamp, the one from the earlier source comes first
  * @n: how many (any number; 0 gives an empty source)
  *
- * The merge owns the sources from then on, and closes them when it is
+ * The interleaving owns the sources from then on, and closes them when it is
  * closed, also when this fails.  Counts and progress are the sum of theirs.
  *
- * Return: the merged source, or NULL with errno set.
+ * Return: the interleaved source, or NULL with errno set.
  */
-struct f2t_source *f2t_source_merge(struct f2t_source **srcs, unsigned int n);
+struct f2t_source *f2t_source_interleave(struct f2t_source **srcs, unsigned int n);
 
 #endif

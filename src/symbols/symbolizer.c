@@ -189,6 +189,17 @@ static struct f2t_module *kernel_module(struct f2t_symbolizer *s, const struct f
 			       kernel ? &s->kernel_bid : NULL);
 }
 
+/* F is in MOD (NULL: out of memory making it, as no module). */
+static void frame_module(struct f2t_frame *f, const struct f2t_module *mod)
+{
+	if (!mod)
+		return;
+	f->mod = mod;
+	f->mod_id = mod->id;
+	f->build_id = mod->build_id.b;
+	f->build_id_len = mod->build_id.len;
+}
+
 static void symbolize_kernel(struct f2t_symbolizer *s, uint64_t ip, bool call,
 			     struct f2t_frame *f)
 {
@@ -202,7 +213,7 @@ static void symbolize_kernel(struct f2t_symbolizer *s, uint64_t ip, bool call,
 		km = f2t_ksyms_module(s->ksyms, ip);
 	if (km) {
 		f->module = km->name;
-		f->mod = kernel_module(s, km);
+		frame_module(f, kernel_module(s, km));
 		f->map_start = km->start;
 		f->map_len = km->end - km->start;
 		/* kallsyms addresses are run-time ones: the module maps 1:1. */
@@ -357,7 +368,7 @@ static void symbolize_user(struct f2t_symbolizer *s, int32_t pid, uint64_t ip, b
 	mod = m->mod;
 	if (!mod->syms_tried)
 		load_module_syms(s, mod);
-	f->mod = mod;
+	frame_module(f, mod);
 	f->module = mod->name;
 	f->map_start = m->start;
 	f->map_len = m->end - m->start;

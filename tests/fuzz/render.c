@@ -38,7 +38,7 @@
  * are parsed once per process, as in the ringbuf target; each input gets
  * its own symbol table (rawdec reads it on first use) and task table.
  * Samples come with base.cap's frame-pointer PERF_INFO, its maps and
- * build-ids, merged with the ring's events as a capture's are.
+ * build-ids, interleaved with the ring's events as a capture's are.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -420,7 +420,7 @@ static void convert(const char *path, const struct table *t, bool no_table)
 	in.rec.njit_maps = 1;
 	if (in.events && (srcs[1] = f2t_perfsrc_open(cap, &in.rec, NULL))) {
 		srcs[0] = in.events;
-		in.events = f2t_source_merge(srcs, 2);
+		in.events = f2t_source_interleave(srcs, 2);
 	}
 	if (in.events)
 		run(&in);

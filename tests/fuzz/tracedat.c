@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * The trace.dat input (source/tracedat/): any bytes that start like a
- * trace.dat, checked by our layout check and opened by libtracecmd, its
+ * trace.dat, walked by our layout walk and opened by libtracecmd, its
  * pages read by ours (mapped as an exact-size copy, fuzz_common.c), and
  * every event read with its text and fields, as a conversion does.  The
  * input's crash guard turns a crash inside libtracecmd while it opens the
- * file into exit status 1, which libFuzzer reports as a finding: the layout
- * check (tracedat_check.c) is where such files get refused.
+ * file into exit status 1, which libFuzzer reports as a finding: the
+ * refusals (tracedat_refusals.c) are where such files get refused.
  */
 #include <stdint.h>
 

@@ -14,11 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "model/offcpu.h"
 #include "report/offcpu.h"
+#include "util/out.h"
 
 #define MS 1000000ull
 
@@ -87,23 +89,38 @@ static struct f2t_offcpu_report *workload(struct f2t_tasks **tasks)
 	return r;
 }
 
-/* What a report function printed, from a memory stream. */
-static char *printed(int (*fn)(const struct f2t_offcpu_report *, const struct f2t_tasks *, FILE *),
+/* What a report function wrote, through an output on a temporary file. */
+static char *printed(int (*fn)(const struct f2t_offcpu_report *, const struct f2t_tasks *,
+			       struct f2t_out *),
 		     const struct f2t_offcpu_report *r, struct f2t_tasks *t)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	FILE *f = tmpfile();
+	struct f2t_out *out;
+	char *buf;
+	long len;
 
 	assert_non_null(f);
-	assert_int_equal(fn(r, t, f), 0);
+	out = f2t_out_fdopen(fileno(f), "report");
+	assert_non_null(out);
+	assert_int_equal(fn(r, t, out), 0);
+	assert_int_equal(f2t_out_close(out), 0);
+	len = lseek(fileno(f), 0, SEEK_END);
+	buf = calloc(1, (size_t)len + 1);
+	assert_non_null(buf);
+	assert_int_equal(pread(fileno(f), buf, (size_t)len, 0), len);
 	fclose(f);
 	return buf;
 }
 
-static int print_top2(const struct f2t_offcpu_report *r, const struct f2t_tasks *t, FILE *f)
+static int print_top2(const struct f2t_offcpu_report *r, const struct f2t_tasks *t,
+		      struct f2t_out *f)
 {
 	return f2t_offcpu_report_print(r, t, 2, f);
+}
+
+static int print_top3(const struct f2t_offcpu_report *r, struct f2t_tasks *t, struct f2t_out *f)
+{
+	return f2t_offcpu_report_print(r, t, 3, f);
 }
 
 static void test_thread_totals_keep_states_apart(void **state)
@@ -165,12 +182,8 @@ static void test_interrupt_waker_cut_at_entry(void **state)
 {
 	struct f2t_tasks *tasks;
 	struct f2t_offcpu_report *r = workload(&tasks);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	char *buf = printed(print_top3, r, tasks);
 
-	assert_int_equal(f2t_offcpu_report_print(r, tasks, 3, f), 0);
-	fclose(f);
 	assert_non_null(strstr(buf, "#3  rd (104)  S  2.000 ms"));
 	assert_non_null(strstr(buf, "    woken in an interrupt (on other (103)'s time): 2.000 ms, "
 				    "1 times, from\n      try_to_wake_up\n      hrtimer_wakeup\n"

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * The off-CPU source on captures written here by hand: episodes come out
- * in order of the time the thread ran again whatever order the ring held
- * them in; the state letter, waker, and the kernel and user stacks of the
- * episode and its waker are where the record says; the tracing's own
+ * The off-CPU episodes (handed out by the perf source) on captures written
+ * here by hand: episodes come out in order of the time the thread ran
+ * again whatever order the ring held them in; the state letter, waker,
+ * and the kernel and user stacks of the episode and its waker are where
+ * the record says; the tracing's own
  * frames are dropped; malformed stack and episode records are refused,
  * naming the file and offset.
  */
@@ -20,7 +21,7 @@
 
 #include "capture/capture.h"
 #include "capture/offcpu_rec.h"
-#include "source/offcpu/offcpu_src.h"
+#include "source/perf/perfsrc.h"
 
 static char path[64];
 
@@ -83,7 +84,7 @@ static struct f2t_source *open_it(struct f2t_capr **cap, struct f2t_recording *r
 	r->path = path;
 	k = f2t_capr_find(*cap, F2T_CAP_KALLSYMS, -1);
 	r->kallsyms = (struct f2t_text){ k->data, k->len };
-	return f2t_offcpu_src_open(*cap, r);
+	return f2t_perfsrc_open(*cap, r, NULL);
 }
 
 static void test_episodes_in_order_with_stacks(void **state)

@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "logged.h"
+#include "model/profile.h"
 #include "model/tasks.h"
 #include "perfetto/pf_fields.h"
 #include "pipeline/pipeline.h"
@@ -203,46 +204,73 @@ static void test_bundle(void **state)
 	pf_bundle_fini(&bb);
 }
 
+struct sample_seq {
+	struct pf_samples *ps;
+	struct pb_buf *b;
+};
+
+/* The profile's definitions straight to the sequence, as the writer takes them. */
+static int to_samples(void *ctx, const struct f2t_item *it)
+{
+	struct sample_seq *q = ctx;
+
+	return pf_samples_item(q->ps, q->b, it);
+}
+
+/* @ev through the profile stage and into the sequence. */
+static int add_sample(struct f2t_profile *prof, struct sample_seq *q, const struct f2t_event *ev)
+{
+	struct f2t_item it = { .kind = F2T_ITEM_SAMPLE, .ts = ev->ts, .ev = ev,
+			       .track = { F2T_TRACK_THREAD, ev->sample.tgid, ev->pid, 0 } };
+	int ret = f2t_profile_stack(prof, it.track.pid, ev->sample.frames, ev->sample.nframes,
+				    true, &it, to_samples, q, &it.stack);
+
+	return ret ? ret : pf_samples_item(q->ps, q->b, &it);
+}
+
 static void test_samples(void **state)
 {
 	struct f2t_sampling s = { .event = "cpu-clock", .type = 1, .config = 0, .freq = 99 };
-	struct f2t_module kernel = { .id = 1, .name = "[kernel.kallsyms]",
-				     .build_id = { .len = 2, .b = { 0xab, 0xcd } } };
-	struct f2t_module libc = { .id = 2, .name = "/lib/libc.so.6" };
+	static const uint8_t kernel_bid[] = { 0xab, 0xcd };
+	static const struct f2t_module kernel = { .id = 1 }, libc = { .id = 2 };
 	const struct f2t_frame frames[] = {
-		{ .ip = 0xffffffff81000010, .func = "schedule", .mod = &kernel, .kernel = true,
-		  .map_start = 0xffffffff81000000, .map_len = 0x1000 },
-		{ .ip = 0x7f0000001234, .func = "read", .mod = &libc, .map_start = 0x7f0000001000,
-		  .map_len = 0x2000 },
+		{ .ip = 0xffffffff81000010, .func = "schedule", .module = "[kernel.kallsyms]",
+		  .mod = &kernel, .mod_id = 1, .build_id = kernel_bid, .build_id_len = 2,
+		  .kernel = true, .map_start = 0xffffffff81000000, .map_len = 0x1000 },
+		{ .ip = 0x7f0000001234, .func = "read", .module = "/lib/libc.so.6", .mod = &libc,
+		  .mod_id = 2, .map_start = 0x7f0000001000, .map_len = 0x2000 },
 		{ .ip = 0x5000, .func = "jitted", .module = "[jit]" },
 	};
 	struct f2t_event ev = {
 		.kind = F2T_EV_SAMPLE, .ts = 777, .cpu = 1, .pid = 43,
 		.sample = { .tgid = 42, .nframes = 3, .frames = frames },
 	};
-	struct pf_samples *ps = pf_samples_new(&s, true);
+	struct f2t_profile *prof = f2t_profile_new();
 	struct pb_buf b = { 0 };
+	struct sample_seq q = { pf_samples_new(&s, true), &b };
 
-	assert_non_null(ps);
-	assert_int_equal(pf_samples_add(ps, &b, &ev, 42), 0);
+	assert_non_null(prof);
+	assert_non_null(q.ps);
+	assert_int_equal(add_sample(prof, &q, &ev), 0);
 	/* The same stack again: nothing new to intern. */
 	ev.ts = 778;
-	assert_int_equal(pf_samples_add(ps, &b, &ev, 42), 0);
+	assert_int_equal(add_sample(prof, &q, &ev), 0);
 	/* Its two outer frames alone: a new callstack of known frames. */
 	ev.ts = 779;
 	ev.sample.frames = frames + 1;
 	ev.sample.nframes = 2;
-	assert_int_equal(pf_samples_add(ps, &b, &ev, 42), 0);
+	assert_int_equal(add_sample(prof, &q, &ev), 0);
 	/* No frames at all: no callstack, and no empty one. */
 	ev.ts = 780;
 	ev.sample.nframes = 0;
-	assert_int_equal(pf_samples_add(ps, &b, &ev, 42), 0);
-	assert_int_equal(pf_samples_lost(ps, &b, 800, 5), 0);
+	assert_int_equal(add_sample(prof, &q, &ev), 0);
+	assert_int_equal(pf_samples_lost(q.ps, &b, 800, 5), 0);
 	/* The sequence's defaults first, then five packets. */
 	assert_int_equal(count_packets(&b), 6);
 	dump(&b, "samples");
 	pb_buf_free(&b);
-	pf_samples_free(ps);
+	pf_samples_free(q.ps);
+	f2t_profile_free(prof);
 }
 
 static void test_tracks(void **state)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Capture source: libtraceevent parses the saved header_page and format
- * files; each sub-buffer is walked (rbwalk.h); a min-heap on timestamps merges the
+ * files; each sub-buffer is walked (rbwalk.h); a min-heap on timestamps interleaves the
  * per-CPU streams.  Field offsets come from the format files (never
  * hand-written) and are looked up once per event type, not per event.
  */
@@ -20,7 +20,7 @@
 #include "source/ringbuf/rawdec.h"
 #include "source/ringbuf/rbwalk.h"
 #include "source/source.h"
-#include "util/kmerge.h"
+#include "util/minheap.h"
 #include "util/log.h"
 
 struct cursor {
@@ -45,7 +45,7 @@ struct f2t_capsrc {
 	struct f2t_cap_cpus split;	/* CPU_DATA records by CPU */
 	struct cursor *cursors;
 	uint32_t ncursors;
-	struct f2t_kmerge merge;	/* cursors by their next event's time */
+	struct f2t_minheap heap;	/* cursors by their next event's time */
 
 	uint64_t done_bytes, total_bytes;
 	uint64_t released;	/* the capture's bytes before this are unmapped */
@@ -139,7 +139,7 @@ struct tep_handle *f2t_capsrc_formats(const struct f2t_capr *cap)
 	return tep;
 }
 
-/* ---- the merge of cursors, ordered by the timestamp of their next event ---- */
+/* ---- the heap of cursors, ordered by the timestamp of their next event ---- */
 
 static int setup_cursors(struct f2t_capsrc *s)
 {
@@ -164,7 +164,7 @@ static int setup_cursors(struct f2t_capsrc *s)
 	}
 	s->ncursors = s->split.ncpus;
 	s->cursors = calloc(s->ncursors ? s->ncursors : 1, sizeof(*s->cursors));
-	if (!s->cursors || f2t_kmerge_init(&s->merge, s->ncursors, offsetof(struct cursor, w.ts), cursor_next, s))
+	if (!s->cursors || f2t_minheap_init(&s->heap, s->ncursors, offsetof(struct cursor, w.ts), cursor_next, s))
 		return -ENOMEM;
 	for (uint32_t c = 0; c < s->ncursors; c++) {
 		s->cursors[c].cpu = c;
@@ -272,7 +272,7 @@ static int capsrc_next(struct f2t_source *src, struct f2t_event *ev)
 		struct cursor *c;
 		int ret;
 
-		ret = f2t_kmerge_next(&s->merge, (void **)&c);
+		ret = f2t_minheap_next(&s->heap, (void **)&c);
 		if (ret <= 0)
 			return ret;
 		memset(ev, 0, sizeof(*ev));
@@ -327,7 +327,7 @@ static void capsrc_close(struct f2t_source *src)
 	}
 	free(s->cursors);
 	f2t_cap_cpus_free(&s->split);
-	f2t_kmerge_free(&s->merge);
+	f2t_minheap_free(&s->heap);
 	f2t_rawdec_fini(&s->dec);
 	if (s->own_tep)
 		tep_free(s->tep);
@@ -379,7 +379,7 @@ struct f2t_source *f2t_capsrc_open_with(const struct f2t_capr *cap,
 	if (ret)
 		goto out;
 	for (uint32_t c = 0; !ret && c < s->ncursors; c++)
-		ret = f2t_kmerge_add(&s->merge, &s->cursors[c]);
+		ret = f2t_minheap_add(&s->heap, &s->cursors[c]);
 out:
 	if (ret) {
 		if (ret == -ENOMEM)

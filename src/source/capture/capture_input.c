@@ -2,7 +2,7 @@
 /*
  * Our own capture as an input: the recording's facts from its metadata and
  * side records, its events from two sources (the ring-buffer pages and the
- * perf rings) merged by time.  This file and the two sources are the only
+ * perf rings) interleaved by time.  This file and the two sources are the only
  * code that knows the capture's record layout (capture/capture.h).
  */
 #include <errno.h>
@@ -12,7 +12,6 @@
 #include "capture/capture.h"
 #include "source/capture/capsrc.h"
 #include "source/input.h"
-#include "source/offcpu/offcpu_src.h"
 #include "source/perf/perfsrc.h"
 #include "util/log.h"
 
@@ -269,7 +268,7 @@ static int add_optional(struct f2t_source **srcs, unsigned int *n, struct f2t_so
 /* Ring-buffer events first on equal timestamps: the order convert has always used. */
 static int open_sources(struct capture_input *c)
 {
-	struct f2t_source *srcs[3];
+	struct f2t_source *srcs[2];
 	unsigned int n = 0;
 	int ret;
 
@@ -277,15 +276,14 @@ static int open_sources(struct capture_input *c)
 	if (!srcs[n])
 		return -errno;
 	n++;
+	/* Samples and off-CPU episodes: one replay of the address spaces names both. */
 	ret = add_optional(srcs, &n, f2t_perfsrc_open(c->cap, &c->in.rec, NULL));
-	if (!ret)
-		ret = add_optional(srcs, &n, f2t_offcpu_src_open(c->cap, &c->in.rec));
 	if (ret) {
 		while (n)
 			f2t_source_close(srcs[--n]);
 		return ret;
 	}
-	c->in.events = f2t_source_merge(srcs, n);
+	c->in.events = f2t_source_interleave(srcs, n);
 	if (!c->in.events) {
 		f2t_err("%s: out of memory", c->cap->path);
 		return -ENOMEM;

@@ -4,8 +4,9 @@
  * order they were reserved, by the time each thread ran again, give or
  * take the microseconds between two CPUs' reservations (the switch runs
  * with interrupts off): a min-heap holding REORDER_NS of records puts them
- * in order.  Each stack is symbolized when its episode is handed out, with
- * the mappings advanced to that moment.
+ * in order.  Each stack is symbolized when its episode is taken, through
+ * the symbolizer the perf source lends (perfsrc.c), whose replay of the
+ * address spaces is then at the episode's moment.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,7 +16,6 @@
 #include "capture/offcpu_rec.h"
 #include "capture/perf_rec.h"
 #include "source/offcpu/offcpu_src.h"
-#include "source/perf/perfwalk.h"
 #include "symbols/symbolizer.h"
 #include "util/log.h"
 #include "util/vec.h"
@@ -23,12 +23,9 @@
 #define REORDER_NS 10000000ull	/* 10 ms: far more than two CPUs' switches ever differ */
 #define MAX_STACK_ID (1u << 24)	/* the kernel's stack ids are bucket numbers */
 
-struct f2t_offcpu_src {
-	struct f2t_source base;
+struct f2t_offcpu_feed {
 	const struct f2t_capr *cap;
-	struct f2t_maps *maps;
-	struct f2t_symbolizer *sym;
-	struct f2t_perfwalk *walk;	/* NULL: no perf records, /proc maps only */
+	struct f2t_symbolizer *sym;	/* lent */
 	/* The kernel [0] and user [1] stack maps. */
 	struct stack_map {
 		const unsigned char *stacks;
@@ -49,7 +46,7 @@ struct f2t_offcpu_src {
 static const char state_letters[] = "SDTtXZPI";
 
 /* Finds a stack map's stacks in the capture; checks every length. */
-static int index_stacks(struct f2t_offcpu_src *s, struct stack_map *m,
+static int index_stacks(struct f2t_offcpu_feed *s, struct stack_map *m,
 			const struct f2t_cap_rec *r)
 {
 	const unsigned char *p;
@@ -89,7 +86,7 @@ bad:
 }
 
 /* The frames of stack ID after the first N of OUT; returns the new count. */
-static uint32_t add_stack(struct f2t_offcpu_src *s, int32_t id, int32_t pid, bool kernel,
+static uint32_t add_stack(struct f2t_offcpu_feed *s, int32_t id, int32_t pid, bool kernel,
 			  struct f2t_frame *out, uint32_t n)
 {
 	const struct stack_map *m = &s->map[!kernel];
@@ -127,7 +124,7 @@ static uint32_t skip_tracing(const struct f2t_frame *f, uint32_t n)
 	return 0;
 }
 
-static uint32_t stack_of(struct f2t_offcpu_src *s, int32_t kid, int32_t uid, int32_t pid,
+static uint32_t stack_of(struct f2t_offcpu_feed *s, int32_t kid, int32_t uid, int32_t pid,
 			 struct f2t_frame *out, const struct f2t_frame **start)
 {
 	uint32_t n = add_stack(s, kid, pid, true, out, 0), skip = skip_tracing(out, n);
@@ -170,7 +167,7 @@ static void heap_down(struct f2t_offcpu_rec *h, size_t n)
 }
 
 /* Reads the next record into the heap: 1, 0 when none is left, negative errno. */
-static int read_one(struct f2t_offcpu_src *s)
+static int read_one(struct f2t_offcpu_feed *s)
 {
 	const struct f2t_capr *cap = s->cap;
 
@@ -205,10 +202,8 @@ static char state_letter(uint32_t state)
 	return '?';
 }
 
-static int offcpu_next(struct f2t_source *src, struct f2t_event *ev)
+int f2t_offcpu_feed_peek(struct f2t_offcpu_feed *s, uint64_t *ts)
 {
-	struct f2t_offcpu_src *s = (struct f2t_offcpu_src *)src;
-	struct f2t_offcpu_rec r;
 	int ret;
 
 	/* Enough read that nothing earlier can still come. */
@@ -221,16 +216,16 @@ static int offcpu_next(struct f2t_source *src, struct f2t_event *ev)
 	}
 	if (!s->nheap)
 		return 0;
-	r = s->heap[0];
+	*ts = s->heap[0].end_ns;
+	return 1;
+}
+
+void f2t_offcpu_feed_take(struct f2t_offcpu_feed *s, struct f2t_event *ev)
+{
+	struct f2t_offcpu_rec r = s->heap[0];
+
 	s->heap[0] = s->heap[--s->nheap];
 	heap_down(s->heap, s->nheap);
-	if (s->walk) {
-		ret = f2t_perfwalk_advance(s->walk, r.end_ns);
-		if (ret)
-			return ret;
-	}
-	memset(ev, 0, sizeof(*ev));
-	ev->src = &s->base;
 	ev->kind = F2T_EV_OFFCPU;
 	ev->ts = r.end_ns;
 	ev->cpu = r.cpu;
@@ -245,34 +240,22 @@ static int offcpu_next(struct f2t_source *src, struct f2t_event *ev)
 	ev->offcpu.waker_nframes = stack_of(s, r.waker_kstack, r.waker_ustack,
 					    (int32_t)r.waker_tgid, s->wframes,
 					    &ev->offcpu.waker_frames);
-	return 1;
 }
 
-static void offcpu_counts(const struct f2t_source *src, struct f2t_stats *st)
+void f2t_offcpu_feed_counts(const struct f2t_offcpu_feed *s, struct f2t_stats *st)
 {
-	const struct f2t_offcpu_src *s = (const struct f2t_offcpu_src *)src;
-
 	f2t_stats_add(st, &s->st);
 }
 
-static void offcpu_close(struct f2t_source *src)
+void f2t_offcpu_feed_free(struct f2t_offcpu_feed *s)
 {
-	struct f2t_offcpu_src *s = (struct f2t_offcpu_src *)src;
-
-	f2t_perfwalk_free(s->walk);
-	f2t_symbolizer_free(s->sym);
-	f2t_maps_free(s->maps, f2t_symbolizer_free_module_syms);
+	if (!s)
+		return;
 	free(s->map[0].at);
 	free(s->map[1].at);
 	free(s->heap);
 	free(s);
 }
-
-static const struct f2t_source_ops offcpu_ops = {
-	.next = offcpu_next,
-	.counts = offcpu_counts,
-	.close = offcpu_close,
-};
 
 /* The layout and the kernel side's counts, from the OFFCPU_INFO records. */
 /* A kernel counter from the OFFCPU_INFO text at stop (0 if absent). */
@@ -281,7 +264,7 @@ static uint64_t counter(const struct f2t_cap_rec *end, enum f2t_offcpu_counter c
 	return f2t_capr_kv_u64(end, f2t_offcpu_counter_name(c));
 }
 
-static int read_info(struct f2t_offcpu_src *s, const struct f2t_cap_rec *info)
+static int read_info(struct f2t_offcpu_feed *s, const struct f2t_cap_rec *info)
 {
 	const struct f2t_cap_rec *end = f2t_capr_find(s->cap, F2T_CAP_OFFCPU_INFO, 1);
 	uint64_t size = f2t_capr_kv_u64(info, "record_size");
@@ -300,12 +283,11 @@ static int read_info(struct f2t_offcpu_src *s, const struct f2t_cap_rec *info)
 	return 0;
 }
 
-struct f2t_source *f2t_offcpu_src_open(const struct f2t_capr *cap,
-				       const struct f2t_recording *rec)
+struct f2t_offcpu_feed *f2t_offcpu_feed_open(const struct f2t_capr *cap,
+					     struct f2t_symbolizer *sym)
 {
 	const struct f2t_cap_rec *info = f2t_capr_find(cap, F2T_CAP_OFFCPU_INFO, 0);
-	const struct f2t_cap_rec *perf = f2t_capr_find(cap, F2T_CAP_PERF_INFO, -1);
-	struct f2t_offcpu_src *s;
+	struct f2t_offcpu_feed *s;
 	int ret;
 
 	if (!info) {
@@ -317,32 +299,18 @@ struct f2t_source *f2t_offcpu_src_open(const struct f2t_capr *cap,
 		ret = -ENOMEM;
 		goto out;
 	}
-	s->base.ops = &offcpu_ops;
 	s->cap = cap;
+	s->sym = sym;
 	ret = read_info(s, info);
 	for (int i = 0; !ret && i < 2; i++)
 		ret = index_stacks(s, &s->map[i], f2t_capr_find(cap, F2T_CAP_OFFCPU_STACKS, i));
-	if (ret)
-		goto out;
-	s->maps = f2t_maps_new();
-	s->sym = s->maps ? f2t_symbolizer_new(rec, s->maps, NULL) : NULL;
-	if (!s->sym) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	ret = f2t_perfwalk_load_proc_maps(s->maps, rec);
-	if (!ret && perf) {
-		s->walk = f2t_perfwalk_open(cap, f2t_capr_kv_u64(perf, "sample_type"), s->maps);
-		ret = s->walk ? 0 : -errno;
-	}
 out:
 	if (ret) {
 		if (ret == -ENOMEM)
 			f2t_err("%s: out of memory", cap->path);
-		if (s)
-			offcpu_close(&s->base);
+		f2t_offcpu_feed_free(s);
 		errno = -ret;
 		return NULL;
 	}
-	return &s->base;
+	return s;
 }

@@ -1,29 +1,57 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The capture's off-CPU source: decodes the OFFCPU_DATA records that
+ * The capture's off-CPU episodes: decodes the OFFCPU_DATA records that
  * `record --off-cpu` wrote (capture/offcpu_rec.h) into F2T_EV_OFFCPU
  * events, one per blocked episode, in order of the time the thread ran
  * again, with its stack and its waker's symbolized: kernel frames through
  * the saved kallsyms, user frames through the processes' mappings of that
- * moment (the perf records' MMAP2, FORK and exec, source/perf/perfwalk.h).
+ * moment.  Not a source of its own: the perf source (source/perf/perfsrc.h)
+ * hands its episodes out between its samples, in time order, so that one
+ * replay of the address spaces (perfwalk.h) and one symbolizer serve both,
+ * each at its event's moment.
+ *
+ *   f = f2t_offcpu_feed_open(cap, sym);
+ *   while (f2t_offcpu_feed_peek(f, &ts) > 0)
+ *	when the replay is at ts: f2t_offcpu_feed_take(f, ev);
  */
 #ifndef F2T_OFFCPU_SRC_H
 #define F2T_OFFCPU_SRC_H
 
+#include <stdint.h>
+
 #include "capture/capture.h"
-#include "model/recording.h"
-#include "source/source.h"
+#include "model/event.h"
+#include "model/stats.h"
+
+struct f2t_offcpu_feed;
+struct f2t_symbolizer;
 
 /**
- * f2t_offcpu_src_open() - the off-CPU episodes of a capture
- * @cap: the capture; must outlive the source
- * @rec: what the capture says about the recording (symbols, mappings)
+ * f2t_offcpu_feed_open() - the off-CPU episodes of a capture
+ * @cap: the capture; must outlive the feed
+ * @sym: names the frames (lent: it must outlive the feed)
  *
- * Return: the source; NULL with errno ENOENT when the capture has none
- * (not an error, nothing reported), or NULL with errno set after reporting
- * why (naming the file and offset).
+ * Return: the feed; NULL with errno ENOENT when the capture has none (not
+ * an error, nothing reported), or NULL with errno set after reporting why
+ * (naming the file and offset).
  */
-struct f2t_source *f2t_offcpu_src_open(const struct f2t_capr *cap,
-				       const struct f2t_recording *rec);
+struct f2t_offcpu_feed *f2t_offcpu_feed_open(const struct f2t_capr *cap,
+					     struct f2t_symbolizer *sym);
+void f2t_offcpu_feed_free(struct f2t_offcpu_feed *f);
+
+/*
+ * The end time of the next episode in *TS: 1, 0 when none is left, or a
+ * negative errno after reporting (file and offset).
+ */
+int f2t_offcpu_feed_peek(struct f2t_offcpu_feed *f, uint64_t *ts);
+
+/*
+ * That episode into EV (zeroed by the caller), its stacks symbolized now;
+ * its frames are valid until the next take.
+ */
+void f2t_offcpu_feed_take(struct f2t_offcpu_feed *f, struct f2t_event *ev);
+
+/* Adds the off-CPU counts (the kernel side's, the stacks missing) to @st. */
+void f2t_offcpu_feed_counts(const struct f2t_offcpu_feed *f, struct f2t_stats *st);
 
 #endif

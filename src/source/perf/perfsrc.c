@@ -3,7 +3,11 @@
  * Perf records from the capture, in time order through the perf walk
  * (perfwalk.h), which applies the records that change address spaces as
  * they pass, so a sample is symbolized against the mappings of its own
- * moment.  Every length is checked before it is used.
+ * moment.  The off-CPU episodes (offcpu_src.h) are handed out between the
+ * samples as their times come, named through the same replay and
+ * symbolizer: each episode once every record up to its time is applied
+ * and none after, as a sample is.  Every length is checked before it is
+ * used.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +16,7 @@
 
 #include "symbols/maps.h"
 #include "capture/perf_rec.h"
+#include "source/offcpu/offcpu_src.h"
 #include "source/perf/perfsrc.h"
 #include "source/perf/perfwalk.h"
 #include "source/perf/sample_filter.h"
@@ -32,7 +37,8 @@ struct f2t_perfsrc {
 	struct f2t_unwinder *unw;	/* --call-graph dwarf only */
 	struct f2t_sample_filter *filter;	/* per-CPU events: whose samples to keep */
 	char *dwarf_arch;		/* dwarf: the recording machine's, for unw */
-	struct f2t_perfwalk *walk;
+	struct f2t_perfwalk *walk;	/* NULL: no perf records (episodes alone) */
+	struct f2t_offcpu_feed *offcpu;	/* NULL: no off-CPU episodes */
 	struct f2t_frame frames[MAX_FRAMES];
 	uint64_t ips[MAX_FRAMES];
 	bool calls[MAX_FRAMES];
@@ -252,19 +258,45 @@ static int handle(struct f2t_perfsrc *s, const struct f2t_perf_rec *c, struct f2
 	return 0;
 }
 
+/*
+ * Is the next off-CPU episode due before the next perf record?  Only when
+ * it ends before that record's time: a sample and an episode of the same
+ * time go out sample first, and the record is applied before the episode
+ * is named.  1, 0, or a negative errno (reported).
+ */
+static int episode_due(struct f2t_perfsrc *s)
+{
+	uint64_t te, tr;
+	int ret;
+
+	if (!s->offcpu)
+		return 0;
+	ret = f2t_offcpu_feed_peek(s->offcpu, &te);
+	if (ret <= 0 || !s->walk)
+		return ret;
+	ret = f2t_perfwalk_peek(s->walk, &tr);	/* reports its errors */
+	return ret < 0 ? ret : !ret || te < tr;
+}
+
 static int perfsrc_next(struct f2t_source *src, struct f2t_event *ev)
 {
 	struct f2t_perfsrc *s = (struct f2t_perfsrc *)src;
 
 	for (;;) {
 		const struct f2t_perf_rec *c;
-		int ret;
+		int ret = episode_due(s);
 
-		ret = f2t_perfwalk_next(s->walk, &c);	/* reports its errors */
-		if (ret <= 0)
+		if (ret < 0)
 			return ret;
 		memset(ev, 0, sizeof(*ev));
 		ev->src = &s->base;
+		if (ret) {
+			f2t_offcpu_feed_take(s->offcpu, ev);
+			return 1;
+		}
+		ret = s->walk ? f2t_perfwalk_next(s->walk, &c) : 0;	/* reports its errors */
+		if (ret <= 0)
+			return ret;
 		ret = handle(s, c, ev);
 		if (ret < 0)
 			f2t_err("%s: out of memory", s->cap->path);
@@ -279,6 +311,8 @@ static void perfsrc_counts(const struct f2t_source *src, struct f2t_stats *st)
 
 	f2t_stats_add(st, &s->st);
 	st->samples_out_of_scope += f2t_sample_filter_left_out(s->filter);
+	if (s->offcpu)
+		f2t_offcpu_feed_counts(s->offcpu, st);
 	if (s->unw) {
 		struct f2t_unwind_stats us;
 
@@ -292,6 +326,7 @@ static void perfsrc_close(struct f2t_source *src)
 {
 	struct f2t_perfsrc *s = (struct f2t_perfsrc *)src;
 
+	f2t_offcpu_feed_free(s->offcpu);
 	f2t_perfwalk_free(s->walk);
 	f2t_sample_filter_free(s->filter);
 	if (s->unw) {
@@ -322,7 +357,7 @@ struct f2t_source *f2t_perfsrc_open(const struct f2t_capr *cap, const struct f2t
 	struct f2t_perfsrc *s;
 	int ret;
 
-	if (!info) {
+	if (!info && !f2t_capr_find(cap, F2T_CAP_OFFCPU_INFO, 0)) {
 		errno = ENOENT;
 		return NULL;
 	}
@@ -338,7 +373,7 @@ struct f2t_source *f2t_perfsrc_open(const struct f2t_capr *cap, const struct f2t
 		ret = -ENOMEM;
 		goto out;
 	}
-	ret = read_info(s, info);
+	ret = info ? read_info(s, info) : 0;
 	if (ret)
 		goto out;
 	s->sym = f2t_symbolizer_new(rec, s->maps, debug_root);
@@ -349,9 +384,13 @@ struct f2t_source *f2t_perfsrc_open(const struct f2t_capr *cap, const struct f2t
 	if (s->dwarf_arch)
 		s->unw = f2t_unwinder_new(s->dwarf_arch, s->regs_mask, s->maps, s->sym, debug_root);
 	ret = f2t_perfwalk_load_proc_maps(s->maps, rec);
-	if (!ret) {
+	if (!ret && info) {
 		s->walk = f2t_perfwalk_open(cap, s->sample_type, s->maps);
 		ret = s->walk ? 0 : -errno;
+	}
+	if (!ret) {
+		s->offcpu = f2t_offcpu_feed_open(cap, s->sym);
+		ret = s->offcpu || errno == ENOENT ? 0 : -errno;
 	}
 out:
 	if (ret) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * One cursor per CPU walks that CPU's PERF_DATA records in file order; a
- * min-heap on timestamps merges them.  A record handed out by the merge is
+ * min-heap on timestamps interleaves them.  A record handed out by the heap is
  * held as pending until it is taken, so advancing to a time never applies
  * a record from after it.  Every length is checked before it is used.
  */
@@ -12,7 +12,7 @@
 #include "capture/perf_rec.h"
 #include "model/stats.h"
 #include "source/perf/perfwalk.h"
-#include "util/kmerge.h"
+#include "util/minheap.h"
 #include "util/log.h"
 
 struct cursor {
@@ -29,8 +29,8 @@ struct f2t_perfwalk {
 	struct f2t_cap_cpus split;	/* PERF_DATA records by CPU */
 	struct cursor *cursors;
 	uint32_t ncursors;
-	struct f2t_kmerge merge;	/* cursors by their next record's time */
-	struct cursor *pending;		/* handed out by the merge, not taken yet */
+	struct f2t_minheap heap;	/* cursors by their next record's time */
+	struct cursor *pending;		/* handed out by the heap, not taken yet */
 };
 
 /* Timestamp of the record at C (the previous one's when it carries none). */
@@ -98,13 +98,13 @@ static int setup_cursors(struct f2t_perfwalk *w)
 		return ret;
 	w->ncursors = w->split.ncpus;
 	w->cursors = calloc(w->ncursors ? w->ncursors : 1, sizeof(*w->cursors));
-	if (!w->cursors || f2t_kmerge_init(&w->merge, w->ncursors, offsetof(struct cursor, r.ts), cursor_load, w))
+	if (!w->cursors || f2t_minheap_init(&w->heap, w->ncursors, offsetof(struct cursor, r.ts), cursor_load, w))
 		return -ENOMEM;
 	for (uint32_t i = 0; !ret && i < w->ncursors; i++) {
 		w->cursors[i].r.cpu = i;
 		w->cursors[i].recs = w->split.cpu[i].recs;
 		w->cursors[i].nrecs = w->split.cpu[i].n;
-		ret = f2t_kmerge_add(&w->merge, &w->cursors[i]);
+		ret = f2t_minheap_add(&w->heap, &w->cursors[i]);
 	}
 	return ret;
 }
@@ -176,7 +176,7 @@ static int pull(struct f2t_perfwalk *w)
 {
 	if (w->pending)
 		return 1;
-	return f2t_kmerge_next(&w->merge, (void **)&w->pending);
+	return f2t_minheap_next(&w->heap, (void **)&w->pending);
 }
 
 int f2t_perfwalk_next(struct f2t_perfwalk *w, const struct f2t_perf_rec **rec)
@@ -198,17 +198,13 @@ int f2t_perfwalk_next(struct f2t_perfwalk *w, const struct f2t_perf_rec **rec)
 	return 1;
 }
 
-int f2t_perfwalk_advance(struct f2t_perfwalk *w, uint64_t ts)
+int f2t_perfwalk_peek(struct f2t_perfwalk *w, uint64_t *ts)
 {
-	const struct f2t_perf_rec *r;
-	int ret;
+	int ret = pull(w);
 
-	while ((ret = pull(w)) > 0 && w->pending->r.ts <= ts) {
-		ret = f2t_perfwalk_next(w, &r);
-		if (ret < 0)
-			return ret;
-	}
-	return ret < 0 ? ret : 0;
+	if (ret > 0)
+		*ts = w->pending->r.ts;
+	return ret;
 }
 
 int f2t_perfwalk_load_proc_maps(struct f2t_maps *maps, const struct f2t_recording *rec)
@@ -250,6 +246,6 @@ void f2t_perfwalk_free(struct f2t_perfwalk *w)
 		return;
 	free(w->cursors);
 	f2t_cap_cpus_free(&w->split);
-	f2t_kmerge_free(&w->merge);
+	f2t_minheap_free(&w->heap);
 	free(w);
 }

@@ -4,8 +4,8 @@
  * rings, with the address-space records (MMAP, MMAP2, FORK, COMM on exec)
  * applied to a process map as they pass, so whatever is looked up at a
  * record's time sees the mappings of that moment.  The perf source walks
- * it for its samples; the off-CPU source only advances it to the time of
- * each episode, for the mappings.
+ * it for its samples, and hands out the off-CPU episodes between them as
+ * their times come (perfsrc.c): one replay per conversion.
  */
 #ifndef F2T_PERFWALK_H
 #define F2T_PERFWALK_H
@@ -49,11 +49,12 @@ void f2t_perfwalk_free(struct f2t_perfwalk *w);
 int f2t_perfwalk_next(struct f2t_perfwalk *w, const struct f2t_perf_rec **rec);
 
 /**
- * f2t_perfwalk_advance() - apply every record up to time @ts
+ * f2t_perfwalk_peek() - the time of the next record, not applied yet
  *
- * Return: 0, or a negative errno after reporting.
+ * Return: 1 with *@ts set, 0 at the end, or a negative errno after
+ * reporting (file and offset).
  */
-int f2t_perfwalk_advance(struct f2t_perfwalk *w, uint64_t ts);
+int f2t_perfwalk_peek(struct f2t_perfwalk *w, uint64_t *ts);
 
 /**
  * f2t_perfwalk_load_proc_maps() - the address spaces as they were when

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * trace-cmd's trace.dat: the check of its layout, which also gathers what
- * the file says about the recording and where each buffer's CPU data lies;
+ * trace-cmd's trace.dat: the walk of its layout, which gathers what the
+ * file says about the recording and where each buffer's CPU data lies, and
+ * refuses what libtracecmd would mishandle;
  * our own reading of that data, page by page, and of the rest (a tep made
  * from the file's formats); and the uncompressed copy a big compressed file
  * is read through when libtracecmd has to read it.
@@ -81,21 +82,21 @@ struct f2t_tracedat_layout {
 };
 
 /**
- * f2t_tracedat_check() - is this a trace.dat libtracecmd can open safely?
+ * f2t_tracedat_layout_read() - walk a trace.dat's layout, keeping what it says
  * @path: the file, for messages
  * @fd: open on it
  * @size: its size
  * @lay: filled with what the walk learnt of the layout (free it)
  *
- * Version 6 or 7, little-endian; for version 6, every length and every CPU
- * data range inside the file.  @lay also gets the file's metadata where
+ * Version 6 or 7, little-endian, and nothing libtracecmd would mishandle
+ * (tracedat_refusals.c): once this passed, libtracecmd can open the file.  @lay also gets the file's metadata where
  * we can read it (not in compressed options, nor in a compression other
  * than zstd: f2t_tracedat_pages_unreadable() says so).
  *
  * Return: 0, or -EINVAL after reporting the first problem and its offset
  * (@lay then empty).
  */
-int f2t_tracedat_check(const char *path, int fd, uint64_t size, struct f2t_tracedat_layout *lay);
+int f2t_tracedat_layout_read(const char *path, int fd, uint64_t size, struct f2t_tracedat_layout *lay);
 void f2t_tracedat_layout_free(struct f2t_tracedat_layout *lay);
 
 /* The file's CPU data, mapped, for the per-CPU readers below. */
@@ -150,7 +151,7 @@ void f2t_tracedat_cpu_fini(struct f2t_tracedat_cpu_reader *r);
 /**
  * f2t_tracedat_tep() - libtraceevent's view of the file, from @lay's metadata
  * @path: the file, for messages
- * @lay: its layout, from f2t_tracedat_check()
+ * @lay: its layout, from f2t_tracedat_layout_read()
  *
  * The ring-buffer page description and every event format, as libtracecmd
  * would have given them (a format libtraceevent cannot parse leaves its
@@ -165,7 +166,7 @@ struct tep_handle *f2t_tracedat_tep(const char *path, const struct f2t_tracedat_
  * f2t_tracedat_kallsyms() - the file's saved /proc/kallsyms text
  * @path: the file, for messages
  * @fd: the file, open
- * @lay: its layout, from f2t_tracedat_check()
+ * @lay: its layout, from f2t_tracedat_layout_read()
  * @len: set to the text's length
  *
  * Return: the text (free it), or NULL after a warning (or none in the file).

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
  * trace-cmd's trace.dat as an input: file versions 6 and 7, compressed or
- * not, the top buffer and every named instance (-B), each one source, merged
- * by time.  We read it ourselves: the layout walk (tracedat_check.c) keeps
+ * not, the top buffer and every named instance (-B), each one source, interleaved
+ * by time.  We read it ourselves: the layout walk (tracedat_layout.c) keeps
  * what the file says about the recording, libtraceevent gets its formats
- * (tracedat_tep.c), and the CPU data is read page by page
- * (tracedat_pages.c).  A file whose timestamps libtracecmd converts, or that
- * is otherwise not ours to read (f2t_tracedat_pages_unreadable()), is opened
- * and read by libtracecmd instead.  Either way the events are the kernel's
- * raw ring-buffer records with the kernel's format files, decoded exactly as
- * our own capture's are (rawdec.h).  What the file says besides its events:
+ * (tracedat_tep.c), and each buffer's CPU data is read page by page
+ * (tracedat_pagesrc.c).  A file whose timestamps libtracecmd converts, or
+ * that is otherwise not ours to read (f2t_tracedat_pages_unreadable()), is
+ * opened by libtracecmd, and each buffer read by it (tracedat_tcmsrc.c).
+ * This file is the opener that picks the reader, and the recording's
+ * facts.  Either way the events are the kernel's raw ring-buffer records
+ * with the kernel's format files, decoded exactly as our own capture's are
+ * (rawdec.h).  What the file says besides its events:
  * task names from its saved cmdlines (handed on with the events of the
  * tasks it holds records of, for the tracker to apply: event.h's pid_comm),
  * kallsyms and printk formats, the uname, the trace clock, the CPU stats at
@@ -26,43 +28,12 @@
 #include <unistd.h>
 
 #include "source/input.h"
-#include "source/ringbuf/rawdec.h"
-#include "source/tracedat/tracedat.h"
+#include "source/tracedat/tracedat_bufsrc-local.h"
 #include "source/tracedat/tracecmd-private.h"
-#include "util/kmerge.h"
 #include "util/log.h"
 
 /* The first bytes of every trace.dat: "\027\010Dtracing". */
 static const unsigned char magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
-
-struct cursor {
-	uint32_t cpu;
-	uint64_t ts;		/* the pending record's, where the merge reads it */
-	/* Read by libtracecmd: */
-	struct tep_record *rec;	/* pending; NULL when the CPU is done */
-	bool lost_note;		/* an F2T_EV_LOST goes out before rec */
-	uint64_t last_offset;	/* the file offset of the record before rec */
-	/* Or read by us: */
-	struct f2t_tracedat_cpu_reader own;
-};
-
-/* One buffer of the file (the top one or an instance): one source. */
-struct buffer {
-	struct f2t_source base;
-	const char *path;
-	struct tracecmd_input *handle;
-	bool own_handle;	/* an instance's; the top one is the input's */
-	bool own_pages;		/* its CPU data read by us, not libtracecmd */
-	int32_t named[1024];		/* pids whose name went out, by pid % 1024 */
-	struct f2t_rawdec dec;
-	struct cursor *cursors;
-	uint32_t ncursors;
-	uint32_t ncpus;		/* the buffer's CPUs (with data or not) */
-	uint32_t page;		/* its ring-buffer page size */
-	struct f2t_kmerge merge;
-	struct tep_record *done;	/* handed out last; freed on the next call */
-	uint64_t lost_events, lost_pages;
-};
 
 struct tracedat_input {
 	struct f2t_input in;
@@ -81,307 +52,6 @@ struct tracedat_input {
 static bool tracedat_probe(const unsigned char *head, size_t len)
 {
 	return len >= sizeof(magic) && !memcmp(head, magic, sizeof(magic));
-}
-
-/* ---- one buffer's records, its CPUs merged by time ---- */
-
-static int cursor_next(void *input, void *ctx)
-{
-	struct cursor *c = input;
-	struct buffer *b = ctx;
-
-	if (b->own_pages) {
-		int ret = f2t_tracedat_cpu_next(&c->own);
-
-		if (ret <= 0)
-			return ret;
-		c->ts = c->own.w.ts;
-		b->lost_pages += c->own.w.lost;	/* set only as a page with a lost note begins */
-		return 1;
-	}
-	if (c->lost_note) {	/* the note went out; now its record */
-		c->lost_note = false;
-		return 1;
-	}
-	c->rec = tracecmd_read_data(b->handle, (int)c->cpu);
-	if (!c->rec)
-		return 0;
-	c->ts = c->rec->ts;
-	if (c->rec->missed_events) {
-		c->lost_note = true;
-		b->lost_pages++;
-	}
-	return 1;
-}
-
-/*
- * A task's name from the file's saved cmdlines, with its first record:
- * the tracker gives it to the task if it does not know the task yet, as
- * it would have been known from the start ("<...>", the kernel's name for a
- * task it has none for, when the file saved none).  Only the tasks the
- * trace holds are named (the file may save thousands), and libtracecmd gave
- * the cmdlines to the tep, which can only be asked pid by pid.  NULL: said
- * already.
- */
-static const char *saved_comm(struct buffer *b, int32_t pid)
-{
-	int32_t *memo = &b->named[(uint32_t)pid % 1024];
-
-	if (pid <= 0 || *memo == pid)
-		return NULL;
-	*memo = pid;
-	return tep_is_pid_registered(b->dec.tep, pid) ? tep_data_comm_from_pid(b->dec.tep, pid) :
-							 "<...>";
-}
-
-/* The pending record of C, or a lost note (then *DATA is NULL and *MISSED set): 0 or -EINVAL. */
-static int cursor_record(struct buffer *b, struct cursor *c, void **data, int *size,
-			 uint64_t *missed)
-{
-	if (b->own_pages) {
-		struct f2t_rbwalk *w = &c->own.w;
-
-		*data = NULL;
-		*missed = w->lost_count;
-		if (w->lost)
-			return 0;
-		if (!f2t_rbwalk_event_fits(w)) {
-			f2t_err("%s: offset %llu: cpu %u: an event lies past the end of its page or before the one before it",
-				b->path, (unsigned long long)c->own.page_off, c->cpu);
-			return -EINVAL;
-		}
-		*data = w->data;
-		*size = w->size;
-		return 0;
-	}
-	*data = NULL;
-	*missed = c->rec->missed_events > 0 ? (uint64_t)c->rec->missed_events : 0;
-	if (c->lost_note)
-		return 0;
-	b->done = c->rec;
-	if (c->rec->size < 8) {
-		f2t_err("%s: offset %llu: cpu %u: record of %d bytes is too short",
-			b->path, c->rec->offset, c->cpu, c->rec->size);
-		return -EINVAL;
-	}
-	/*
-	 * kbuffer takes an event's length as the page says, past the page's
-	 * end.  libtracecmd reads pages at offsets that are multiples of the
-	 * page size, and the record's offset is where its header is.
-	 */
-	if ((c->rec->offset & (b->page - 1)) + (uint64_t)c->rec->record_size > b->page) {
-		f2t_err("%s: offset %llu: cpu %u: event runs past the end of its page",
-			b->path, c->rec->offset, c->cpu);
-		return -EINVAL;
-	}
-	/* A hostile length word can step kbuffer back, round a page for ever (rbwalk.h). */
-	if (c->rec->offset <= c->last_offset &&
-	    c->rec->offset / b->page == c->last_offset / b->page) {
-		f2t_err("%s: offset %llu: cpu %u: an event lies before the one before it",
-			b->path, c->rec->offset, c->cpu);
-		return -EINVAL;
-	}
-	c->last_offset = c->rec->offset;
-	*data = c->rec->data;
-	*size = c->rec->size;
-	return 0;
-}
-
-static int buffer_next(struct f2t_source *src, struct f2t_event *ev)
-{
-	struct buffer *b = (struct buffer *)src;
-
-	for (;;) {
-		struct cursor *c;
-		uint64_t missed;
-		void *data;
-		int ret, size = 0;
-
-		/* The record handed out last is done with unless a lost note went first. */
-		if (b->done) {
-			tracecmd_free_record(b->done);
-			b->done = NULL;
-		}
-		ret = f2t_kmerge_next(&b->merge, (void **)&c);
-		if (ret <= 0)
-			return ret;
-		memset(ev, 0, sizeof(*ev));
-		ev->ts = c->ts;
-		ev->cpu = c->cpu;
-		ev->src = &b->base;
-		ret = cursor_record(b, c, &data, &size, &missed);
-		if (ret)
-			return ret;
-		if (!data) {
-			ev->kind = F2T_EV_LOST;
-			ev->pid = -1;
-			ev->lost.count = missed;
-			b->lost_events += missed;
-			return 1;
-		}
-		ret = f2t_rawdec_decode(&b->dec, data, size, c->ts, c->cpu, ev);
-		if (ret < 0)
-			return ret;
-		if (ret) {
-			ev->pid_comm = saved_comm(b, ev->pid);
-			return 1;
-		}
-	}
-}
-
-static const char *buffer_text(struct f2t_source *src, const struct f2t_event *ev,
-			       const struct f2t_task *task, size_t *len)
-{
-	return f2t_rawdec_text(&((struct buffer *)src)->dec, ev, task, len);
-}
-
-static int buffer_fields(struct f2t_source *src, const struct f2t_event *ev, f2t_field_fn fn,
-			 void *ctx)
-{
-	return f2t_rawdec_fields(&((struct buffer *)src)->dec, ev, fn, ctx);
-}
-
-static void buffer_counts(const struct f2t_source *src, struct f2t_stats *st)
-{
-	const struct buffer *b = (const struct buffer *)src;
-
-	st->lost_marked += b->lost_events;
-	st->lost_pages += b->lost_pages;
-	f2t_rawdec_counts(&b->dec, st);
-	if (b->ncpus > st->ncpus)
-		st->ncpus = b->ncpus;
-}
-
-/* How far through its CPU data (in the file's bytes) when we read it; nothing said otherwise. */
-static void buffer_progress(const struct f2t_source *src, uint64_t *done, uint64_t *total)
-{
-	const struct buffer *b = (const struct buffer *)src;
-
-	for (uint32_t i = 0; b->own_pages && i < b->ncursors; i++) {
-		const struct f2t_tracedat_cpu_reader *r = &b->cursors[i].own;
-		uint64_t at = r->pos - r->where.off;
-
-		*done += at < r->where.len ? at : r->where.len;
-		*total += r->where.len;
-	}
-}
-
-static void buffer_close(struct f2t_source *src)
-{
-	struct buffer *b = (struct buffer *)src;
-
-	if (b->done)
-		tracecmd_free_record(b->done);
-	for (uint32_t i = 0; b->cursors && i < b->ncursors; i++) {
-		if (b->cursors[i].rec && b->cursors[i].rec != b->done)
-			tracecmd_free_record(b->cursors[i].rec);
-		f2t_tracedat_cpu_fini(&b->cursors[i].own);
-	}
-	free(b->cursors);
-	f2t_kmerge_free(&b->merge);
-	f2t_rawdec_fini(&b->dec);
-	if (b->own_handle)
-		tracecmd_close(b->handle);
-	free(b);
-}
-
-static const struct f2t_source_ops buffer_ops = {
-	.next = buffer_next,
-	.text = buffer_text,
-	.fields = buffer_fields,
-	.counts = buffer_counts,
-	.progress = buffer_progress,
-	.close = buffer_close,
-};
-
-/*
- * The cursors of buffer B: one per CPU of HANDLE's, read by libtracecmd, or
- * one per CPU of OWN (its data in DATA), read by us.
- */
-static int add_cursors(struct buffer *b, const struct f2t_tracedat_buffer *own,
-		       const struct f2t_tracedat_data *data)
-{
-	int ret = 0;
-
-	b->ncursors = own ? own->ncpus : b->ncpus;
-	b->cursors = calloc(b->ncursors ? b->ncursors : 1, sizeof(*b->cursors));
-	if (!b->cursors ||
-	    f2t_kmerge_init(&b->merge, b->ncursors, offsetof(struct cursor, ts), cursor_next, b))
-		return -ENOMEM;
-	for (uint32_t i = 0; i < b->ncursors; i++) {
-		struct cursor *c = &b->cursors[i];
-
-		if (own) {
-			c->cpu = own->cpus[i].cpu;
-			ret = f2t_tracedat_cpu_init(&c->own, data, &own->cpus[i], own->page);
-			if (ret)
-				return ret;
-			if (c->cpu >= b->ncpus)
-				b->ncpus = c->cpu + 1;
-		} else {
-			c->cpu = i;
-		}
-	}
-	b->own_pages = own != NULL;
-	return 0;
-}
-
-/* Has C a record or a lost note to hand out? */
-static bool cursor_pending(const struct buffer *b, const struct cursor *c)
-{
-	return b->own_pages ? c->own.w.data || c->own.w.lost : c->rec != NULL;
-}
-
-/*
- * A source for a buffer's records, decoded with TEP, on NCPUS CPUs in pages
- * of PAGE bytes: read by us when OWN (the buffer in the layout) is given,
- * else by libtracecmd from HANDLE.  It owns HANDLE when OWN_HANDLE, also on
- * failure.  Lowers *FIRST_TS to the time of its first record.
- */
-static struct f2t_source *buffer_open(struct tracecmd_input *handle, bool own_handle,
-				      struct tep_handle *tep, int ncpus, uint32_t page,
-				      const struct f2t_tracedat_buffer *own,
-				      const struct f2t_tracedat_data *data,
-				      struct f2t_recording *rec, uint64_t *first_ts)
-{
-	struct buffer *b = calloc(1, sizeof(*b));
-	unsigned long said = f2t_errors();
-	uint32_t subbuf = 4096;
-	int ret;
-
-	if (!b) {
-		if (own_handle)
-			tracecmd_close(handle);
-		f2t_err("%s: out of memory", rec->path);
-		errno = ENOMEM;
-		return NULL;
-	}
-	b->base.ops = &buffer_ops;
-	b->path = rec->path;
-	b->handle = handle;
-	b->own_handle = own_handle;
-	b->ncpus = ncpus > 0 ? (uint32_t)ncpus : 0;
-	b->page = page;
-	if (page > subbuf)
-		subbuf = page;
-	if (tep_get_sub_buffer_size(tep) > (int)subbuf)
-		subbuf = (uint32_t)tep_get_sub_buffer_size(tep);
-	if (tep_get_page_size(tep) > (int)subbuf)
-		subbuf = (uint32_t)tep_get_page_size(tep);
-	ret = f2t_rawdec_init(&b->dec, tep, subbuf, rec, rec->path) ?: add_cursors(b, own, data);
-	for (uint32_t i = 0; !ret && i < b->ncursors; i++) {
-		ret = f2t_kmerge_add(&b->merge, &b->cursors[i]);
-		if (!ret && b->cursors[i].ts < *first_ts && cursor_pending(b, &b->cursors[i]))
-			*first_ts = b->cursors[i].ts;
-	}
-	if (ret) {
-		if (ret == -ENOMEM && f2t_errors() == said)
-			f2t_err("%s: out of memory", rec->path);
-		buffer_close(&b->base);
-		errno = -ret;
-		return NULL;
-	}
-	return &b->base;
 }
 
 /* ---- the recording's facts ---- */
@@ -525,16 +195,16 @@ static void tracedat_close(struct f2t_input *in)
 
 /*
  * The input's events: the buffers' N sources in SRCS (an array freed here),
- * merged from FIRST_TS; or, when opening them failed (RET), none of them.
+ * interleaved from FIRST_TS; or, when opening them failed (RET), none of them.
  */
-static int merge_buffers(struct tracedat_input *t, struct f2t_source **srcs, unsigned int n,
+static int interleave_buffers(struct tracedat_input *t, struct f2t_source **srcs, unsigned int n,
 			 uint64_t first_ts, int ret)
 {
 	if (ret) {
 		for (unsigned int i = 0; i < n; i++)
 			f2t_source_close(srcs[i]);
 	} else {
-		t->in.events = f2t_source_merge(srcs, n);
+		t->in.events = f2t_source_interleave(srcs, n);
 		if (!t->in.events)
 			ret = -errno;
 		t->in.rec.info.start_ns = first_ts == UINT64_MAX ? 0 : first_ts;
@@ -570,14 +240,15 @@ static int open_own_buffers(struct tracedat_input *t)
 			continue;
 		if (instance && b->ncpus)
 			say_instance_clock(t, b->name, b->clock);
-		srcs[k] = buffer_open(NULL, false, t->tep, (int)lay->meta.ncpus, b->page, b,
-				      &t->data, &t->in.rec, &first_ts);
+		srcs[k] = f2t_tracedat_pagesrc_open(t->tep, lay->meta.ncpus, b, &t->data, &t->in.rec,
+						    &first_ts);
 		if (!srcs[k])
 			ret = -errno;
 		else
-			f2t_rawdec_share_tep(&((struct buffer *)srcs[k++])->dec, &t->tep_symbols);
+			f2t_rawdec_share_tep(&((struct tracedat_bufsrc *)srcs[k++])->dec,
+					     &t->tep_symbols);
 	}
-	return merge_buffers(t, srcs, k, first_ts, ret);
+	return interleave_buffers(t, srcs, k, first_ts, ret);
 }
 
 /* The page size of buffer NAME, as the walk found it: the file's when it did not see the buffer. */
@@ -600,8 +271,8 @@ static int open_libtracecmd_buffers(struct tracedat_input *t)
 
 	if (!srcs)
 		return -ENOMEM;
-	srcs[k] = buffer_open(t->handle, false, tracecmd_get_tep(t->handle), tracecmd_cpus(t->handle),
-			      page_of(t, ""), NULL, NULL, &t->in.rec, &first_ts);
+	srcs[k] = f2t_tracedat_tcmsrc_open(t->handle, false, tracecmd_cpus(t->handle), page_of(t, ""),
+					   &t->in.rec, &first_ts);
 	if (!srcs[k])
 		ret = -errno;
 	else
@@ -622,15 +293,15 @@ static int open_libtracecmd_buffers(struct tracedat_input *t)
 		if (tracecmd_cpus(h) > 0)
 			say_instance_clock(t, tracecmd_buffer_instance_name(t->handle, i),
 					   tracecmd_get_trace_clock(h));
-		srcs[k] = buffer_open(h, true, tracecmd_get_tep(h), tracecmd_cpus(h),
-				      page_of(t, tracecmd_buffer_instance_name(t->handle, i)), NULL, NULL,
-				      &t->in.rec, &first_ts);
+		srcs[k] = f2t_tracedat_tcmsrc_open(h, true, tracecmd_cpus(h),
+						   page_of(t, tracecmd_buffer_instance_name(t->handle, i)),
+						   &t->in.rec, &first_ts);
 		if (!srcs[k])
 			ret = -errno;
 		else
 			k++;
 	}
-	return merge_buffers(t, srcs, k, first_ts, ret);
+	return interleave_buffers(t, srcs, k, first_ts, ret);
 }
 
 /*
@@ -698,7 +369,7 @@ static int check_layout(const char *path, int fd, uint64_t *size,
 		return -errno;
 	}
 	*size = (uint64_t)st.st_size;
-	return f2t_tracedat_check(path, fd, *size, lay);
+	return f2t_tracedat_layout_read(path, fd, *size, lay);
 }
 
 static int tracedat_open(const char *path, int fd, struct f2t_input **out)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * libtraceevent's view of a trace.dat, made from what our layout walk kept
- * (tracedat_check.c) rather than by libtracecmd's open, whose cost on a
+ * (tracedat_layout.c) rather than by libtracecmd's open, whose cost on a
  * small file was most of the conversion: it parses the saved kallsyms
  * (hundreds of thousands of lines through sscanf) whether any event needs
  * them or not.  Here the kallsyms and printk formats go to the recording

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * The merge of sources by time (source/merge.c over util/kmerge.c): every
+ * Sources interleaved by time (source/interleave.c over util/minheap.c): every
  * event once, in timestamp order, ties to the earlier source, empty sources
  * harmless, a failing source's error passed on, counts summed, every source
- * closed with the merge.
+ * closed with the interleaving.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -43,7 +43,7 @@ static void test_three_sources_in_order_ties_to_the_earlier(void **state)
 	fill(e0, 0, t0, 4);
 	fill(e1, 1, t1, 3);
 	fill(e2, 3, t2, 4);
-	m = f2t_source_merge(srcs, 4);
+	m = f2t_source_interleave(srcs, 4);
 	assert_non_null(m);
 	while ((ret = f2t_source_next(m, &ev)) > 0) {
 		assert_true(n < sizeof(want) / sizeof(want[0]));
@@ -61,18 +61,18 @@ static void test_three_sources_in_order_ties_to_the_earlier(void **state)
 		assert_int_equal(s[i].closed, 1);
 }
 
-static void test_nothing_to_merge(void **state)
+static void test_nothing_to_interleave(void **state)
 {
 	struct event_source a = event_source(NULL, 0), b = event_source(NULL, 0);
 	struct f2t_source *srcs[2] = { &a.base, &b.base };
 	struct f2t_source *m;
 	struct f2t_event ev;
 
-	m = f2t_source_merge(srcs, 0);
+	m = f2t_source_interleave(srcs, 0);
 	assert_non_null(m);
 	assert_int_equal(f2t_source_next(m, &ev), 0);
 	f2t_source_close(m);
-	m = f2t_source_merge(srcs, 2);
+	m = f2t_source_interleave(srcs, 2);
 	assert_non_null(m);
 	assert_int_equal(f2t_source_next(m, &ev), 0);
 	f2t_source_close(m);
@@ -90,7 +90,7 @@ static void test_event_valid_until_the_next(void **state)
 
 	fill(e0, 0, t0, 2);
 	fill(e1, 1, t1, 1);
-	m = f2t_source_merge(srcs, 2);
+	m = f2t_source_interleave(srcs, 2);
 	assert_non_null(m);
 	assert_int_equal(f2t_source_next(m, &first), 1);
 	/* Source 0 was not moved on yet: it handed out one event only. */
@@ -113,7 +113,7 @@ static void test_failure_midway_is_passed_on(void **state)
 	fill(e0, 0, t0, 4);
 	fill(e1, 1, t1, 1);
 	s0.fail_at = 2;		/* after two events */
-	m = f2t_source_merge(srcs, 2);
+	m = f2t_source_interleave(srcs, 2);
 	assert_non_null(m);
 	assert_int_equal(f2t_source_next(m, &ev), 1);
 	assert_int_equal(f2t_source_next(m, &ev), 1);
@@ -132,7 +132,7 @@ static void test_failure_at_the_start_closes_every_source(void **state)
 
 	s1.fail_at = 0;
 	errno = 0;
-	assert_null(f2t_source_merge(srcs, 2));
+	assert_null(f2t_source_interleave(srcs, 2));
 	assert_int_equal(errno, EIO);
 	assert_int_equal(s0.closed, 1);
 	assert_int_equal(s1.closed, 1);
@@ -148,7 +148,7 @@ static void test_counts_are_summed(void **state)
 	a.counts.lost_events = 10;
 	b.counts.lost_events = 100;
 	b.counts.bad_records = 3;
-	m = f2t_source_merge(srcs, 2);
+	m = f2t_source_interleave(srcs, 2);
 	assert_non_null(m);
 	f2t_source_counts(m, &st);
 	assert_int_equal(st.lost_events, 111);
@@ -160,7 +160,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_three_sources_in_order_ties_to_the_earlier),
-		cmocka_unit_test(test_nothing_to_merge),
+		cmocka_unit_test(test_nothing_to_interleave),
 		cmocka_unit_test(test_event_valid_until_the_next),
 		cmocka_unit_test(test_failure_midway_is_passed_on),
 		cmocka_unit_test(test_failure_at_the_start_closes_every_source),

@@ -1,26 +1,26 @@
 // SPDX-License-Identifier: MIT
 /*
- * Several sources as one, in timestamp order (util/kmerge.h): each source
+ * Several sources as one, in timestamp order (util/minheap.h): each source
  * keeps one pending event, and is asked for its next only when the caller
- * asks the merge for the one after the event it handed out, so that
+ * asks for the one after the event it handed out, so that
  * event's strings stay valid meanwhile.
  */
 #include <errno.h>
 #include <stdlib.h>
 
 #include "source/source.h"
-#include "util/kmerge.h"
+#include "util/minheap.h"
 
 struct input {
 	struct f2t_source *src;
 	struct f2t_event ev;		/* pending */
 };
 
-struct merge {
+struct interleave {
 	struct f2t_source base;
 	struct input *in;
 	unsigned int n;
-	struct f2t_kmerge merge;
+	struct f2t_minheap heap;
 };
 
 static int refill(void *input, void *ctx)
@@ -30,28 +30,28 @@ static int refill(void *input, void *ctx)
 	return f2t_source_next(in->src, &in->ev);
 }
 
-static int merge_next(struct f2t_source *s, struct f2t_event *ev)
+static int interleave_next(struct f2t_source *s, struct f2t_event *ev)
 {
-	struct merge *m = (struct merge *)s;
+	struct interleave *m = (struct interleave *)s;
 	struct input *in;
-	int ret = f2t_kmerge_next(&m->merge, (void **)&in);
+	int ret = f2t_minheap_next(&m->heap, (void **)&in);
 
 	if (ret > 0)
 		*ev = in->ev;
 	return ret;
 }
 
-static void merge_counts(const struct f2t_source *s, struct f2t_stats *st)
+static void interleave_counts(const struct f2t_source *s, struct f2t_stats *st)
 {
-	const struct merge *m = (const struct merge *)s;
+	const struct interleave *m = (const struct interleave *)s;
 
 	for (unsigned int i = 0; i < m->n; i++)
 		f2t_source_counts(m->in[i].src, st);
 }
 
-static void merge_progress(const struct f2t_source *s, uint64_t *done, uint64_t *total)
+static void interleave_progress(const struct f2t_source *s, uint64_t *done, uint64_t *total)
 {
-	const struct merge *m = (const struct merge *)s;
+	const struct interleave *m = (const struct interleave *)s;
 
 	for (unsigned int i = 0; i < m->n; i++) {
 		uint64_t d, t;
@@ -62,31 +62,31 @@ static void merge_progress(const struct f2t_source *s, uint64_t *done, uint64_t 
 	}
 }
 
-static void merge_close(struct f2t_source *s)
+static void interleave_close(struct f2t_source *s)
 {
-	struct merge *m = (struct merge *)s;
+	struct interleave *m = (struct interleave *)s;
 
 	for (unsigned int i = 0; i < m->n; i++)
 		f2t_source_close(m->in[i].src);
-	f2t_kmerge_free(&m->merge);
+	f2t_minheap_free(&m->heap);
 	free(m->in);
 	free(m);
 }
 
-static const struct f2t_source_ops merge_ops = {
-	.next = merge_next,
-	.counts = merge_counts,
-	.progress = merge_progress,
-	.close = merge_close,
+static const struct f2t_source_ops interleave_ops = {
+	.next = interleave_next,
+	.counts = interleave_counts,
+	.progress = interleave_progress,
+	.close = interleave_close,
 };
 
-struct f2t_source *f2t_source_merge(struct f2t_source **srcs, unsigned int n)
+struct f2t_source *f2t_source_interleave(struct f2t_source **srcs, unsigned int n)
 {
-	struct merge *m = calloc(1, sizeof(*m));
+	struct interleave *m = calloc(1, sizeof(*m));
 	int ret = 0;
 
 	if (!m || !(m->in = calloc(n ? n : 1, sizeof(*m->in))) ||
-	    f2t_kmerge_init(&m->merge, n, offsetof(struct input, ev.ts), refill, NULL)) {
+	    f2t_minheap_init(&m->heap, n, offsetof(struct input, ev.ts), refill, NULL)) {
 		if (m)
 			free(m->in);
 		free(m);
@@ -95,15 +95,15 @@ struct f2t_source *f2t_source_merge(struct f2t_source **srcs, unsigned int n)
 		errno = ENOMEM;
 		return NULL;
 	}
-	m->base.ops = &merge_ops;
+	m->base.ops = &interleave_ops;
 	m->n = n;
 	for (unsigned int i = 0; i < n; i++)
 		m->in[i] = (struct input){ .src = srcs[i] };
 	/* Every source's first event: a source that cannot give one fails here. */
 	for (unsigned int i = 0; !ret && i < n; i++)
-		ret = f2t_kmerge_add(&m->merge, &m->in[i]);
+		ret = f2t_minheap_add(&m->heap, &m->in[i]);
 	if (ret) {
-		merge_close(&m->base);
+		interleave_close(&m->base);
 		errno = -ret;
 		return NULL;
 	}

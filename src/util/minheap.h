@@ -1,20 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A k-way merge: inputs that each hold one pending item, handed out by the
+ * A min-heap of inputs that each hold one pending item, handed out by the
  * item's 64-bit key (a timestamp), ties in the order the inputs were added.
  * The key lives in the input, KEY_OFFSET bytes in: reading it there, not
- * through a callback, keeps the merge off the profile.  The input handed
+ * through a callback, keeps the heap off the profile.  The input handed
  * out last is moved on (REFILL) only when the next one is asked for, so
- * whatever its item points to stays valid meanwhile.  The one merge by time
- * of the program: a ring buffer's CPUs, the perf rings' CPUs, a conversion's
+ * whatever its item points to stays valid meanwhile.  The one interleaving by
+ * time of the program: a ring buffer's CPUs, the perf rings' CPUs, a conversion's
  * sources.
  *
- *   f2t_kmerge_init(&m, n, offsetof(struct input, ts), refill, ctx);
- *   for each input: f2t_kmerge_add(&m, input);   (refills it once; an empty one is left out)
- *   while ((ret = f2t_kmerge_next(&m, &input)) > 0) use input's item;
+ *   f2t_minheap_init(&m, n, offsetof(struct input, ts), refill, ctx);
+ *   for each input: f2t_minheap_add(&m, input);   (refills it once; an empty one is left out)
+ *   while ((ret = f2t_minheap_next(&m, &input)) > 0) use input's item;
  */
-#ifndef F2T_KMERGE_H
-#define F2T_KMERGE_H
+#ifndef F2T_MINHEAP_H
+#define F2T_MINHEAP_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -24,14 +24,14 @@
 /* Moves INPUT to its next item, key included: 1, 0 when it has none left, or a negative errno. */
 typedef int (*f2t_refill_fn)(void *input, void *ctx);
 
-struct f2t_kmerge_entry {
+struct f2t_minheap_entry {
 	uint64_t key;		/* the input's, read after each refill */
 	size_t rank;		/* the order it was added in: breaks ties */
 	void *input;
 };
 
-struct f2t_kmerge {
-	struct f2t_kmerge_entry *v;	/* a binary min-heap of the inputs with an item */
+struct f2t_minheap {
+	struct f2t_minheap_entry *v;	/* a binary min-heap of the inputs with an item */
 	size_t n, cap, added;
 	size_t key_offset;
 	bool ordered;		/* the heap property holds */
@@ -41,27 +41,27 @@ struct f2t_kmerge {
 };
 
 /**
- * f2t_kmerge_init() - an empty merge of at most @cap inputs
+ * f2t_minheap_init() - an empty heap of at most @cap inputs
  * @key_offset: where an input holds its item's uint64_t key
  *
  * Return: 0 or -ENOMEM.
  */
-int f2t_kmerge_init(struct f2t_kmerge *m, size_t cap, size_t key_offset, f2t_refill_fn refill,
+int f2t_minheap_init(struct f2t_minheap *m, size_t cap, size_t key_offset, f2t_refill_fn refill,
 		    void *ctx);
 
 /**
- * f2t_kmerge_add() - add @input, after moving it to its first item
+ * f2t_minheap_add() - add @input, after moving it to its first item
  *
  * Return: 0 (also for an input with no item, which is left out), or what
  * the refill returned when it failed.
  */
-int f2t_kmerge_add(struct f2t_kmerge *m, void *input);
+int f2t_minheap_add(struct f2t_minheap *m, void *input);
 
-/* f2t_kmerge_next() past its common case: @refilled is what refilling the top returned. */
-int f2t_kmerge_settle(struct f2t_kmerge *m, int refilled, void **input);
+/* f2t_minheap_next() past its common case: @refilled is what refilling the top returned. */
+int f2t_minheap_settle(struct f2t_minheap *m, int refilled, void **input);
 
 /**
- * f2t_kmerge_next() - the input whose item comes next
+ * f2t_minheap_next() - the input whose item comes next
  * @input: set to it
  *
  * Inline for the common case, a run: the input handed out last moves on
@@ -70,9 +70,9 @@ int f2t_kmerge_settle(struct f2t_kmerge *m, int refilled, void **input);
  * Return: 1, 0 when every input is used up, or what a refill returned when
  * it failed.
  */
-static inline int f2t_kmerge_next(struct f2t_kmerge *m, void **input)
+static inline int f2t_minheap_next(struct f2t_minheap *m, void **input)
 {
-	struct f2t_kmerge_entry *v = m->v;
+	struct f2t_minheap_entry *v = m->v;
 	int ret = 0;
 
 	if (m->pending) {
@@ -87,10 +87,10 @@ static inline int f2t_kmerge_next(struct f2t_kmerge *m, void **input)
 			}
 		}
 	}
-	return f2t_kmerge_settle(m, ret, input);
+	return f2t_minheap_settle(m, ret, input);
 }
 
-/* f2t_kmerge_free() - frees the merge (not the inputs) */
-void f2t_kmerge_free(struct f2t_kmerge *m);
+/* f2t_minheap_free() - frees the heap (not the inputs) */
+void f2t_minheap_free(struct f2t_minheap *m);
 
 #endif

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: MIT
-/* The k-way merge (kmerge.h): a binary min-heap of inputs and their keys. */
+/* The heap of inputs (minheap.h): a binary min-heap of inputs and their keys. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/kmerge.h"
+#include "util/minheap.h"
 
-static inline bool before(const struct f2t_kmerge_entry *a, const struct f2t_kmerge_entry *b)
+static inline bool before(const struct f2t_minheap_entry *a, const struct f2t_minheap_entry *b)
 {
 	return a->key < b->key || (a->key == b->key && a->rank < b->rank);
 }
 
-static inline uint64_t key_of(const struct f2t_kmerge *m, const void *input)
+static inline uint64_t key_of(const struct f2t_minheap *m, const void *input)
 {
 	uint64_t key;
 
@@ -20,11 +20,11 @@ static inline uint64_t key_of(const struct f2t_kmerge *m, const void *input)
 }
 
 /* Restores the heap order below index I. */
-static void sift_down(struct f2t_kmerge *m, size_t i)
+static void sift_down(struct f2t_minheap *m, size_t i)
 {
 	for (;;) {
 		size_t l = 2 * i + 1, r = l + 1, least = i;
-		struct f2t_kmerge_entry t;
+		struct f2t_minheap_entry t;
 
 		if (l < m->n && before(&m->v[l], &m->v[least]))
 			least = l;
@@ -39,17 +39,17 @@ static void sift_down(struct f2t_kmerge *m, size_t i)
 	}
 }
 
-int f2t_kmerge_init(struct f2t_kmerge *m, size_t cap, size_t key_offset, f2t_refill_fn refill,
+int f2t_minheap_init(struct f2t_minheap *m, size_t cap, size_t key_offset, f2t_refill_fn refill,
 		    void *ctx)
 {
-	*m = (struct f2t_kmerge){
+	*m = (struct f2t_minheap){
 		.cap = cap, .key_offset = key_offset, .refill = refill, .ctx = ctx,
 	};
 	m->v = calloc(cap ? cap : 1, sizeof(*m->v));
 	return m->v ? 0 : -ENOMEM;
 }
 
-int f2t_kmerge_add(struct f2t_kmerge *m, void *input)
+int f2t_minheap_add(struct f2t_minheap *m, void *input)
 {
 	int ret = m->refill(input, m->ctx);
 
@@ -57,14 +57,14 @@ int f2t_kmerge_add(struct f2t_kmerge *m, void *input)
 		return ret;
 	if (m->n == m->cap)
 		return -ENOSPC;
-	m->v[m->n++] = (struct f2t_kmerge_entry){
+	m->v[m->n++] = (struct f2t_minheap_entry){
 		.key = key_of(m, input), .rank = m->added++, .input = input,
 	};
 	m->ordered = false;
 	return 0;
 }
 
-int f2t_kmerge_settle(struct f2t_kmerge *m, int refilled, void **input)
+int f2t_minheap_settle(struct f2t_minheap *m, int refilled, void **input)
 {
 	if (m->pending) {
 		m->pending = false;
@@ -87,7 +87,7 @@ int f2t_kmerge_settle(struct f2t_kmerge *m, int refilled, void **input)
 	return 1;
 }
 
-void f2t_kmerge_free(struct f2t_kmerge *m)
+void f2t_minheap_free(struct f2t_minheap *m)
 {
 	free(m->v);
 	m->v = NULL;
