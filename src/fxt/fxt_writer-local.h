@@ -14,6 +14,7 @@
 #include "fxt/fxt_tables.h"
 #include "output/writer.h"
 #include "perfetto/pf_samples.h"
+#include "util/idmap.h"
 
 /* Argument words of one record: room for inline text, below the record's limit. */
 #define FXT_ARG_WORDS 3500
@@ -25,6 +26,14 @@ struct fxt_priv {
 	/* CPU samples again as Perfetto packets, for blob records (type 3). */
 	struct pf_samples *pf;
 	struct pb_buf pfbuf;
+	/*
+	 * The generation of each task's name this file holds, by the task's
+	 * seq (0: none, past nnamed: none), and the tids named while the task
+	 * table did not know them (named as a new task would be: "<...>").
+	 */
+	uint32_t *named;
+	size_t nnamed, named_cap;
+	struct f2t_idmap unknown;
 	bool lost_written;
 	uint64_t last_ts;	/* of the last event, for records written at the end */
 	uint64_t argw[FXT_ARG_WORDS];
@@ -81,17 +90,22 @@ int fxt_category_ref(struct f2t_writer *w, struct f2t_str cat, struct fxt_str *r
 /* A ref for the thread, writing its thread record first when the index is new. */
 int fxt_thread_ref(struct f2t_writer *w, uint64_t pid, uint64_t tid, struct fxt_thread *ref);
 
-/* Names task @t (and its process) as it is now known. */
-int fxt_announce(struct f2t_writer *w, struct f2t_task *t);
+/* Names task @tid (and its process) as the table @t says now (NULL: it knows none). */
+int fxt_announce(struct f2t_writer *w, int32_t tid, const struct f2t_task *t);
 
 /* Makes sure the viewer knows task @tid's current name before a record uses it. */
 static inline int fxt_ensure_named(struct f2t_writer *w, int32_t tid)
 {
-	struct f2t_task *t = f2t_tasks_get(w->tasks, tid);
+	const struct fxt_priv *p = w->priv;
+	const struct f2t_task *t;
 
-	if (!t)
-		return -ENOMEM;
-	return t->announced[w->slot] == t->gen ? 0 : fxt_announce(w, t);
+	/* The idle tasks all share pid 0; viewers know them from their weight: no name. */
+	if (tid <= 0)
+		return 0;
+	t = f2t_tasks_find(w->tasks, tid);
+	if (t && t->seq < p->nnamed && p->named[t->seq] == t->gen)
+		return 0;
+	return fxt_announce(w, tid, t);
 }
 
 /*

@@ -13,6 +13,7 @@
 
 #include "fxt/fxt_state.h"
 #include "fxt/fxt_writer-local.h"
+#include "util/vec.h"
 
 /* A scheduling record's CPU field is 16 bits wide. */
 #define FXT_CPU_MAX	0xffffu
@@ -117,8 +118,33 @@ static int object_record(struct f2t_writer *w, uint8_t type, const struct f2t_ta
 	return fxt_emit_encoded(w, ret);
 }
 
+/*
+ * The generation of @t's name the file holds.  A tid named before the table
+ * knew it was named as the table makes a new task (generation 1): the same
+ * as @t's until the tracker changes it.
+ */
+static uint32_t named_gen(const struct fxt_priv *p, const struct f2t_task *t)
+{
+	uint32_t gen = t->seq < p->nnamed ? p->named[t->seq] : 0;
+
+	return !gen && p->unknown.n && f2t_idmap_find(&p->unknown, t->tid) ? 1 : gen;
+}
+
+static int set_named(struct fxt_priv *p, const struct f2t_task *t)
+{
+	if (t->seq >= p->nnamed) {
+		if (f2t_vec_reserve(&p->named, &p->named_cap, (size_t)t->seq + 1, 1024))
+			return -ENOMEM;
+		/* All of the room zeroed: a reserve per new task, not a memset. */
+		memset(p->named + p->nnamed, 0, (p->named_cap - p->nnamed) * sizeof(*p->named));
+		p->nnamed = p->named_cap;
+	}
+	p->named[t->seq] = t->gen;
+	return 0;
+}
+
 /* Names T's thread and, when T is its process's main thread, the process. */
-static int announce_one(struct f2t_writer *w, struct f2t_task *t)
+static int announce_one(struct f2t_writer *w, const struct f2t_task *t)
 {
 	int ret = 0;
 
@@ -126,44 +152,55 @@ static int announce_one(struct f2t_writer *w, struct f2t_task *t)
 		ret = object_record(w, FXT_OBJ_PROCESS, t);
 	if (!ret)
 		ret = object_record(w, FXT_OBJ_THREAD, t);
-	if (!ret)
-		t->announced[w->slot] = t->gen;
 	return ret;
 }
 
-int fxt_announce(struct f2t_writer *w, struct f2t_task *t)
+/* A tid the task table does not know (a CPU's pseudo thread): named once. */
+static int announce_unknown(struct f2t_writer *w, int32_t tid)
 {
-	/* The idle tasks all share pid 0; viewers know them from their weight. */
-	if (t->tid <= 0) {
-		t->announced[w->slot] = t->gen;
+	struct fxt_priv *p = w->priv;
+	struct f2t_task t;
+	bool fresh;
+
+	if (!f2t_idmap_get(&p->unknown, tid, &fresh))
+		return -ENOMEM;
+	if (!fresh)
 		return 0;
-	}
-	if (t->tgid != t->tid && t->tgid > 0) {
+	f2t_task_init(&t, tid);
+	return announce_one(w, &t);
+}
+
+int fxt_announce(struct f2t_writer *w, int32_t tid, const struct f2t_task *t)
+{
+	struct fxt_priv *p = w->priv;
+	int ret = 0;
+
+	if (!t)
+		return announce_unknown(w, tid);
+	if (named_gen(p, t) == t->gen)
+		return set_named(p, t);
+	if (t->tid > 0 && t->tgid != t->tid && t->tgid > 0) {
 		/*
 		 * The process is named after its main thread.  When that thread
 		 * is unknown the thread record's "process" koid still groups
 		 * the thread, and no made-up name is written.
 		 */
-		struct f2t_task *leader = f2t_tasks_find(w->tasks, t->tgid);
+		const struct f2t_task *leader = f2t_tasks_find(w->tasks, t->tgid);
 
-		if (leader && leader->tgid == leader->tid &&
-		    leader->announced[w->slot] != leader->gen) {
-			int ret = announce_one(w, leader);
-
-			if (ret)
-				return ret;
-		}
+		if (leader && leader->tgid == leader->tid && named_gen(p, leader) != leader->gen)
+			ret = announce_one(w, leader) ?: set_named(p, leader);
 	}
-	return announce_one(w, t);
+	/* The idle tasks all share pid 0; viewers know them from their weight. */
+	if (!ret && t->tid > 0)
+		ret = announce_one(w, t);
+	return ret ?: set_named(p, t);
 }
 
-static int announce_each(struct f2t_task *t, void *ctx)
+static int announce_each(const struct f2t_task *t, void *ctx)
 {
 	struct f2t_writer *w = ctx;
 
-	if (t->announced[w->slot] == t->gen)
-		return 0;
-	return fxt_announce(w, t);
+	return named_gen(w->priv, t) == t->gen ? 0 : fxt_announce(w, t->tid, t);
 }
 
 static int fxt_begin(struct f2t_writer *w)
@@ -393,6 +430,8 @@ static void fxt_destroy(struct f2t_writer *w)
 	fxt_prof_free(p->prof);
 	pf_samples_free(p->pf);
 	pb_buf_free(&p->pfbuf);
+	free(p->named);
+	f2t_idmap_fini(&p->unknown);
 	free(p);
 	w->priv = NULL;
 }
@@ -417,7 +456,7 @@ int f2t_fxt_writer_init(struct f2t_writer *w)
 	p->prof = fxt_prof_new();
 	/* FXT timestamps are MONOTONIC, and Perfetto reads them as its default clock: so are these. */
 	p->pf = pf_samples_new(&w->rec->sampling, false);
-	if (!p->strs || !p->threads || !p->prof || !p->pf) {
+	if (!p->strs || !p->threads || !p->prof || !p->pf || f2t_idmap_init(&p->unknown, 1)) {
 		w->priv = p;
 		fxt_destroy(w);
 		return -ENOMEM;

@@ -110,9 +110,10 @@ struct proc {
 struct proc_list {
 	struct proc *v;
 	size_t n, cap;
+	const struct f2t_cputime *cputime;
 };
 
-static int collect_leader(struct f2t_task *t, void *ctx)
+static int collect_leader(const struct f2t_task *t, void *ctx)
 {
 	struct proc_list *l = ctx;
 
@@ -144,12 +145,12 @@ static int by_cpu_then_pid(const void *a, const void *b)
 }
 
 /* Adds a thread's CPU time to its process (the list is sorted by pid). */
-static int sum_thread(struct f2t_task *t, void *ctx)
+static int sum_thread(const struct f2t_task *t, void *ctx)
 {
 	struct proc_list *l = ctx;
 	struct f2t_task key = { .tgid = t->tgid };
 	struct proc k = { .leader = &key }, *hit;
-	uint64_t ns = t->cpu_ns;
+	uint64_t ns = f2t_cputime_of(l->cputime, t);
 
 	if (!ns)
 		return 0;
@@ -159,7 +160,7 @@ static int sum_thread(struct f2t_task *t, void *ctx)
 	return 0;
 }
 
-static int name_thread(struct f2t_task *t, void *ctx)
+static int name_thread(const struct f2t_task *t, void *ctx)
 {
 	struct f2t_writer *w = ctx;
 
@@ -180,7 +181,7 @@ static int name_thread(struct f2t_task *t, void *ctx)
  */
 static int write_names(struct f2t_writer *w)
 {
-	struct proc_list l = { 0 };
+	struct proc_list l = { .cputime = f2t_model_cputime(w->model) };
 	int ret;
 
 	ret = f2t_tasks_each(w->tasks, collect_leader, &l);
@@ -341,7 +342,7 @@ static const struct f2t_writer_ops json_ops = {
 
 /**
  * f2t_json_writer_init() - make W write Chrome Trace Event Format JSON
- * @w: the writer; out, info, tasks, model and slot already set
+ * @w: the writer; out, info, tasks and model already set
  *
  * Opens the spool for traceEvents next to the output file.
  *
@@ -362,7 +363,7 @@ int f2t_json_writer_init(struct f2t_writer *w)
 		free(p);
 		return ret;
 	}
-	f2t_ftext_init(&p->text, w->out, f2t_json_put_escaped);
+	f2t_ftext_init(&p->text, w->out, f2t_json_put_escaped, w->tasks);
 	p->text.viewer_flags = true;
 	w->ops = &json_ops;
 	w->priv = p;

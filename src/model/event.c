@@ -4,7 +4,7 @@
 
 #include "model/event.h"
 
-const char *f2t_event_text(const struct f2t_event *ev, size_t *len)
+const char *f2t_event_text(const struct f2t_event *ev, const struct f2t_task *task, size_t *len)
 {
 	struct f2t_source *s = ev->src;
 
@@ -12,7 +12,7 @@ const char *f2t_event_text(const struct f2t_event *ev, size_t *len)
 		errno = ENOENT;
 		return NULL;
 	}
-	return s->ops->text(s, ev, len);
+	return s->ops->text(s, ev, task, len);
 }
 
 int f2t_event_fields(const struct f2t_event *ev, f2t_field_fn fn, void *ctx)

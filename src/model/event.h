@@ -41,6 +41,7 @@ enum f2t_event_kind {
 };
 
 struct f2t_module;
+struct f2t_task;
 
 /*
  * One frame of a sample's call stack, resolved when converting.  An
@@ -168,12 +169,12 @@ struct f2t_event {
 		 * ev->pid the thread.  Stacks are kernel frames then user
 		 * frames, innermost first; none when the kernel kept none.
 		 */
-		struct {
+		struct {	/* ordered to leave no hole: the union's largest */
 			int32_t tgid;
-			uint64_t start;		/* when it was switched out */
-			char state;		/* 'S', 'D', 'T', 't', 'P', 'I' */
 			int32_t waker_tid;	/* 0: no wakeup seen */
 			int32_t waker_tgid;
+			char state;		/* 'S', 'D', 'T', 't', 'P', 'I' */
+			uint64_t start;		/* when it was switched out */
 			uint32_t nframes, waker_nframes;
 			const struct f2t_frame *frames, *waker_frames;
 		} offcpu;
@@ -188,6 +189,13 @@ struct f2t_event {
 	 */
 	struct f2t_source *src;
 	const void *raw;
+	/*
+	 * The name of pid's task the source knows from outside the record (a
+	 * trace.dat's saved cmdlines), or NULL.  Sources change no task: the
+	 * tracker gives the task this name if it makes the task for this
+	 * event (model/tracker.h).
+	 */
+	const char *pid_comm;
 };
 
 /*
@@ -211,7 +219,8 @@ struct f2t_source_ops {
 	 * reporting what is wrong (file and offset). */
 	int (*next)(struct f2t_source *s, struct f2t_event *ev);
 	/* The kernel's text for @ev (see f2t_event_text()); NULL if none. */
-	const char *(*text)(struct f2t_source *s, const struct f2t_event *ev, size_t *len);
+	const char *(*text)(struct f2t_source *s, const struct f2t_event *ev,
+			    const struct f2t_task *task, size_t *len);
 	/* @ev's raw fields (see f2t_event_fields()); -ENOENT if it keeps none. */
 	int (*fields)(struct f2t_source *s, const struct f2t_event *ev, f2t_field_fn fn,
 		      void *ctx);
@@ -230,17 +239,20 @@ struct f2t_source {
 /**
  * f2t_event_text() - the kernel's own ftrace text for an event
  * @ev: an event, during the call that received it
+ * @task: @ev's task (ev->pid) as the task table has it now (NULL: not
+ *	known): the name and process a record without them is printed with
  * @len: out: the text's length
  *
  * Exactly as /sys/kernel/tracing/trace prints it with the record-tgid option
  * ("TASK-PID (TGID) [CPU] FLAGS SECONDS: event: fields", no trailing
  * newline).  The buffer belongs to the event's source and is valid until the
- * next call.
+ * next call.  A source reads no task table: what its records do not say
+ * about their task comes from @task.
  *
  * Return: the text, or NULL with errno ENOENT for an event that has none
  * (lost-event notes, CPU samples).
  */
-const char *f2t_event_text(const struct f2t_event *ev, size_t *len);
+const char *f2t_event_text(const struct f2t_event *ev, const struct f2t_task *task, size_t *len);
 
 /**
  * f2t_event_fields() - the raw fields of a tracepoint event

@@ -132,8 +132,9 @@ int f2t_model_event(struct f2t_model *m, const struct f2t_event *ev, f2t_item_fn
 		    void *ctx)
 {
 	/* CPU time comes from switches (and is lost with lost events). */
-	if (ev->kind == F2T_EV_SWITCH || ev->kind == F2T_EV_LOST)
-		f2t_cputime_event(m->cputime, ev);
+	if ((ev->kind == F2T_EV_SWITCH || ev->kind == F2T_EV_LOST) &&
+	    f2t_cputime_event(m->cputime, ev))
+		return -ENOMEM;
 	m->emit = emit;
 	m->ctx = ctx;
 	switch (ev->kind) {
@@ -169,6 +170,11 @@ void f2t_model_counts(const struct f2t_model *m, struct f2t_stats *st)
 	st->stack_frames = f2t_profile_nodes(m->profile);
 	st->sync_start_trace_ns = m->sync_start_ts;
 	st->sync_end_trace_ns = m->sync_end_ts;
+}
+
+const struct f2t_cputime *f2t_model_cputime(const struct f2t_model *m)
+{
+	return m->cputime;
 }
 
 void f2t_model_report(const struct f2t_model *m)

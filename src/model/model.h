@@ -26,6 +26,7 @@
 
 #include <stdint.h>
 
+#include "model/cputime.h"
 #include "model/event.h"
 #include "model/item.h"
 #include "model/marker_track.h"
@@ -39,8 +40,8 @@ typedef int (*f2t_item_fn)(void *ctx, const struct f2t_item *it);
 
 /**
  * f2t_model_new() - a model for one recording
- * @rec: the recording; its task table (kept current by the tracker) says
- *	 which process a thread is in
+ * @rec: the recording; its task table (kept current by the tracker, read
+ *	 here) says which process a thread is in
  * @own_sync_id: a clock sync id the outputs use themselves (NULL: none): a
  *	 marker with this id becomes an instant, not a second clock sync
  *
@@ -70,6 +71,9 @@ int f2t_model_event(struct f2t_model *m, const struct f2t_event *ev, f2t_item_fn
  * nodes, the recorder's own sync markers' kernel times.
  */
 void f2t_model_counts(const struct f2t_model *m, struct f2t_stats *st);
+
+/** f2t_model_cputime() - CPU time per thread so far (f2t_cputime_of()) */
+const struct f2t_cputime *f2t_model_cputime(const struct f2t_model *m);
 
 /**
  * f2t_model_print() - what the print event now passing stands for

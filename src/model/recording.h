@@ -77,9 +77,11 @@ struct f2t_recording {
 	const char *path;		/* the input file, for messages */
 	struct f2t_trace_info info;
 	/*
-	 * The threads alive when recording started; the pipeline keeps this
-	 * table up to date as events pass (model/tracker.h), so it is also
-	 * the names and processes as of the current event.
+	 * The threads alive when recording started, as the input seeded it
+	 * when opened; from the first event on it is the tracker's
+	 * (model/tracker.h), which keeps it up to date as events pass, so it
+	 * is also the names and processes as of the current event.  Everyone
+	 * else reads it (const struct f2t_tasks *).
 	 */
 	struct f2t_tasks *tasks;
 	/* The threads alive at the end: what a task created meanwhile was. */

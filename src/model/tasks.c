@@ -57,12 +57,16 @@ static inline struct f2t_hslot *slot_of(const struct f2t_tasks *t, int32_t tid)
 	return f2t_hash_slot(&t->index, f2t_hash_u64((uint32_t)tid), same_tid, &tid);
 }
 
-struct f2t_task *f2t_tasks_find_slow(struct f2t_tasks *t, int32_t tid)
+struct f2t_task *f2t_tasks_find_slow(const struct f2t_tasks *t, int32_t tid)
 {
 	struct f2t_task *task = (struct f2t_task *)slot_of(t, tid)->val;
 
+	/*
+	 * A reader's lookup fills the cache of recent tasks too: the cache is
+	 * not what the table says, and the table is never a const object.
+	 */
 	if (task)
-		t->recent[(uint32_t)tid % F2T_TASKS_RECENT] = task;
+		((struct f2t_tasks *)t)->recent[(uint32_t)tid % F2T_TASKS_RECENT] = task;
 	return task;
 }
 
@@ -91,16 +95,24 @@ struct f2t_task *f2t_tasks_add(struct f2t_tasks *t, int32_t tid)
 	task = alloc_task(t);
 	if (!task)
 		return NULL;
+	f2t_task_init(task, tid);
+	task->seq = (uint32_t)t->index.used;
+	f2t_hash_put(&t->index, slot_of(t, tid), f2t_hash_u64((uint32_t)tid), (uintptr_t)task);
+	return task;
+}
+
+void f2t_task_init(struct f2t_task *task, int32_t tid)
+{
 	task->tid = tid;
 	task->tgid = tid;
 	task->prio = -1;
-	if (tid == 0)
-		snprintf(task->comm, sizeof(task->comm), "swapper");
-	else
-		snprintf(task->comm, sizeof(task->comm), "<...>");
 	task->gen = 1;
-	f2t_hash_put(&t->index, slot_of(t, tid), f2t_hash_u64((uint32_t)tid), (uintptr_t)task);
-	return task;
+	task->seq = 0;
+	/* Constant copies, which the compiler writes inline: a task is made for every new tid. */
+	if (tid == 0)
+		memcpy(task->comm, "swapper", sizeof("swapper"));
+	else
+		memcpy(task->comm, "<...>", sizeof("<...>"));
 }
 
 void f2t_task_change(struct f2t_task *task, const char *comm, int32_t tgid)
@@ -119,7 +131,8 @@ void f2t_task_change(struct f2t_task *task, const char *comm, int32_t tgid)
 		task->gen++;
 }
 
-int f2t_tasks_each(struct f2t_tasks *t, int (*fn)(struct f2t_task *, void *), void *ctx)
+int f2t_tasks_each(const struct f2t_tasks *t, int (*fn)(const struct f2t_task *, void *),
+		   void *ctx)
 {
 	for (struct f2t_task_slab *s = t->first; s; s = s->next) {
 		for (unsigned int i = 0; i < s->used; i++) {

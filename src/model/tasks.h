@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What is known about every thread: its process (tgid), its name, its
- * priority.  Seeded from the /proc snapshot taken at record start, kept up to
- * date by the scheduling tracker as events pass (fork, exec, rename, switch).
- * Writers read it; only the tracker changes it.
+ * priority.  Seeded by the input when it opens (the /proc snapshot taken at
+ * record start, or what a text input's lines say), then kept up to date by
+ * the scheduling tracker as events pass (fork, exec, rename, switch).  From
+ * the first event on the tracker owns it: only it changes the table, and
+ * everyone else (the model, writers, taps) gets a const view.  What others
+ * keep per task lives with them, keyed by the task's seq (the FXT writer's
+ * announced names, model/cputime.h's CPU time).
  */
 #ifndef F2T_TASKS_H
 #define F2T_TASKS_H
@@ -14,7 +18,6 @@
 #include "util/hash.h"
 
 #define F2T_COMM_LEN 16		/* TASK_COMM_LEN, NUL included */
-#define F2T_MAX_WRITERS 8
 
 struct f2t_task {
 	int32_t tid;
@@ -22,14 +25,13 @@ struct f2t_task {
 	int32_t prio;		/* last kernel prio seen (0..139), -1 unknown */
 	char comm[F2T_COMM_LEN];
 	/*
-	 * Bumped whenever comm or tgid changes.  Each writer keeps, in its own
-	 * slot, the generation it last announced, and re-announces the name
-	 * when they differ.
+	 * Bumped whenever comm or tgid changes, so a writer that names tasks
+	 * once can tell when to name one again (it keeps the generation it
+	 * named, by seq).
 	 */
 	uint32_t gen;
-	uint32_t announced[F2T_MAX_WRITERS];
-	/* Time on a CPU, from the switches to it seen (model/cputime.h). */
-	uint64_t cpu_ns;
+	/* 0, 1, 2...: the order tasks became known in; an index for others' per-task arrays. */
+	uint32_t seq;
 };
 
 /*
@@ -49,23 +51,37 @@ struct f2t_tasks *f2t_tasks_new(void);
 void f2t_tasks_free(struct f2t_tasks *t);
 
 /* f2t_tasks_find() past the recent tasks. */
-struct f2t_task *f2t_tasks_find_slow(struct f2t_tasks *t, int32_t tid);
+struct f2t_task *f2t_tasks_find_slow(const struct f2t_tasks *t, int32_t tid);
 
-/* The task with TID, or NULL. */
-static inline struct f2t_task *f2t_tasks_find(struct f2t_tasks *t, int32_t tid)
+/* The task with TID, or NULL; for the table's owner, who may change it. */
+static inline struct f2t_task *f2t_tasks_find_mut(struct f2t_tasks *t, int32_t tid)
 {
 	struct f2t_task *task = t->recent[(uint32_t)tid % F2T_TASKS_RECENT];
 
 	return task && task->tid == tid ? task : f2t_tasks_find_slow(t, tid);
 }
 
+/* The task with TID, or NULL. */
+static inline const struct f2t_task *f2t_tasks_find(const struct f2t_tasks *t, int32_t tid)
+{
+	const struct f2t_task *task = t->recent[(uint32_t)tid % F2T_TASKS_RECENT];
+
+	return task && task->tid == tid ? task : f2t_tasks_find_slow(t, tid);
+}
+
+/*
+ * TASK as the table makes a task it did not know: tgid = TID, comm "<...>"
+ * ("swapper" for the idle task, 0), prio -1, generation 1, seq 0.
+ */
+void f2t_task_init(struct f2t_task *task, int32_t tid);
+
 /* f2t_tasks_get() of a task not known yet. */
 struct f2t_task *f2t_tasks_add(struct f2t_tasks *t, int32_t tid);
 
-/* The task with TID, created (tgid = tid, comm "<...>", prio -1) if unknown. NULL on ENOMEM. */
+/* The task with TID, created (f2t_task_init()) if unknown. NULL on ENOMEM. */
 static inline struct f2t_task *f2t_tasks_get(struct f2t_tasks *t, int32_t tid)
 {
-	struct f2t_task *task = f2t_tasks_find(t, tid);
+	struct f2t_task *task = f2t_tasks_find_mut(t, tid);
 
 	return task ? task : f2t_tasks_add(t, tid);
 }
@@ -93,7 +109,8 @@ static inline void f2t_task_set(struct f2t_task *task, const char *comm, int32_t
 }
 
 /* Calls FN for every task, in the order they became known.  Stops early if FN returns non-zero. */
-int f2t_tasks_each(struct f2t_tasks *t, int (*fn)(struct f2t_task *, void *), void *ctx);
+int f2t_tasks_each(const struct f2t_tasks *t, int (*fn)(const struct f2t_task *, void *),
+		   void *ctx);
 uint32_t f2t_tasks_count(const struct f2t_tasks *t);
 
 /*

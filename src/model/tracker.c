@@ -7,12 +7,12 @@
 
 struct f2t_tracker {
 	struct f2t_tasks *tasks;
-	struct f2t_tasks *hints;
+	const struct f2t_tasks *hints;
 	/* Per CPU: the task the last switch put there (-1: not known yet). */
 	int32_t current[F2T_MAX_CPUS];
 };
 
-struct f2t_tracker *f2t_tracker_new(struct f2t_tasks *tasks, struct f2t_tasks *hints)
+struct f2t_tracker *f2t_tracker_new(struct f2t_tasks *tasks, const struct f2t_tasks *hints)
 {
 	struct f2t_tracker *t = calloc(1, sizeof(*t));
 
@@ -30,32 +30,39 @@ void f2t_tracker_free(struct f2t_tracker *t)
 	free(t);
 }
 
-/* A task seen for the first time, with what the hints know of it. */
-static struct f2t_task *new_task(struct f2t_tracker *t, int32_t tid)
+/*
+ * A task seen for the first time (with EV), with what the hints know of it,
+ * and the name EV's source knew for it (event.h's pid_comm).
+ */
+static struct f2t_task *new_task(struct f2t_tracker *t, int32_t tid, const struct f2t_event *ev)
 {
 	struct f2t_task *tk = f2t_tasks_add(t->tasks, tid);
 	const struct f2t_task *hint;
 
 	if (tk && t->hints && (hint = f2t_tasks_find(t->hints, tid)))
 		f2t_task_set(tk, hint->comm, hint->tgid);
+	if (tk && ev->pid_comm && tid == ev->pid)
+		f2t_task_set(tk, ev->pid_comm, 0);
 	return tk;
 }
 
-/* The task TID, created on first sight: inline, every event has two or three. */
-static inline struct f2t_task *task(struct f2t_tracker *t, int32_t tid)
+/* The task TID, created on first sight (of EV): inline, every event has two or three. */
+static inline struct f2t_task *task(struct f2t_tracker *t, int32_t tid,
+				    const struct f2t_event *ev)
 {
-	struct f2t_task *tk = f2t_tasks_find(t->tasks, tid);
+	struct f2t_task *tk = f2t_tasks_find_mut(t->tasks, tid);
 
-	return tk ? tk : new_task(t, tid);
+	return tk ? tk : new_task(t, tid, ev);
 }
 
-static inline int seen(struct f2t_tracker *t, int32_t tid, const char *comm, int32_t prio)
+static inline int seen(struct f2t_tracker *t, const struct f2t_event *ev, int32_t tid,
+		       const char *comm, int32_t prio)
 {
 	struct f2t_task *tk;
 
 	if (tid == 0)		/* the idle tasks: one koid, named by their own records */
 		return 0;
-	tk = task(t, tid);
+	tk = task(t, tid, ev);
 	if (!tk)
 		return -ENOMEM;
 	if (comm)
@@ -97,6 +104,11 @@ int32_t f2t_tracker_sample_tid(struct f2t_tracker *t, const struct f2t_event *ev
 	return tk && tk->tgid == ev->sample.tgid ? cur : 0;
 }
 
+int f2t_tracker_learn(struct f2t_tracker *t, const struct f2t_event *ev)
+{
+	return ev->pid > 0 && !task(t, ev->pid, ev) ? -ENOMEM : 0;
+}
+
 int f2t_tracker_event(struct f2t_tracker *t, const struct f2t_event *ev,
 		      struct f2t_stats *st)
 {
@@ -117,7 +129,7 @@ int f2t_tracker_event(struct f2t_tracker *t, const struct f2t_event *ev,
 		int32_t tgid = ev->kind == F2T_EV_SAMPLE ? ev->sample.tgid : ev->offcpu.tgid;
 
 		if (ev->pid > 0) {
-			tk = task(t, ev->pid);
+			tk = task(t, ev->pid, ev);
 			if (!tk)
 				return -ENOMEM;
 			if (tgid > 0 && tk->tgid != tgid)
@@ -128,24 +140,24 @@ int f2t_tracker_event(struct f2t_tracker *t, const struct f2t_event *ev,
 	check_current(t, ev->cpu, ev->pid, st);
 	/* A switch's pid is its prev_pid's, made with its name below. */
 	if (ev->pid > 0 && !(ev->kind == F2T_EV_SWITCH && ev->pid == ev->sw.prev_pid) &&
-	    !task(t, ev->pid))
+	    !task(t, ev->pid, ev))
 		return -ENOMEM;
 
 	switch (ev->kind) {
 	case F2T_EV_SWITCH:
-		ret = seen(t, ev->sw.prev_pid, ev->sw.prev_comm, ev->sw.prev_prio);
+		ret = seen(t, ev, ev->sw.prev_pid, ev->sw.prev_comm, ev->sw.prev_prio);
 		if (!ret)
-			ret = seen(t, ev->sw.next_pid, ev->sw.next_comm, ev->sw.next_prio);
+			ret = seen(t, ev, ev->sw.next_pid, ev->sw.next_comm, ev->sw.next_prio);
 		if (ev->cpu < F2T_MAX_CPUS)
 			t->current[ev->cpu] = ev->sw.next_pid;
 		break;
 	case F2T_EV_WAKING:
 	case F2T_EV_WAKEUP:
 	case F2T_EV_WAKEUP_NEW:
-		ret = seen(t, ev->wake.pid, ev->wake.comm, ev->wake.prio);
+		ret = seen(t, ev, ev->wake.pid, ev->wake.comm, ev->wake.prio);
 		break;
 	case F2T_EV_FORK: {
-		const struct f2t_task *parent = task(t, ev->fork.parent_pid);
+		const struct f2t_task *parent = task(t, ev->fork.parent_pid, ev);
 		int32_t tgid = ev->fork.child_pid;
 
 		if (!parent)
@@ -158,7 +170,7 @@ int f2t_tracker_event(struct f2t_tracker *t, const struct f2t_event *ev,
 			if (hint)
 				tgid = hint->tgid;
 		}
-		tk = task(t, ev->fork.child_pid);
+		tk = task(t, ev->fork.child_pid, ev);
 		if (!tk)
 			return -ENOMEM;
 		f2t_task_set(tk, ev->fork.child_comm, tgid);
@@ -167,7 +179,7 @@ int f2t_tracker_event(struct f2t_tracker *t, const struct f2t_event *ev,
 	}
 	case F2T_EV_EXEC:
 		/* A non-leader thread that execs takes over the leader's pid. */
-		tk = task(t, ev->exec.pid);
+		tk = task(t, ev->exec.pid, ev);
 		if (!tk)
 			return -ENOMEM;
 		{
@@ -180,11 +192,11 @@ int f2t_tracker_event(struct f2t_tracker *t, const struct f2t_event *ev,
 		}
 		break;
 	case F2T_EV_RENAME:
-		ret = seen(t, ev->rename.pid, ev->rename.newcomm, -1);
+		ret = seen(t, ev, ev->rename.pid, ev->rename.newcomm, -1);
 		break;
 	case F2T_EV_EXIT:
 	case F2T_EV_FREE:
-		ret = seen(t, ev->exit.pid, ev->exit.comm, -1);
+		ret = seen(t, ev, ev->exit.pid, ev->exit.comm, -1);
 		break;
 	default:
 		break;

@@ -46,9 +46,13 @@ struct f2t_writer {
 	struct f2t_out *out;
 	const struct f2t_trace_info *info;
 	const struct f2t_recording *rec;	/* info's recording: its side data */
-	struct f2t_tasks *tasks;	/* read-only for writers */
+	/*
+	 * The task table as the tracker has it for the current event (its
+	 * owner: model/tasks.h).  What a writer keeps per task is its own,
+	 * in priv (by the task's seq).
+	 */
+	const struct f2t_tasks *tasks;
 	const struct f2t_model *model;	/* CPU times, read at end() */
-	unsigned int slot;		/* index into f2t_task.announced[] */
 	void *priv;
 	/*
 	 * With an error a writer returns, what its format could not hold
@@ -59,7 +63,7 @@ struct f2t_writer {
 
 /*
  * Each format's constructor fills W->ops and W->priv; out, info, rec,
- * tasks, model and slot are set by the caller beforehand.  Return 0 or negative
+ * tasks and model are set by the caller beforehand.  Return 0 or negative
  * errno.
  */
 int f2t_fxt_writer_init(struct f2t_writer *w);

@@ -139,7 +139,7 @@ static void tree_process(struct pb_buf *b, const struct f2t_task *t)
 	pb_close(b, pr);
 }
 
-void pf_process_tree(struct pb_buf *b, uint64_t ts, struct f2t_tasks *tasks,
+void pf_process_tree(struct pb_buf *b, uint64_t ts, const struct f2t_tasks *tasks,
 		     const int32_t *tids, size_t n)
 {
 	size_t pkt = pf_packet_open(b, &(struct pf_head){

@@ -82,7 +82,7 @@ void pf_seq_defaults(struct pb_buf *b, uint32_t seq, uint32_t clock,
  * The capture keeps no command lines: a process's is its name, and says so
  * (cmdline_is_comm).  Tids not in @tasks and idle tasks (0) are left out.
  */
-void pf_process_tree(struct pb_buf *b, uint64_t ts, struct f2t_tasks *tasks,
+void pf_process_tree(struct pb_buf *b, uint64_t ts, const struct f2t_tasks *tasks,
 		     const int32_t *tids, size_t n);
 
 /**

@@ -114,7 +114,7 @@ static void check_suspend(const struct f2t_writer *w, int64_t offset)
 			 w->out->path, (double)d / 1e9);
 }
 
-static int keep_tid(struct f2t_task *t, void *ctx)
+static int keep_tid(const struct f2t_task *t, void *ctx)
 {
 	struct pb_buf *tids = ctx;
 
@@ -366,7 +366,7 @@ static const struct f2t_writer_ops pf_ops = {
 
 /**
  * f2t_perfetto_writer_init() - make @w write a Perfetto trace
- * @w: the writer; out, info, tasks, model and slot already set
+ * @w: the writer; out, info, tasks and model already set
  *
  * Return: 0 or -ENOMEM.
  */

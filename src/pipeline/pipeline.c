@@ -78,7 +78,7 @@ static int add(struct f2t_pipeline *p, struct f2t_out *out, enum f2t_format fmt,
 	}
 	*o = (struct output){
 		.w = { .out = out, .info = &p->rec->info, .rec = p->rec, .tasks = p->rec->tasks,
-		       .model = p->model, .slot = p->nout },
+		       .model = p->model },
 		.format = fmt,
 	};
 	p->nout++;
@@ -176,8 +176,16 @@ int f2t_pipeline_event(struct f2t_pipeline *p, const struct f2t_event *ev)
 	struct f2t_event named;
 	int ret;
 
-	if (!p->begun && (ret = begin(p)))
-		return ret;
+	if (!p->begun) {
+		/* A name the source knew goes to the task before the writers begin (tracker.h). */
+		if (ev->pid_comm && (ret = f2t_tracker_learn(p->tracker, ev))) {
+			f2t_err("out of memory");
+			p->failed = true;
+			return ret;
+		}
+		if ((ret = begin(p)))
+			return ret;
+	}
 	if (ev->kind == F2T_EV_SAMPLE && ev->pid < 0) {
 		/* Taken in a thread's exit, its tid gone (-1): no thread's, not even the idle task's. */
 		named = *ev;

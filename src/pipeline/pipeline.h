@@ -26,7 +26,7 @@
 #include "output/writer.h"
 #include "source/source.h"
 
-#define F2T_MAX_OUTPUTS F2T_MAX_WRITERS
+#define F2T_MAX_OUTPUTS 8
 #define F2T_MAX_TAPS 4
 
 /*

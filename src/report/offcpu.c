@@ -203,7 +203,7 @@ uint64_t f2t_offcpu_report_thread_ns(const struct f2t_offcpu_report *r, int32_t 
 	return state ? t->ns[state_slot(state)] : t->ns[0] + t->ns[1] + t->ns[2];
 }
 
-static const char *name_of(struct f2t_tasks *tasks, int32_t tid)
+static const char *name_of(const struct f2t_tasks *tasks, int32_t tid)
 {
 	const struct f2t_task *t = tasks ? f2t_tasks_find(tasks, tid) : NULL;
 
@@ -273,7 +273,7 @@ struct thread_row {
 	const struct thread_sum *t;
 };
 
-static void print_threads(const struct f2t_offcpu_report *r, struct f2t_tasks *tasks,
+static void print_threads(const struct f2t_offcpu_report *r, const struct f2t_tasks *tasks,
 			  unsigned int top, struct f2t_out *f, struct thread_row *rows, size_t *idx)
 {
 	const struct f2t_task *task;
@@ -292,7 +292,7 @@ static void print_threads(const struct f2t_offcpu_report *r, struct f2t_tasks *t
 	}
 }
 
-static void print_stack(const struct f2t_offcpu_report *r, struct f2t_tasks *tasks,
+static void print_stack(const struct f2t_offcpu_report *r, const struct f2t_tasks *tasks,
 			size_t rank, const struct sum *e, const size_t *widx, struct f2t_out *f)
 {
 	uint64_t thread_ns = f2t_offcpu_report_thread_ns(r, e->tid, 0);
@@ -320,7 +320,7 @@ static void print_stack(const struct f2t_offcpu_report *r, struct f2t_tasks *tas
 		f2t_out_puts(f, "    no wakeup seen\n");
 }
 
-int f2t_offcpu_report_print(const struct f2t_offcpu_report *r, struct f2t_tasks *tasks,
+int f2t_offcpu_report_print(const struct f2t_offcpu_report *r, const struct f2t_tasks *tasks,
 			    unsigned int top, struct f2t_out *f)
 {
 	struct thread_row *rows = calloc(r->threads.n ? r->threads.n : 1, sizeof(*rows));
@@ -365,7 +365,7 @@ static int by_key(const void *a, const void *b, void *arg)
 		      f2t_intern_key(keys, *(const size_t *)b, NULL));
 }
 
-int f2t_offcpu_report_folded(const struct f2t_offcpu_report *r, struct f2t_tasks *tasks,
+int f2t_offcpu_report_folded(const struct f2t_offcpu_report *r, const struct f2t_tasks *tasks,
 			     struct f2t_out *f)
 {
 	struct f2t_offcpu_report *lines = f2t_offcpu_report_new();
@@ -432,7 +432,7 @@ struct f2t_tap f2t_offcpu_report_tap(struct f2t_offcpu_report *r, const char *pa
 	return (struct f2t_tap){ .event = tap_event, .end = tap_end, .ctx = r };
 }
 
-int f2t_offcpu_report_write(const struct f2t_offcpu_report *r, struct f2t_tasks *tasks,
+int f2t_offcpu_report_write(const struct f2t_offcpu_report *r, const struct f2t_tasks *tasks,
 			    const struct f2t_offcpu_report_opts *o, struct f2t_out *out)
 {
 	const struct f2t_stats *st = &r->st;

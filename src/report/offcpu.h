@@ -52,7 +52,7 @@ uint64_t f2t_offcpu_report_thread_ns(const struct f2t_offcpu_report *r, int32_t 
  *
  * Return: 0, or -ENOMEM (@f's errors are its own: f2t_out_close()).
  */
-int f2t_offcpu_report_print(const struct f2t_offcpu_report *r, struct f2t_tasks *tasks,
+int f2t_offcpu_report_print(const struct f2t_offcpu_report *r, const struct f2t_tasks *tasks,
 			    unsigned int top, struct f2t_out *f);
 
 /**
@@ -60,7 +60,7 @@ int f2t_offcpu_report_print(const struct f2t_offcpu_report *r, struct f2t_tasks 
  *
  * Return: 0, or -ENOMEM.
  */
-int f2t_offcpu_report_folded(const struct f2t_offcpu_report *r, struct f2t_tasks *tasks,
+int f2t_offcpu_report_folded(const struct f2t_offcpu_report *r, const struct f2t_tasks *tasks,
 			     struct f2t_out *f);
 
 struct f2t_offcpu_report_opts {
@@ -82,7 +82,7 @@ struct f2t_tap f2t_offcpu_report_tap(struct f2t_offcpu_report *r, const char *pa
  *
  * Return: 0, or -ENOMEM (@out's errors are its own: f2t_out_close()).
  */
-int f2t_offcpu_report_write(const struct f2t_offcpu_report *r, struct f2t_tasks *tasks,
+int f2t_offcpu_report_write(const struct f2t_offcpu_report *r, const struct f2t_tasks *tasks,
 			    const struct f2t_offcpu_report_opts *o, struct f2t_out *out);
 
 /**

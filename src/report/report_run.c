@@ -78,7 +78,7 @@ out:
 
 struct offcpu_out {
 	const struct f2t_offcpu_report *r;
-	struct f2t_tasks *tasks;
+	const struct f2t_tasks *tasks;
 	const struct f2t_offcpu_report_opts *o;
 };
 

@@ -4,8 +4,10 @@
  * interface model/event.h defines (struct f2t_source_ops).  A capture's
  * ring-buffer pages and its perf rings are sources; so are a trace-cmd
  * trace.dat's buffers and ftrace text.  Everything downstream (tracker, model, every
- * writer) sees only events, never where they came from.  Here: the calls
- * on a source, and several interleaved into one.
+ * writer) sees only events, never where they came from.  A source reads no
+ * task table and changes none: a name it knows from elsewhere goes with the
+ * event (ev->pid_comm), and a task's name in its text is the caller's to
+ * give.  Here: the calls on a source, and several interleaved into one.
  */
 #ifndef F2T_SOURCE_H
 #define F2T_SOURCE_H

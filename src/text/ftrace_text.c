@@ -56,10 +56,12 @@ static void put_raw(struct f2t_out *o, const char *s, size_t len)
 	f2t_out_write(o, s, len);
 }
 
-void f2t_ftext_init(struct f2t_ftext *t, struct f2t_out *out, f2t_ftext_put_fn put)
+void f2t_ftext_init(struct f2t_ftext *t, struct f2t_out *out, f2t_ftext_put_fn put,
+		    const struct f2t_tasks *tasks)
 {
 	memset(t, 0, sizeof(*t));
 	t->out = out;
+	t->tasks = tasks;
 	t->put = put ? put : put_raw;
 }
 
@@ -200,7 +202,7 @@ void f2t_ftext_event(struct f2t_ftext *t, const struct f2t_event *ev)
 	}
 	if (ev->kind == F2T_EV_SAMPLE || ev->kind == F2T_EV_OFFCPU)
 		return;		/* perf samples and BPF records have no ftrace line */
-	text = f2t_event_text(ev, &len);
+	text = f2t_event_text(ev, ev->pid ? f2t_tasks_find(t->tasks, ev->pid) : NULL, &len);
 	if (!text) {
 		t->no_text++;
 		return;

@@ -56,6 +56,8 @@ typedef void (*f2t_ftext_put_fn)(struct f2t_out *o, const char *s, size_t len);
 
 struct f2t_ftext {
 	struct f2t_out *out;
+	/* Names and processes of the tasks whose records carry only a pid. */
+	const struct f2t_tasks *tasks;
 	/* How bytes go out: as they are, or escaped for a JSON string. */
 	f2t_ftext_put_fn put;
 	uint64_t lines;		/* event lines written */
@@ -82,8 +84,11 @@ struct f2t_ftext {
  * @out: where the text goes
  * @put: how bytes go out (the JSON writer escapes them for a string); NULL:
  *	as they are
+ * @tasks: the task table, kept current by the tracker: the name and process
+ *	a line shows when its record has only the pid
  */
-void f2t_ftext_init(struct f2t_ftext *t, struct f2t_out *out, f2t_ftext_put_fn put);
+void f2t_ftext_init(struct f2t_ftext *t, struct f2t_out *out, f2t_ftext_put_fn put,
+		    const struct f2t_tasks *tasks);
 
 /**
  * f2t_ftext_header() - write the "# tracer: nop" header and the clock link

@@ -85,7 +85,7 @@ static const struct f2t_writer_ops systrace_ops = {
 
 /**
  * f2t_systrace_writer_init() - make W write ftrace text
- * @w: the writer; out, info, tasks, model and slot already set
+ * @w: the writer; out, info, tasks and model already set
  *
  * Return: 0 or -ENOMEM.
  */
@@ -95,7 +95,7 @@ int f2t_systrace_writer_init(struct f2t_writer *w)
 
 	if (!t)
 		return -ENOMEM;
-	f2t_ftext_init(&t->text, w->out, NULL);
+	f2t_ftext_init(&t->text, w->out, NULL, w->tasks);
 	t->text.lost_lines = true;
 	w->ops = &systrace_ops;
 	w->priv = t;

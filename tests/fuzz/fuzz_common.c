@@ -360,7 +360,9 @@ void fz_read_input(const struct f2t_input_kind *kind, const uint8_t *data, size_
 		size_t sum = 0, len;
 
 		while (f2t_source_next(in->events, &ev) > 0) {
-			const char *text = f2t_event_text(&ev, &len);
+			const struct f2t_task *task = ev.pid ? f2t_tasks_find(in->rec.tasks, ev.pid) :
+							       NULL;
+			const char *text = f2t_event_text(&ev, task, &len);
 
 			if (text && text[len] != '\0')
 				abort();	/* the text op ends its text */

@@ -39,7 +39,7 @@ static int event_source_next(struct f2t_source *s, struct f2t_event *ev)
 }
 
 static const char *event_source_text(struct f2t_source *s, const struct f2t_event *ev,
-				     size_t *len)
+				     const struct f2t_task *task, size_t *len)
 {
 	const char *const *line = ev->raw;
 

@@ -224,7 +224,7 @@ static void test_text_header_link_lines(void **state)
 	struct mem m;
 
 	mem_open(&m);
-	f2t_ftext_init(&t, m.out, NULL);
+	f2t_ftext_init(&t, m.out, NULL, NULL);
 	f2t_clock_link_choose(&info, false, &l);
 	f2t_ftext_header(&t, &info, &l);
 	assert_non_null(strstr(mem_text(&m), "# tracer: nop\n#\n# clock_type=LINUX_CLOCK_MONOTONIC\n"));
@@ -238,7 +238,7 @@ static void test_text_header_link_lines(void **state)
 		"trace_event_clock_sync: parent_ts=5.000000\n"));
 
 	/* The JSON flavour escapes: the header's line breaks become \n. */
-	f2t_ftext_init(&t, m.out, f2t_json_put_escaped);
+	f2t_ftext_init(&t, m.out, f2t_json_put_escaped, NULL);
 	f2t_clock_link_choose(&info, true, &l);
 	f2t_ftext_header(&t, &info, &l);
 	assert_non_null(strstr(mem_text(&m),
@@ -287,14 +287,14 @@ static void account(struct f2t_cputime *c, struct f2t_tasks *t, struct f2t_event
 		assert_non_null(f2t_tasks_get(t, ev.sw.prev_pid));
 		assert_non_null(f2t_tasks_get(t, ev.sw.next_pid));
 	}
-	f2t_cputime_event(c, &ev);
+	assert_int_equal(f2t_cputime_event(c, &ev), 0);
 }
 
-static uint64_t cpu_ns(struct f2t_tasks *t, int32_t tid)
+static uint64_t cpu_ns(const struct f2t_cputime *c, const struct f2t_tasks *t, int32_t tid)
 {
 	const struct f2t_task *task = f2t_tasks_find(t, tid);
 
-	return task ? task->cpu_ns : 0;
+	return task ? f2t_cputime_of(c, task) : 0;
 }
 
 static void test_cputime(void **state)
@@ -309,15 +309,15 @@ static void test_cputime(void **state)
 	account(c, t, sw(1000, 1, 30, 10));		/* cpu 1: before its first switch, unknown */
 	account(c, t, (struct f2t_event){ .ts = 1100, .cpu = 1, .kind = F2T_EV_LOST });
 	account(c, t, sw(1200, 1, 10, 0));		/* after a loss: unknown too */
-	assert_int_equal(cpu_ns(t, 10), 50);
-	assert_int_equal(cpu_ns(t, 20), 250);
-	assert_int_equal(cpu_ns(t, 30), 0);
-	assert_int_equal(cpu_ns(t, 0), 0);		/* idle is not counted */
+	assert_int_equal(cpu_ns(c, t, 10), 50);
+	assert_int_equal(cpu_ns(c, t, 20), 250);
+	assert_int_equal(cpu_ns(c, t, 30), 0);
+	assert_int_equal(cpu_ns(c, t, 0), 0);		/* idle is not counted */
 	/* Thousands of threads: every count kept. */
 	for (int32_t tid = 1; tid < 5000; tid++)
 		account(c, t, sw(2000 + (uint64_t)tid * 10, 0, tid - 1, tid));
-	assert_int_equal(cpu_ns(t, 20), 250 + 10);
-	assert_int_equal(cpu_ns(t, 4998), 10);
+	assert_int_equal(cpu_ns(c, t, 20), 250 + 10);
+	assert_int_equal(cpu_ns(c, t, 4998), 10);
 	f2t_cputime_free(c);
 	f2t_tasks_free(t);
 }

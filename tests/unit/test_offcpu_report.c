@@ -90,7 +90,7 @@ static struct f2t_offcpu_report *workload(struct f2t_tasks **tasks)
 }
 
 /* What a report function wrote, through an output on a temporary file. */
-static char *printed(int (*fn)(const struct f2t_offcpu_report *, struct f2t_tasks *,
+static char *printed(int (*fn)(const struct f2t_offcpu_report *, const struct f2t_tasks *,
 			       struct f2t_out *),
 		     const struct f2t_offcpu_report *r, struct f2t_tasks *t)
 {
@@ -112,7 +112,8 @@ static char *printed(int (*fn)(const struct f2t_offcpu_report *, struct f2t_task
 	return buf;
 }
 
-static int print_top2(const struct f2t_offcpu_report *r, struct f2t_tasks *t, struct f2t_out *f)
+static int print_top2(const struct f2t_offcpu_report *r, const struct f2t_tasks *t,
+		      struct f2t_out *f)
 {
 	return f2t_offcpu_report_print(r, t, 2, f);
 }

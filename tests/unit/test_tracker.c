@@ -62,7 +62,7 @@ static struct f2t_event sw(uint32_t cpu, int32_t prev, const char *pcomm, int32_
 static void test_switch_names_both_tasks(void **state)
 {
 	struct fixture *f = *state;
-	struct f2t_task *t;
+	const struct f2t_task *t;
 
 	feed(f, sw(0, 10, "bash", 20, "make"));
 	t = f2t_tasks_find(f->tasks, 20);
@@ -192,6 +192,21 @@ static void test_sample_without_tid_is_the_cpus_thread(void **state)
 	assert_int_equal(f2t_tracker_sample_tid(f->tr, &smp), 0);
 }
 
+/* A name the source knew (a trace.dat's saved cmdlines) names a task the table does not know. */
+static void test_learned_name_only_for_a_new_task(void **state)
+{
+	struct fixture *f = *state;
+	struct f2t_event ev = { .kind = F2T_EV_OTHER, .pid = 30, .pid_comm = "saved" };
+
+	f2t_task_set(f2t_tasks_get(f->tasks, 31), "known", 31);
+	assert_int_equal(f2t_tracker_learn(f->tr, &ev), 0);
+	assert_string_equal(f2t_tasks_find(f->tasks, 30)->comm, "saved");
+	ev.pid = 31;
+	assert_int_equal(f2t_tracker_learn(f->tr, &ev), 0);
+	assert_string_equal(f2t_tasks_find(f->tasks, 31)->comm, "known");
+	assert_int_equal(f2t_tasks_count(f->tasks), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -203,6 +218,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_exec_and_rename_bump_generation, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_switch_from_idle_is_a_gap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_loss_forgets_what_ran, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_learned_name_only_for_a_new_task, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -334,9 +334,10 @@ static void capsrc_close(struct f2t_source *src)
 	free(s);
 }
 
-static const char *capsrc_text(struct f2t_source *src, const struct f2t_event *ev, size_t *len)
+static const char *capsrc_text(struct f2t_source *src, const struct f2t_event *ev,
+			       const struct f2t_task *task, size_t *len)
 {
-	return f2t_rawdec_text(&((struct f2t_capsrc *)src)->dec, ev, len);
+	return f2t_rawdec_text(&((struct f2t_capsrc *)src)->dec, ev, task, len);
 }
 
 static int capsrc_fields(struct f2t_source *src, const struct f2t_event *ev, f2t_field_fn fn,

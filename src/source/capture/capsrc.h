@@ -17,9 +17,9 @@
 /**
  * f2t_capsrc_open() - the ring-buffer events of a capture
  * @cap: the capture; must outlive the source
- * @rec: what the capture says about the recording: its task table names
- *	 the tasks in the text (as of each event), its kallsyms and printk
- *	 formats name kernel addresses
+ * @rec: what the capture says about the recording: its kallsyms and printk
+ *	 formats name kernel addresses (the names of tasks in the text are
+ *	 given with each call, f2t_event_text())
  *
  * Return: the source, or NULL with errno set after reporting why (naming
  * the file and offset).

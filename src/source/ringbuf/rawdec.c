@@ -643,10 +643,10 @@ static int seq_field(void *ctx, const char *name, int is_str, long long num, con
 	return 0;
 }
 
-const char *f2t_rawdec_text(struct f2t_rawdec *s, const struct f2t_event *ev, size_t *len)
+const char *f2t_rawdec_text(struct f2t_rawdec *s, const struct f2t_event *ev,
+			    const struct f2t_task *task, size_t *len)
 {
 	struct textline l;
-	const struct f2t_task *task;
 	const struct handler *h;
 
 	h = ev->raw == &s->rec ? handler_of(s, s->rec.data) : NULL;
@@ -655,7 +655,7 @@ const char *f2t_rawdec_text(struct f2t_rawdec *s, const struct f2t_event *ev, si
 		return NULL;
 	}
 	l = (struct textline){ .buf = s->line };
-	task = ev->pid ? f2t_tasks_find(s->recording->tasks, ev->pid) : NULL;
+	/* A record says only its pid: its name and process are the task table's, given. */
 	f2t_ktext_task(&l, ev->pid == 0 ? "<idle>" : task ? task->comm : "<...>", ev->pid,
 		       task ? task->tgid : ev->pid, ev->cpu);
 	lat_flags(s, &l);

@@ -106,8 +106,8 @@ struct f2t_rawdec {
  * @d: the decoder, zeroed
  * @tep: the recording's event formats, already parsed; the caller's
  * @subbuf_size: the largest record and marker text to expect (a sub-buffer)
- * @rec: the recording: its task table names tasks in the text, its
- *	kallsyms and printk formats name kernel addresses
+ * @rec: the recording: its kallsyms and printk formats name kernel
+ *	addresses (its task table is the tracker's: not read here)
  * @path: the input, for messages
  *
  * Return: 0, -EINVAL after reporting formats it cannot use, or -ENOMEM.
@@ -160,7 +160,8 @@ int f2t_rawdec_decode(struct f2t_rawdec *d, void *data, int size, unsigned long 
 void f2t_rawdec_counts(const struct f2t_rawdec *d, struct f2t_stats *st);
 
 /* The text and fields ops (model/event.h) for the event decoded last. */
-const char *f2t_rawdec_text(struct f2t_rawdec *d, const struct f2t_event *ev, size_t *len);
+const char *f2t_rawdec_text(struct f2t_rawdec *d, const struct f2t_event *ev,
+			    const struct f2t_task *task, size_t *len);
 int f2t_rawdec_fields(struct f2t_rawdec *d, const struct f2t_event *ev, f2t_field_fn fn,
 		      void *ctx);
 

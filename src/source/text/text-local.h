@@ -17,7 +17,6 @@
 struct text_src {
 	struct f2t_source base;
 	const char *path;
-	const struct f2t_recording *rec;
 	struct f2t_inmap inmap;		/* the file, mapped (none when empty) */
 	const char *map;		/* inmap's data: the whole file */
 	size_t map_len;
@@ -52,7 +51,8 @@ struct text_src {
 int f2t_text_event(struct text_src *s, const struct f2t_tline *t, struct f2t_event *ev);
 
 /* The text op: the kernel's line for the event handed out last. */
-const char *f2t_text_line(struct text_src *s, const struct f2t_event *ev, size_t *len);
+const char *f2t_text_line(struct text_src *s, const struct f2t_event *ev,
+			  const struct f2t_task *task, size_t *len);
 
 /* The fields op: the "key=value" pairs of its body. */
 int f2t_text_fields(struct text_src *s, const struct f2t_event *ev, f2t_field_fn fn, void *ctx);

@@ -507,10 +507,10 @@ int f2t_text_event(struct text_src *s, const struct f2t_tline *t, struct f2t_eve
 	}
 }
 
-const char *f2t_text_line(struct text_src *s, const struct f2t_event *ev, size_t *len)
+const char *f2t_text_line(struct text_src *s, const struct f2t_event *ev,
+			  const struct f2t_task *task, size_t *len)
 {
 	const struct f2t_tline *t = &s->cur;
-	const struct f2t_task *task;
 	struct textline l;
 	int32_t tgid = t->tgid;
 	size_t comm_len = t->comm.len < 256 ? t->comm.len : 256;
@@ -521,7 +521,8 @@ const char *f2t_text_line(struct text_src *s, const struct f2t_event *ev, size_t
 		return NULL;
 	}
 	l = (struct textline){ .buf = s->line };
-	if (tgid < 0 && ev->pid && (task = f2t_tasks_find(s->rec->tasks, ev->pid)))
+	/* A line without its tgid: the task table's, given. */
+	if (tgid < 0 && ev->pid && task)
 		tgid = task->tgid;
 	memcpy(comm, t->comm.s, comm_len);
 	comm[comm_len] = '\0';

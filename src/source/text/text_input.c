@@ -196,9 +196,10 @@ static int text_next(struct f2t_source *src, struct f2t_event *ev)
 	return 0;
 }
 
-static const char *text_text(struct f2t_source *src, const struct f2t_event *ev, size_t *len)
+static const char *text_text(struct f2t_source *src, const struct f2t_event *ev,
+			     const struct f2t_task *task, size_t *len)
 {
-	return f2t_text_line((struct text_src *)src, ev, len);
+	return f2t_text_line((struct text_src *)src, ev, task, len);
 }
 
 static int text_fields(struct f2t_source *src, const struct f2t_event *ev, f2t_field_fn fn,
@@ -508,7 +509,6 @@ static int open_text(const char *path, int fd, bool html, const char *kind,
 	ti->in.rec.tasks_end = f2t_tasks_new();
 	s->base.ops = &text_ops;
 	s->path = ti->path;
-	s->rec = &ti->in.rec;
 	if (!ti->path || !ti->in.rec.tasks || !ti->in.rec.tasks_end) {
 		ret = -ENOMEM;
 		goto out;

@@ -23,8 +23,7 @@
 struct tracedat_bufsrc {
 	struct f2t_source base;
 	const char *path;
-	struct f2t_tasks *tasks;	/* the recording's, named from the saved cmdlines */
-	int32_t named[1024];		/* pids known named, by pid % 1024: no lookup */
+	int32_t named[1024];		/* pids whose saved name went out, by pid % 1024 */
 	struct f2t_rawdec dec;
 	uint32_t ncpus;			/* the buffer's CPUs (with data or not) */
 	struct f2t_minheap heap;	/* the reader's cursors, by their pending record's time */
@@ -33,11 +32,11 @@ struct tracedat_bufsrc {
 
 /*
  * Gets B ready to decode records of TEP's formats in pages of PAGE bytes
- * (the recording REC's, for its symbols and tasks): 0, or a negative errno
+ * (the recording REC's, for its symbols): 0, or a negative errno
  * after saying why (-ENOMEM unsaid).
  */
 int f2t_tracedat_bufsrc_init(struct tracedat_bufsrc *b, const struct f2t_source_ops *ops,
-			     struct tep_handle *tep, uint32_t page, struct f2t_recording *rec);
+			     struct tep_handle *tep, uint32_t page, const struct f2t_recording *rec);
 void f2t_tracedat_bufsrc_fini(struct tracedat_bufsrc *b);
 
 /*
@@ -50,7 +49,7 @@ int f2t_tracedat_bufsrc_event(struct tracedat_bufsrc *b, struct f2t_event *ev, u
 
 /* The text, fields and counts ops, the same for both readers. */
 const char *f2t_tracedat_bufsrc_text(struct f2t_source *src, const struct f2t_event *ev,
-				     size_t *len);
+				     const struct f2t_task *task, size_t *len);
 int f2t_tracedat_bufsrc_fields(struct f2t_source *src, const struct f2t_event *ev,
 			       f2t_field_fn fn, void *ctx);
 void f2t_tracedat_bufsrc_counts(const struct f2t_source *src, struct f2t_stats *st);
@@ -65,9 +64,9 @@ void f2t_tracedat_bufsrc_counts(const struct f2t_source *src, struct f2t_stats *
 struct f2t_source *f2t_tracedat_pagesrc_open(struct tep_handle *tep, uint32_t ncpus,
 					     const struct f2t_tracedat_buffer *buf,
 					     const struct f2t_tracedat_data *data,
-					     struct f2t_recording *rec, uint64_t *first_ts);
+					     const struct f2t_recording *rec, uint64_t *first_ts);
 struct f2t_source *f2t_tracedat_tcmsrc_open(struct tracecmd_input *handle, bool own_handle,
-					    int ncpus, uint32_t page, struct f2t_recording *rec,
+					    int ncpus, uint32_t page, const struct f2t_recording *rec,
 					    uint64_t *first_ts);
 
 #endif

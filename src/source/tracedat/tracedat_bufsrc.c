@@ -13,13 +13,12 @@
 #include "util/log.h"
 
 int f2t_tracedat_bufsrc_init(struct tracedat_bufsrc *b, const struct f2t_source_ops *ops,
-			     struct tep_handle *tep, uint32_t page, struct f2t_recording *rec)
+			     struct tep_handle *tep, uint32_t page, const struct f2t_recording *rec)
 {
 	uint32_t subbuf = 4096;
 
 	b->base.ops = ops;
 	b->path = rec->path;
-	b->tasks = rec->tasks;
 	if (page > subbuf)
 		subbuf = page;
 	if (tep_get_sub_buffer_size(tep) > (int)subbuf)
@@ -36,29 +35,22 @@ void f2t_tracedat_bufsrc_fini(struct tracedat_bufsrc *b)
 }
 
 /*
- * A task gets its name from the file's saved cmdlines when its first record
- * comes: only the tasks the trace holds are named (the file may save
- * thousands), and libtracecmd gave the cmdlines to the tep, which can only
- * be asked pid by pid.
+ * A task's name from the file's saved cmdlines, with its first record:
+ * the tracker gives it to the task if it makes the task for that event, as
+ * if known from the start ("<...>", the kernel's name for a task it has
+ * none for, when the file saved none).  Only the tasks the trace holds are
+ * named (the file may save thousands), and libtracecmd gave the cmdlines to
+ * the tep, which can only be asked pid by pid.  NULL: said already.
  */
-static int name_task(struct tracedat_bufsrc *b, int32_t pid)
+static const char *saved_comm(struct tracedat_bufsrc *b, int32_t pid)
 {
 	int32_t *memo = &b->named[(uint32_t)pid % 1024];
-	struct f2t_task *t;
 
 	if (pid <= 0 || *memo == pid)
-		return 0;
+		return NULL;
 	*memo = pid;
-	if (f2t_tasks_find(b->tasks, pid))
-		return 0;
-	t = f2t_tasks_get(b->tasks, pid);
-	if (!t) {
-		f2t_err("%s: out of memory", b->path);
-		return -ENOMEM;
-	}
-	if (tep_is_pid_registered(b->dec.tep, pid))
-		f2t_task_set(t, tep_data_comm_from_pid(b->dec.tep, pid), 0);
-	return 0;
+	return tep_is_pid_registered(b->dec.tep, pid) ? tep_data_comm_from_pid(b->dec.tep, pid) :
+							 "<...>";
 }
 
 int f2t_tracedat_bufsrc_event(struct tracedat_bufsrc *b, struct f2t_event *ev, uint64_t ts,
@@ -80,13 +72,14 @@ int f2t_tracedat_bufsrc_event(struct tracedat_bufsrc *b, struct f2t_event *ev, u
 	ret = f2t_rawdec_decode(&b->dec, data, size, ts, cpu, ev);
 	if (ret <= 0)
 		return ret;
-	return name_task(b, ev->pid) ?: 1;
+	ev->pid_comm = saved_comm(b, ev->pid);
+	return 1;
 }
 
 const char *f2t_tracedat_bufsrc_text(struct f2t_source *src, const struct f2t_event *ev,
-				     size_t *len)
+				     const struct f2t_task *task, size_t *len)
 {
-	return f2t_rawdec_text(&((struct tracedat_bufsrc *)src)->dec, ev, len);
+	return f2t_rawdec_text(&((struct tracedat_bufsrc *)src)->dec, ev, task, len);
 }
 
 int f2t_tracedat_bufsrc_fields(struct f2t_source *src, const struct f2t_event *ev,

@@ -12,7 +12,8 @@
  * facts.  Either way the events are the kernel's raw ring-buffer records
  * with the kernel's format files, decoded exactly as our own capture's are
  * (rawdec.h).  What the file says besides its events:
- * task names from its saved cmdlines (for the tasks it holds records of),
+ * task names from its saved cmdlines (handed on with the events of the
+ * tasks it holds records of, for the tracker to apply: event.h's pid_comm),
  * kallsyms and printk formats, the uname, the trace clock, the CPU stats at
  * the end.  A trace.dat holds no tgids: a thread's process is learned from
  * fork events (with task_newtask), or is its own.

@@ -88,7 +88,7 @@ static const struct f2t_source_ops pagesrc_ops = {
 struct f2t_source *f2t_tracedat_pagesrc_open(struct tep_handle *tep, uint32_t ncpus,
 					     const struct f2t_tracedat_buffer *buf,
 					     const struct f2t_tracedat_data *data,
-					     struct f2t_recording *rec, uint64_t *first_ts)
+					     const struct f2t_recording *rec, uint64_t *first_ts)
 {
 	struct pagesrc *s = calloc(1, sizeof(*s));
 	unsigned long said = f2t_errors();

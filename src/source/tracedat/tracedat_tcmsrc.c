@@ -144,7 +144,7 @@ static const struct f2t_source_ops tcmsrc_ops = {
 };
 
 struct f2t_source *f2t_tracedat_tcmsrc_open(struct tracecmd_input *handle, bool own_handle,
-					    int ncpus, uint32_t page, struct f2t_recording *rec,
+					    int ncpus, uint32_t page, const struct f2t_recording *rec,
 					    uint64_t *first_ts)
 {
 	struct tcmsrc *s = calloc(1, sizeof(*s));
