@@ -28,4 +28,4 @@ from perf_sample ps left join thread t using (utid) order by ps.ts, ps.cpu, t.ti
 select 'mapping' as tbl, name, build_id, start, end, exact_offset
 from stack_profile_mapping order by name, start;
 select 'stats' as tbl, name, idx, severity, source, value
-from stats where value != 0 order by name, idx;
+from stats where value != 0 and name not like '%_duration_ns' order by name, idx;
