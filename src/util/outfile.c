@@ -80,14 +80,16 @@ static int open_dir(struct f2t_outfile *f)
 		.resolve = RESOLVE_NO_SYMLINKS,
 	};
 	const char *base = base_of(f->path);
-	char *dir = strndup(f->path, base - f->path > 1 ? (size_t)(base - f->path - 1) : 1);
+	size_t len = base - f->path > 1 ? (size_t)(base - f->path - 1) : 1;
+	char dir[PATH_MAX];	/* not the heap: an abort out of memory opens it too */
 
-	if (!dir)
-		return -ENOMEM;
+	if (len >= sizeof(dir))
+		return -ENAMETOOLONG;
+	memcpy(dir, f->path, len);
+	dir[len] = '\0';
 	f->dirfd = (int)syscall(SYS_openat2, AT_FDCWD, dir, &how, sizeof(how));
 	if (f->dirfd < 0 && errno == ENOSYS)	/* before Linux 5.6 */
 		f->dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	free(dir);
 	return f->dirfd < 0 ? -errno : 0;
 }
 
@@ -239,7 +241,13 @@ void f2t_outfile_abort(struct f2t_outfile *f)
 	f->fd = -1;
 	if (f->tmp) {
 		if (f->dirfd < 0 && !f2t_sudo_files_begin()) {
-			open_dir(f);
+			/*
+			 * No descriptor left for the directory (a run out of
+			 * them): the temporary file by its name, which is ours
+			 * and unguessable, as the handler of a fatal signal does.
+			 */
+			if (open_dir(f))
+				unlink(f->tmp);
 			f2t_sudo_files_end();
 		}
 		f2t_outfile_hold_signals(&old);
