@@ -197,7 +197,8 @@ int f2t_pipeline_event(struct f2t_pipeline *p, const struct f2t_event *ev)
 		ev = &named;
 	}
 	ret = f2t_tracker_event(p->tracker, ev, &p->st);
-	if (!ret)
+	/* Items are for writers: a pass with taps alone (report) needs none. */
+	if (!ret && p->nout)
 		ret = f2t_model_event(p->model, ev, to_writers, p);
 	if (ret) {
 		if (!p->failed) {
