@@ -54,19 +54,22 @@ static bool same_tty(int fd, dev_t rdev)
 }
 
 /* The slave, found from the master itself rather than by a path name. */
+/* The descriptor of MASTER's slave, or a negative errno. */
 static int open_slave(int master)
 {
 	char name[64];
-	int fd;
+	int fd, err;
 
 #ifdef TIOCGPTPEER
 	fd = ioctl(master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (fd >= 0 || errno != EINVAL)
-		return fd;
+		return fd >= 0 ? fd : -errno;
 #endif
-	if (ptsname_r(master, name, sizeof(name)))
-		return -1;
-	return open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	err = ptsname_r(master, name, sizeof(name));
+	if (err)
+		return -err;
+	fd = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	return fd >= 0 ? fd : -errno;
 }
 
 int f2t_tty_open(struct f2t_tty *t, bool own_session, uid_t owner)
@@ -96,11 +99,15 @@ int f2t_tty_open(struct f2t_tty *t, bool own_session, uid_t owner)
 		goto out;
 	}
 	t->master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
-	if (t->master < 0 || grantpt(t->master) < 0 || unlockpt(t->master) < 0 ||
-	    (t->slave = open_slave(t->master)) < 0) {
+	if (t->master < 0 || grantpt(t->master) < 0 || unlockpt(t->master) < 0) {
 		err = -errno;
 		goto out;
 	}
+	err = open_slave(t->master);
+	if (err < 0)
+		goto out;
+	t->slave = err;
+	err = 0;
 	modes = t->saved;
 	/* Output only: our terminal does its own output processing. */
 	if (!t->input)
@@ -279,19 +286,15 @@ static bool read_typed(struct f2t_tty *t)
 	return susp;
 }
 
-/* 1: read some, 0: nothing now, -1: no slave left (or an error). */
-static int read_master(struct f2t_tty *t)
+/* What the command wrote, added to T->out; master_eof once no slave is left (or on an error). */
+static void read_master(struct f2t_tty *t)
 {
 	ssize_t n = read(t->master, t->out + t->out_len, sizeof(t->out) - t->out_len);
 
-	if (n > 0) {
+	if (n > 0)
 		t->out_len += (size_t)n;
-		return 1;
-	}
-	if (n < 0 && (errno == EAGAIN || errno == EINTR))
-		return 0;
-	t->master_eof = true;
-	return -1;
+	else if (!(n < 0 && (errno == EAGAIN || errno == EINTR)))
+		t->master_eof = true;
 }
 
 /* Writes what it can of BUF to FD; a descriptor that fails drops the rest. */
