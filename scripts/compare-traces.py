@@ -5,7 +5,8 @@
 
 FXT files are read through `F2T dump` (F2T: an ftrace2trace binary); string
 and thread records, offsets and table indices are set aside, since they only
-say how records were encoded.  The names of processes and threads (kernel
+say how records were encoded; profiler modules are numbered by first use.
+The names of processes and threads (kernel
 object records in FXT, "M" events in JSON) are compared as a set: their
 order says nothing to a viewer.  Every other record must come in the same
 order with the same contents.  JSON: traceEvents as above, every other
@@ -21,12 +22,19 @@ import sys
 
 def fxt_records(f2t, path):
     out = subprocess.run([f2t, "dump", path], check=True, capture_output=True).stdout.decode(errors="replace")
-    names, events = [], []
+    names, events, modules = [], [], {}
+
+    # A profiler module's number only ties its module and mmap records
+    # together: numbered here in the order the records first name them.
+    def module(m):
+        return "module_id=m%d" % modules.setdefault(m.group(1), len(modules))
+
     for line in out.splitlines():
         rec = re.sub(r"^\d+ ", "", line)
         if rec.startswith(("string ", "thread ")):
             continue
         rec = re.sub(r"\(#\d+\)", "", rec)
+        rec = re.sub(r"module_id=(\d+)", module, rec)
         (names if rec.startswith("kernel_object ") else events).append(rec)
     return names, events
 
