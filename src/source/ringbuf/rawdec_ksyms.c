@@ -105,11 +105,16 @@ void f2t_rawdec_tep_symbols(struct f2t_rawdec *s)
 			continue;
 		/* The parsers want a terminated string; the recording's is not. */
 		copy = strndup(texts[i]->s, texts[i]->len);
+		if (!copy) {
+			/* Out of memory is no fallback: the next record fails with it. */
+			s->oom = true;
+			return;
+		}
 		f2t_rawdec_guard(s);
-		if (copy && i && f2t_printk_formats_check(copy, &bad))
+		if (i && f2t_printk_formats_check(copy, &bad))
 			f2t_warn("%s: the recording's printk formats: a line that is not 'ADDRESS : \"FORMAT\"' at byte %zu, which libtraceevent would read past: not read, some kernel strings stay addresses",
 				 s->path, bad);
-		else if (!copy || parse[i](s->tep, copy) < 0)
+		else if (parse[i](s->tep, copy) < 0)
 			f2t_warn("%s: cannot read the recording's %s: some kernel addresses stay numbers",
 				 s->path, i ? "printk formats" : "kernel symbols");
 		free(copy);
