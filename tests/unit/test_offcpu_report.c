@@ -118,7 +118,7 @@ static int print_top2(const struct f2t_offcpu_report *r, const struct f2t_tasks 
 	return f2t_offcpu_report_print(r, t, 2, f);
 }
 
-static int print_top3(const struct f2t_offcpu_report *r, struct f2t_tasks *t, struct f2t_out *f)
+static int print_top3(const struct f2t_offcpu_report *r, const struct f2t_tasks *t, struct f2t_out *f)
 {
 	return f2t_offcpu_report_print(r, t, 3, f);
 }
