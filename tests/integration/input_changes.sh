@@ -91,3 +91,10 @@ command -v trace-cmd >/dev/null && command -v unshare >/dev/null ||
 cp "$TMP/big.dat" "$TMP/in.dat"
 changing "trace.dat truncated while converted" "$TMP/in.dat" \
 	truncate -s $(($(stat -c %s "$TMP/big.dat") / 2)) "$TMP/in.dat"
+
+# The same file read by libtracecmd (as files whose timestamps it converts
+# are): it reads a file cut short as one that ends there, a shorter trace
+# and no error, unless the end sees that the file changed.
+cp "$TMP/big.dat" "$TMP/in.dat"
+F2T_TEST_TRACEDAT_LIBTRACECMD=1 changing "trace.dat read by libtracecmd, truncated while converted" \
+	"$TMP/in.dat" truncate -s $(($(stat -c %s "$TMP/big.dat") / 2)) "$TMP/in.dat"

@@ -57,7 +57,8 @@ void f2t_tracedat_bufsrc_counts(const struct f2t_source *src, struct f2t_stats *
 /*
  * The two readers: a source of BUF's records, read by us from DATA (the
  * file's CPU data, mapped), or of HANDLE's, read by libtracecmd in pages of
- * PAGE bytes (it owns HANDLE when OWN_HANDLE, also on failure).  Each is
+ * PAGE bytes (it owns HANDLE when OWN_HANDLE, also on failure; FD is the
+ * input, which must be unchanged when the records end).  Each is
  * decoded with TEP, on NCPUS CPUs at least, and lowers *FIRST_TS to the
  * time of its first record.  NULL with errno set, after saying why.
  */
@@ -67,6 +68,6 @@ struct f2t_source *f2t_tracedat_pagesrc_open(struct tep_handle *tep, uint32_t nc
 					     const struct f2t_recording *rec, uint64_t *first_ts);
 struct f2t_source *f2t_tracedat_tcmsrc_open(struct tracecmd_input *handle, bool own_handle,
 					    int ncpus, uint32_t page, const struct f2t_recording *rec,
-					    uint64_t *first_ts);
+					    int fd, uint64_t *first_ts);
 
 #endif

@@ -272,7 +272,7 @@ static int open_libtracecmd_buffers(struct tracedat_input *t)
 	if (!srcs)
 		return -ENOMEM;
 	srcs[k] = f2t_tracedat_tcmsrc_open(t->handle, false, tracecmd_cpus(t->handle), page_of(t, ""),
-					   &t->in.rec, &first_ts);
+					   &t->in.rec, t->fd, &first_ts);
 	if (!srcs[k])
 		ret = -errno;
 	else
@@ -295,7 +295,7 @@ static int open_libtracecmd_buffers(struct tracedat_input *t)
 					   tracecmd_get_trace_clock(h));
 		srcs[k] = f2t_tracedat_tcmsrc_open(h, true, tracecmd_cpus(h),
 						   page_of(t, tracecmd_buffer_instance_name(t->handle, i)),
-						   &t->in.rec, &first_ts);
+						   &t->in.rec, t->fd, &first_ts);
 		if (!srcs[k])
 			ret = -errno;
 		else

@@ -8,6 +8,8 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "source/tracedat/tracedat_bufsrc-local.h"
 #include "source/tracedat/tracecmd-private.h"
@@ -29,7 +31,30 @@ struct tcmsrc {
 	struct cursor *cursors;
 	uint32_t ncursors;
 	struct tep_record *done;	/* handed out last; freed on the next call */
+	int fd;			/* the input, to see at the end whether it changed */
+	struct stat at_open;
 };
+
+/*
+ * libtracecmd reads a file cut short as one that ends there: a trace.dat
+ * truncated or rewritten while it read it would make a shorter trace and
+ * no error.  So at the end the file must be what it was when read began.
+ */
+static int unchanged(const struct tcmsrc *s)
+{
+	struct stat now;
+
+	if (fstat(s->fd, &now) < 0)
+		return -errno;
+	if (now.st_size == s->at_open.st_size &&
+	    now.st_mtim.tv_sec == s->at_open.st_mtim.tv_sec &&
+	    now.st_mtim.tv_nsec == s->at_open.st_mtim.tv_nsec &&
+	    now.st_ctim.tv_sec == s->at_open.st_ctim.tv_sec &&
+	    now.st_ctim.tv_nsec == s->at_open.st_ctim.tv_nsec)
+		return 0;
+	f2t_err("%s: changed while being read: another program truncated or rewrote it", s->b.path);
+	return -EIO;
+}
 
 static int cursor_next(void *input, void *ctx)
 {
@@ -104,7 +129,9 @@ static int tcmsrc_next(struct f2t_source *src, struct f2t_event *ev)
 			s->done = NULL;
 		}
 		ret = f2t_minheap_next(&s->b.heap, (void **)&c);
-		if (ret <= 0)
+		if (!ret)
+			return unchanged(s);
+		if (ret < 0)
 			return ret;
 		ret = cursor_record(s, c, &data, &size, &missed) ?:
 		      f2t_tracedat_bufsrc_event(&s->b, ev, c->ts, c->cpu, data, size, missed);
@@ -145,7 +172,7 @@ static const struct f2t_source_ops tcmsrc_ops = {
 
 struct f2t_source *f2t_tracedat_tcmsrc_open(struct tracecmd_input *handle, bool own_handle,
 					    int ncpus, uint32_t page, const struct f2t_recording *rec,
-					    uint64_t *first_ts)
+					    int fd, uint64_t *first_ts)
 {
 	struct tcmsrc *s = calloc(1, sizeof(*s));
 	unsigned long said = f2t_errors();
@@ -160,6 +187,9 @@ struct f2t_source *f2t_tracedat_tcmsrc_open(struct tracecmd_input *handle, bool 
 	}
 	s->handle = handle;
 	s->own_handle = own_handle;
+	s->fd = fd;
+	if (fstat(fd, &s->at_open) < 0)
+		memset(&s->at_open, 0, sizeof(s->at_open));
 	s->page = page;
 	s->b.ncpus = ncpus > 0 ? (uint32_t)ncpus : 0;
 	s->ncursors = s->b.ncpus;
