@@ -13,6 +13,7 @@
 #include "merge/decimal.h"
 #include "merge/input.h"
 #include "merge/jvalue.h"
+#include "util/infile.h"
 #include "util/log.h"
 #include "util/vec.h"
 
@@ -360,9 +361,7 @@ int f2t_minput_open_at(const struct f2t_minput *in, struct f2t_jlex *lx,
 		goto out;
 	}
 	/* The second pass trusts the first one's positions: the file must not move. */
-	if (st.st_dev != in->st.st_dev || st.st_ino != in->st.st_ino ||
-	    st.st_size != in->st.st_size || st.st_mtim.tv_sec != in->st.st_mtim.tv_sec ||
-	    st.st_mtim.tv_nsec != in->st.st_mtim.tv_nsec) {
+	if (!f2t_infile_unchanged(&in->st, &st)) {
 		f2t_err("%s: changed while it was being merged", in->path);
 		err = -ESTALE;
 		goto out;

@@ -13,6 +13,7 @@
 
 #include "source/tracedat/tracedat_bufsrc-local.h"
 #include "source/tracedat/tracecmd-private.h"
+#include "util/infile.h"
 #include "util/log.h"
 
 struct cursor {
@@ -46,11 +47,7 @@ static int unchanged(const struct tcmsrc *s)
 
 	if (fstat(s->fd, &now) < 0)
 		return -errno;
-	if (now.st_size == s->at_open.st_size &&
-	    now.st_mtim.tv_sec == s->at_open.st_mtim.tv_sec &&
-	    now.st_mtim.tv_nsec == s->at_open.st_mtim.tv_nsec &&
-	    now.st_ctim.tv_sec == s->at_open.st_ctim.tv_sec &&
-	    now.st_ctim.tv_nsec == s->at_open.st_ctim.tv_nsec)
+	if (f2t_infile_unchanged(&s->at_open, &now))
 		return 0;
 	f2t_err("%s: changed while being read: another program truncated or rewrote it", s->b.path);
 	return -EIO;
