@@ -7,15 +7,22 @@
  *
  * Capture records (capture/capture.h):
  *   OFFCPU_INFO   arg 0, at start: "key=value\n" text:
- *                   record_size=56  bytes per episode record
+ *                   record_size=88  bytes of an episode record's fixed part
+ *                                   (56: a capture from before the user
+ *                                   registers and stack copy, whose records
+ *                                   end at @cpu and have no tail)
+ *                   ustack_copy=N   user stack bytes copied per episode, at most
+ *                   arch=MACHINE    uname's machine: what the registers are
  *                   min_ns=N        episodes shorter than this were not kept
  *                   scope=all|command|pids
  *                   max_depth=127   frames per stack at most
  *                 arg 1, at stop: the counters (F2T_OFFCPU_COUNTERS below),
  *                   "name=N\n" each, in their order: episodes=N ...
- *   OFFCPU_DATA   whole struct f2t_offcpu_rec records, back to back, in the
- *                 order the ring buffer held them (by end time, give or take
- *                 the microseconds between two CPUs' reservations)
+ *   OFFCPU_DATA   whole records, back to back, in the order the ring buffer
+ *                 held them (by end time, give or take the microseconds
+ *                 between two CPUs' reservations): a struct f2t_offcpu_rec,
+ *                 then its @ucopy bytes of user stack, zero padded to a
+ *                 multiple of 8
  *   OFFCPU_STACKS a stack map at stop (arg 0: kernel stacks, arg 1: user
  *                 stacks): per stack {u32 id; u32 nframes; u64 ip[nframes]},
  *                 back to back, innermost frame first
@@ -43,6 +50,16 @@
 #define F2T_OFFCPU_MAX_DEPTH 127
 
 /*
+ * User stack bytes an episode copies at most (a power of two).  What one
+ * copies by default is F2T_OFFCPU_USTACK_COPY: enough to get from the
+ * system call, through the C library's wrappers (no frame pointers), to the
+ * function that called them (bench-offcpu.sh and record_offcpu_unwind.sh
+ * measure it); --call-graph dwarf copies its own size, up to the maximum.
+ */
+#define F2T_OFFCPU_USTACK_MAX 8192
+#define F2T_OFFCPU_USTACK_COPY 512
+
+/*
  * One blocked episode.  Stack ids index the kernel or the user stack map;
  * a negative one says why there is none: -EFAULT no user stack (a kernel
  * thread); -EEXIST a hash collision in the user stack map, -ENOSPC the
@@ -61,7 +78,21 @@ struct f2t_offcpu_rec {
 	__s32 waker_kstack, waker_ustack;
 	__u32 state;		/* F2T_OFFCPU_S, _D, ... */
 	__u32 cpu;		/* where it was switched back in */
+	/*
+	 * The thread's user registers at the switch out (0 for a kernel
+	 * thread), for unwinding its innermost user frames with their CFI:
+	 * instruction, stack and frame pointers (x86_64: ip, sp, bp).
+	 */
+	__u64 uip, usp, ufp;
+	__u32 ucopy;		/* user stack bytes that follow, copied from usp up */
+	__u32 zero;
 };
+
+/* The bytes of a record with its stack copy, in OFFCPU_DATA. */
+#define F2T_OFFCPU_REC_BYTES(ucopy) (sizeof(struct f2t_offcpu_rec) + (((ucopy) + 7) & ~7u))
+
+/* The record size of captures from before the registers and stack copy. */
+#define F2T_OFFCPU_REC_V1_BYTES 56
 
 /*
  * The per-CPU counters, listed once: X(ID, "name") for each, in the order

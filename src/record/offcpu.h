@@ -23,6 +23,7 @@ struct f2t_offcpu_opts {
 	pid_t child;			/* F2T_SCOPE_COMMAND: the held child */
 	const pid_t *pids;		/* F2T_SCOPE_PIDS */
 	size_t npids;
+	uint32_t ustack_bytes;		/* user stack copied per episode (multiple of 8) */
 };
 
 /* What the kernel side counted (the per-CPU counters summed). */

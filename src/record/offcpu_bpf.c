@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "offcpu.skel.h"
@@ -75,9 +76,12 @@ static int flush(struct f2t_offcpu *oc)
 static int take(void *ctx, void *data, size_t size)
 {
 	struct f2t_offcpu *oc = ctx;
+	const struct f2t_offcpu_rec *r = data;
 
-	if (size != sizeof(struct f2t_offcpu_rec))
-		return 0;	/* cannot happen: the program writes only these */
+	/* Cannot happen: the program writes only these. */
+	if (size < sizeof(*r) || r->ucopy > F2T_OFFCPU_USTACK_MAX ||
+	    size != F2T_OFFCPU_REC_BYTES(r->ucopy))
+		return 0;
 	if (oc->used + size > sizeof(oc->batch)) {
 		oc->err = flush(oc);
 		if (oc->err)
@@ -91,11 +95,18 @@ static int take(void *ctx, void *data, size_t size)
 static int write_info(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 {
 	static const char *const scopes[] = { "all", "command", "pids" };
-	char text[256];
-	int n = snprintf(text, sizeof(text),
-			 "record_size=%zu\nmin_ns=%llu\nscope=%s\nmax_depth=%d\n",
-			 sizeof(struct f2t_offcpu_rec), (unsigned long long)o->min_ns,
-			 scopes[o->scope], F2T_OFFCPU_MAX_DEPTH);
+	struct utsname u;
+	char text[512];
+	int n;
+
+	if (uname(&u))
+		snprintf(u.machine, sizeof(u.machine), "unknown");
+	n = snprintf(text, sizeof(text),
+		     "record_size=%zu\nmin_ns=%llu\nscope=%s\nmax_depth=%d\nustack_copy=%u\n"
+		     "arch=%s\n",
+		     sizeof(struct f2t_offcpu_rec), (unsigned long long)o->min_ns,
+		     scopes[o->scope], F2T_OFFCPU_MAX_DEPTH, oc->skel->rodata->ustack_bytes,
+		     u.machine);
 
 	return f2t_capw_add(oc->w, F2T_CAP_OFFCPU_INFO, 0, text, (size_t)n);
 }
@@ -143,6 +154,7 @@ static int load(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 	oc->skel->rodata->min_ns = o->min_ns;
 	oc->skel->rodata->filter = o->scope != F2T_SCOPE_ALL;
 	oc->skel->rodata->ring_bytes = RING_BYTES;
+	oc->skel->rodata->ustack_bytes = o->ustack_bytes;
 	err = bpf_map__set_max_entries(oc->skel->maps.events, RING_BYTES);
 	if (!err && hook && *hook) {
 		oc->skel->rodata->kstacks_max = (__u32)strtoul(hook, NULL, 10);

@@ -306,8 +306,13 @@ static int setup(struct run *r)
 		struct f2t_offcpu_opts oo = {
 			.min_ns = o->off_cpu_min_ns, .scope = scope_of(o), .child = r->child.pid,
 			.pids = o->pids, .npids = o->npids,
+			.ustack_bytes = F2T_OFFCPU_USTACK_COPY,
 		};
 
+		/* --call-graph dwarf: off-CPU stacks unwound as samples are, as far as they can. */
+		if (o->dwarf)
+			oo.ustack_bytes = o->stack_bytes && o->stack_bytes < F2T_OFFCPU_USTACK_MAX
+						  ? o->stack_bytes : F2T_OFFCPU_USTACK_MAX;
 		err = f2t_offcpu_open(&r->offcpu, &oo, r->capw);	/* prints its errors */
 		if (err)
 			return err;
