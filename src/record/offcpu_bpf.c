@@ -8,6 +8,8 @@
  * the kernel refuses (0) exercises the loader's failure path for real.
  * F2T_TEST_OFFCPU_RECHECK=N walks every Nth reuse of a site's stacks (1:
  * every one, so the stale count says how many reuses would have been wrong).
+ * F2T_TEST_OFFCPU_USTACK=BYTES copies that much user stack per episode (0
+ * to F2T_OFFCPU_USTACK_MAX), for bench-offcpu.sh to tell the copy's cost.
  */
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -136,6 +138,7 @@ static int load(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 {
 	const char *hook = getenv("F2T_TEST_OFFCPU_STACK_ENTRIES");
 	const char *recheck = getenv("F2T_TEST_OFFCPU_RECHECK");
+	const char *ustack = getenv("F2T_TEST_OFFCPU_USTACK");
 	int err;
 
 	if (access(BTF_PATH, R_OK) < 0) {
@@ -155,6 +158,8 @@ static int load(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 	oc->skel->rodata->filter = o->scope != F2T_SCOPE_ALL;
 	oc->skel->rodata->ring_bytes = RING_BYTES;
 	oc->skel->rodata->ustack_bytes = o->ustack_bytes;
+	if (ustack && *ustack)
+		oc->skel->rodata->ustack_bytes = (__u32)strtoul(ustack, NULL, 10) & ~7u;
 	err = bpf_map__set_max_entries(oc->skel->maps.events, RING_BYTES);
 	if (!err && hook && *hook) {
 		oc->skel->rodata->kstacks_max = (__u32)strtoul(hook, NULL, 10);
