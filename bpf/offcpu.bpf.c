@@ -38,7 +38,9 @@ char LICENSE[] SEC("license") = "Dual MIT/GPL";
 const volatile __u64 min_ns = 1000;
 const volatile bool filter = false;
 const volatile __u64 ring_bytes = 1;
-const volatile __u32 ustack_bytes = F2T_OFFCPU_USTACK_COPY;	/* user stack copied per episode */
+const volatile __u32 ustack_bytes = F2T_OFFCPU_USTACK_COPY;	/* user stack copied at most */
+const volatile __u32 ustack_min = F2T_OFFCPU_USTACK_MIN;	/* ... at least, when it fits */
+const volatile bool ustack_fit = true;	/* copy to the frame pointer's frame when near */
 
 /*
  * A thread's pending episode, from its switch out to its switch in (its
@@ -104,16 +106,28 @@ static __always_inline __u32 report_state(struct task_struct *p, unsigned int pr
 }
 
 /*
- * Copies the top of the user stack, ustack_bytes from SP up, into DST.
- * Where the stack's mapping ends sooner (a shallow main thread), up to the
- * end of SP's page.  Returns the bytes copied, a multiple of 8.
+ * Copies the top of the user stack, from SP up, into DST: what unwinding
+ * the innermost frames needs.  When the frame pointer FP points a little
+ * above SP, the frames below the innermost frame-pointer frame (a C
+ * library wrapper's, which keeps none) end at FP + 16, where that frame's
+ * return address is and the frame-pointer walk goes on: so far, and at
+ * least ustack_min (FP may be a register put to other use, holding an
+ * address on the stack).  Else, and when ustack_fit is off (--call-graph
+ * dwarf), ustack_bytes.  Where the stack's mapping ends sooner (a shallow
+ * main thread), up to the end of SP's page.  Returns the bytes copied, a
+ * multiple of 8.
  */
-static __always_inline __u32 copy_user_stack(__u8 *dst, __u64 sp)
+static __always_inline __u32 copy_user_stack(__u8 *dst, __u64 sp, __u64 fp)
 {
 	__u32 n = ustack_bytes & ~7u;
 
 	if (!sp || !n)
 		return 0;
+	if (ustack_fit && fp > sp && fp - sp + 16 < n) {
+		n = ((__u32)(fp - sp) + 16 + 7) & ~7u;
+		if (n < ustack_min)
+			n = ustack_min;
+	}
 	if (n > F2T_OFFCPU_USTACK_MAX)
 		n = F2T_OFFCPU_USTACK_MAX;
 	if (!bpf_probe_read_user(dst, n, (void *)sp))
@@ -156,7 +170,7 @@ static __always_inline void switch_out(void *ctx, struct task_struct *prev, __u3
 	p->rec.uip = PT_REGS_IP(regs);
 	p->rec.usp = PT_REGS_SP(regs);
 	p->rec.ufp = PT_REGS_FP(regs);
-	p->rec.ucopy = copy_user_stack(p->ustack, p->rec.usp);
+	p->rec.ucopy = copy_user_stack(p->ustack, p->rec.usp, p->rec.ufp);
 }
 
 static __always_inline void switch_in(struct task_struct *next, __u64 now)

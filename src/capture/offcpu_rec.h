@@ -12,6 +12,7 @@
  *                                   registers and stack copy, whose records
  *                                   end at @cpu and have no tail)
  *                   ustack_copy=N   user stack bytes copied per episode, at most
+ *                   ustack_fit=0|1  1: less, to the frame pointer's frame
  *                   arch=MACHINE    uname's machine: what the registers are
  *                   min_ns=N        episodes shorter than this were not kept
  *                   scope=all|command|pids
@@ -50,14 +51,18 @@
 #define F2T_OFFCPU_MAX_DEPTH 127
 
 /*
- * User stack bytes an episode copies at most (a power of two).  What one
- * copies by default is F2T_OFFCPU_USTACK_COPY: enough to get from the
- * system call, through the C library's wrappers (no frame pointers), to the
- * function that called them (bench-offcpu.sh and record_offcpu_unwind.sh
- * measure it); --call-graph dwarf copies its own size, up to the maximum.
+ * User stack bytes an episode copies at most (a power of two).  By
+ * default, up to the innermost frame-pointer frame's return address when
+ * the frame pointer is near (the C library's wrappers, which keep no frame,
+ * lie below it: read(), nanosleep() and fdatasync() need 32 to 64 bytes to
+ * reach their caller's return address, a pthread join 192), at least
+ * F2T_OFFCPU_USTACK_MIN, and F2T_OFFCPU_USTACK_COPY when the frame pointer
+ * is not near (code without frame pointers); --call-graph dwarf copies its
+ * own size, up to the maximum.  bench-offcpu.sh prices each.
  */
 #define F2T_OFFCPU_USTACK_MAX 8192
 #define F2T_OFFCPU_USTACK_COPY 512
+#define F2T_OFFCPU_USTACK_MIN 128
 
 /*
  * One blocked episode.  Stack ids index the kernel or the user stack map;

@@ -9,7 +9,8 @@
  * F2T_TEST_OFFCPU_RECHECK=N walks every Nth reuse of a site's stacks (1:
  * every one, so the stale count says how many reuses would have been wrong).
  * F2T_TEST_OFFCPU_USTACK=BYTES copies that much user stack per episode (0
- * to F2T_OFFCPU_USTACK_MAX), for bench-offcpu.sh to tell the copy's cost.
+ * to F2T_OFFCPU_USTACK_MAX, whatever the frame pointer), for
+ * bench-offcpu.sh to tell the copy's cost.
  */
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -105,10 +106,10 @@ static int write_info(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 		snprintf(u.machine, sizeof(u.machine), "unknown");
 	n = snprintf(text, sizeof(text),
 		     "record_size=%zu\nmin_ns=%llu\nscope=%s\nmax_depth=%d\nustack_copy=%u\n"
-		     "arch=%s\n",
+		     "ustack_fit=%d\narch=%s\n",
 		     sizeof(struct f2t_offcpu_rec), (unsigned long long)o->min_ns,
 		     scopes[o->scope], F2T_OFFCPU_MAX_DEPTH, oc->skel->rodata->ustack_bytes,
-		     u.machine);
+		     (int)oc->skel->rodata->ustack_fit, u.machine);
 
 	return f2t_capw_add(oc->w, F2T_CAP_OFFCPU_INFO, 0, text, (size_t)n);
 }
@@ -158,8 +159,11 @@ static int load(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 	oc->skel->rodata->filter = o->scope != F2T_SCOPE_ALL;
 	oc->skel->rodata->ring_bytes = RING_BYTES;
 	oc->skel->rodata->ustack_bytes = o->ustack_bytes;
-	if (ustack && *ustack)
+	oc->skel->rodata->ustack_fit = !o->ustack_whole;
+	if (ustack && *ustack) {
 		oc->skel->rodata->ustack_bytes = (__u32)strtoul(ustack, NULL, 10) & ~7u;
+		oc->skel->rodata->ustack_fit = false;
+	}
 	err = bpf_map__set_max_entries(oc->skel->maps.events, RING_BYTES);
 	if (!err && hook && *hook) {
 		oc->skel->rodata->kstacks_max = (__u32)strtoul(hook, NULL, 10);

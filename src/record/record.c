@@ -310,9 +310,11 @@ static int setup(struct run *r)
 		};
 
 		/* --call-graph dwarf: off-CPU stacks unwound as samples are, as far as they can. */
-		if (o->dwarf)
+		if (o->dwarf) {
 			oo.ustack_bytes = o->stack_bytes && o->stack_bytes < F2T_OFFCPU_USTACK_MAX
 						  ? o->stack_bytes : F2T_OFFCPU_USTACK_MAX;
+			oo.ustack_whole = true;
+		}
 		err = f2t_offcpu_open(&r->offcpu, &oo, r->capw);	/* prints its errors */
 		if (err)
 			return err;

@@ -66,14 +66,17 @@ PY
 	fi
 	# The off-CPU slices' stacks: interned frames where the writer interns
 	# them, or the slice's stack argument.
+	# The thread by its tid (offwait prints them): its name is not what is tested here.
 	for p in $pairs; do
 		t=${p%%:*} fn=${p#*:}
+		tid=$(sed -n "s/^offwait: .* $t=\([0-9]*\).*/\1/p" out)
+		[ -n "$tid" ] || fail "no tid for $t in offwait's line: $(cat out)"
 		cat >q.sql <<SQL
 select
   (select count(*) from stack_profile_frame where name = '$fn') +
   (select count(*) from slice s join thread_track tt on s.track_id = tt.id
      join thread using (utid) join args a on a.arg_set_id = s.arg_set_id
-   where s.category = 'off-cpu' and thread.name = '$t' and a.key = 'debug.stack'
+   where s.category = 'off-cpu' and thread.tid = $tid and a.key = 'debug.stack'
      and (a.display_value like '%' || char(10) || '$fn' || char(10) || '%')) as n;
 SQL
 		n=$("$TP" -q q.sql "$mode.pftrace" 2>tperr | tail -1)
