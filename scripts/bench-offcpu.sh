@@ -12,7 +12,11 @@
 # Prints the median round trips/s of each, its ratio to untraced and its
 # cost (1 - ratio: the share of the workload's speed it takes), and the
 # off-CPU goal, whole cost against whole cost: `record --off-cpu`'s against
-# perf's, at most a third.  Then what an episode costs, part by part: the
+# perf's, at most a third.  The same from the workload's own CPU time per
+# round trip (user + system, /usr/bin/time), which the machine's other load
+# disturbs less than the rate: the tracing done in its context (the
+# tracepoints, the BPF programs, perf's stack walks) is in it, the
+# recorder's reading on the other CPU is not.  Then what an episode costs, part by part: the
 # BPF programs' run time (kernel.bpf_stats_enabled: run_time_ns / run_cnt)
 # with the default user stack copy (to the frame pointer's frame, 128 bytes
 # here), none, 512 bytes and 8 KB (--call-graph dwarf's); the
@@ -39,6 +43,7 @@ die() { echo "bench-offcpu: $*" >&2; exit 1; }
 [ -z "$REF" ] || [ -x "$REF" ] || die "REF=$REF is not an executable"
 command -v taskset >/dev/null || die "taskset (util-linux) needed"
 command -v python3 >/dev/null || die "python3 needed"
+[ -x /usr/bin/time ] || die "/usr/bin/time (GNU time) needed"
 
 TMP=$(mktemp -d /tmp/bench-offcpu.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
@@ -78,14 +83,15 @@ print("%d %d %d" % (episodes, data, stacks))
 PY
 }
 
-declare -A rates failed
+declare -A rates cpus failed
 variants=(untraced no-sample record off-cpu perf)
 [ -z "$REF" ] || variants=(untraced no-sample record off-cpu-ref off-cpu perf)
-work=(taskset -c 0 "$PINGPONG" "$ROUNDS")
+work=(/usr/bin/time -o "$TMP/cpu" -f "%U %S" taskset -c 0 "$PINGPONG" "$ROUNDS")
 declare -A bytes_line
 
 run_variant() {
 	local v=$1 out=$TMP/out err=$TMP/err rc r n=(nice -n "$NICE")
+	rm -f "$TMP/cpu"
 	case $v in
 	untraced) "${n[@]}" "${work[@]}" >"$out" 2>"$err" ;;
 	no-sample) "${n[@]}" "$F2T" record --no-sample -o "$TMP/x.fxt" -- "${work[@]}" >"$out" 2>"$err" ;;
@@ -103,9 +109,10 @@ run_variant() {
 		return
 	fi
 	rates[$v]+="$r "
+	cpus[$v]+="$(awk '{ printf "%.0f", ($1 + $2) * 1e9 / '"$ROUNDS"' }' "$TMP/cpu") "
 	case $v in
 	off-cpu*)
-		grep -q "0 lost (ring buffer full), 0 lost (blocked-task map full)" "$err" ||
+		grep -Eq "0 lost \(ring buffer full\), 0 lost \((no task storage for the thread|blocked-task map full)\)" "$err" ||
 			echo "   $v run lost episodes: $(grep 'off-CPU episodes of' "$err")" >&2
 		[ -n "${bytes_line[$v]:-}" ] || bytes_line[$v]=$(offcpu_bytes "$TMP/x.cap") ;;
 	esac
@@ -138,6 +145,20 @@ for v in off-cpu-ref off-cpu; do
 	[ -n "${cost[$v]:-}" ] && [ -n "${cost[perf]:-}" ] || continue
 	awk -v v="$v" -v o="${cost[$v]}" -v p="${cost[perf]}" -v r="${cost[record]:-0}" 'BEGIN {
 		printf "%s: whole cost %.3f against perf'"'"'s whole %.3f: %.2f (goal: at most 0.33); its increment over record %.3f\n", v, o, p, (p > 0 ? o / p : 0), o - r }'
+done
+cbase=$(median ${cpus[untraced]:-})
+declare -A ccost
+printf '%-12s %12s %7s  %s\n' variant "ns CPU/rt" cost "runs (ns of the workload's CPU per round trip)"
+for v in "${variants[@]}"; do
+	[ -z "${failed[$v]:-}" ] || continue
+	m=$(median ${cpus[$v]})
+	ccost[$v]=$(awk -v m="$m" -v b="${cbase:-0}" 'BEGIN { printf "%.3f", (m > 0 ? 1 - b / m : 0) }')
+	printf '%-12s %12s %7s  %s\n' "$v" "$m" "${ccost[$v]}" "${cpus[$v]}"
+done
+for v in off-cpu-ref off-cpu; do
+	[ -n "${ccost[$v]:-}" ] && [ -n "${ccost[perf]:-}" ] || continue
+	awk -v v="$v" -v o="${ccost[$v]}" -v p="${ccost[perf]}" 'BEGIN {
+		printf "%s by CPU time: whole cost %.3f against perf'"'"'s whole %.3f: %.2f (goal: at most 0.33)\n", v, o, p, (p > 0 ? o / p : 0) }'
 done
 for v in off-cpu-ref off-cpu; do
 	[ -n "${bytes_line[$v]:-}" ] || continue

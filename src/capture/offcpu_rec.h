@@ -106,7 +106,7 @@ struct f2t_offcpu_rec {
 #define F2T_OFFCPU_COUNTERS(X)							\
 	X(EPISODES, "episodes")			/* records written */		\
 	X(DROPPED_RING, "dropped_ring")		/* ring buffer full: record lost */ \
-	X(DROPPED_MAP, "dropped_map")		/* blocked-task map full: episode lost */ \
+	X(DROPPED_MAP, "dropped_map")		/* no task storage: episode lost */ \
 	X(STACK_COLLISIONS, "stack_collisions")	/* stack not kept (user: hash	\
 						   collision; kernel: table full) */ \
 	X(STACKS_SHORTENED, "stacks_shortened")	/* user stack kept without its	\

@@ -524,7 +524,7 @@ static void summary(struct run *r)
 			(unsigned long long)r->samples_lost);
 	if (!f2t_quiet && r->o->off_cpu)
 		fprintf(stderr, "ftrace2trace: %llu off-CPU episodes of at least %.0f us, "
-			"%llu lost (ring buffer full), %llu lost (blocked-task map full), "
+			"%llu lost (ring buffer full), %llu lost (no task storage for the thread), "
 			"%llu stacks lost (stack map collisions or full), %llu user stacks shortened; "
 			"stacks reused %llu times, %llu checked by a walk, %llu of them stale\n",
 			(unsigned long long)c->n[F2T_OFFCPU_EPISODES], (double)r->o->off_cpu_min_ns / 1e3,
@@ -536,8 +536,9 @@ static void summary(struct run *r)
 			(unsigned long long)c->n[F2T_OFFCPU_STACKS_RECHECKED],
 			(unsigned long long)c->n[F2T_OFFCPU_STACKS_STALE]);
 	if (c->n[F2T_OFFCPU_DROPPED_RING] || c->n[F2T_OFFCPU_DROPPED_MAP])
-		f2t_warn("the kernel lost %llu off-CPU episodes: the BPF ring buffer or map filled "
-			 "faster than it was read; try a larger --off-cpu-min",
+		f2t_warn("the kernel lost %llu off-CPU episodes: the BPF ring buffer filled faster "
+			 "than it was read, or no task storage could be had; try a larger "
+			 "--off-cpu-min",
 			 (unsigned long long)(c->n[F2T_OFFCPU_DROPPED_RING] +
 					      c->n[F2T_OFFCPU_DROPPED_MAP]));
 	if (r->samples_lost)
