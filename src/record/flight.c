@@ -78,7 +78,7 @@ static void size_rings(struct f2t_flight *f, uint64_t now)
 		return;
 	if (f->o.fixed_size) {
 		f2t_warn("flight recorder: %.0f events/s on the busiest CPU: -b %lu holds about "
-			 "%.1f s, not %g", events, f->inst->buffer_kb,
+			 "%.2f s, not %g", events, f->inst->buffer_kb,
 			 (double)f->inst->buffer_kb * 1024.0 / rate, f->o.secs);
 		f->o.fixed_size = false;	/* said once */
 		f->max_kb = f->inst->buffer_kb;
@@ -172,8 +172,9 @@ int f2t_flight_arm(struct f2t_flight *f, uint64_t now)
 				 ", a wakeup latency over %llu us",
 				 (unsigned long long)(f->o.latency.threshold_ns / 1000));
 		fprintf(stderr, "ftrace2trace: flight recorder armed: the last %g s kept in "
-			"%lu KB per CPU (grown once the event rate is seen); snapshot on %s\n",
-			f->o.secs, f->inst->buffer_kb, triggers);
+			"%lu KB per CPU (%s); snapshot on %s\n", f->o.secs, f->inst->buffer_kb,
+			f->o.fixed_size ? "-b: never grown" : "grown once the event rate is seen",
+			triggers);
 	}
 	return f2t_procsnap_take(&f->tasks);
 }
