@@ -101,6 +101,21 @@ static struct f2t_source *open_it(struct f2t_capr **cap, struct f2t_recording *r
 	return f2t_perfsrc_open(*cap, r, NULL);
 }
 
+/* The capture written last opens, and its first episode is refused as malformed. */
+static void assert_first_refused(void)
+{
+	struct f2t_recording r;
+	struct f2t_capr *cap;
+	struct f2t_source *s = open_it(&cap, &r);
+	struct f2t_event ev;
+
+	assert_non_null(s);
+	assert_int_equal(s->ops->next(s, &ev), -EINVAL);
+	s->ops->close(s);
+	f2t_capr_close(cap);
+	unlink(path);
+}
+
 static void test_episodes_in_order_with_stacks(void **state)
 {
 	/* Stack 7: the tracing's frames, then __schedule, pipe_read; 9: the waker's. */
@@ -197,12 +212,7 @@ static void test_records_with_stack_copies(void **state)
 	a.ucopy = 64;
 	memcpy(data, &a, sizeof(a));
 	write_capture(NULL, 0, data, sizeof(a) + 56);
-	s = open_it(&cap, &r);
-	assert_non_null(s);
-	assert_int_equal(s->ops->next(s, &ev), -EINVAL);
-	s->ops->close(s);
-	f2t_capr_close(cap);
-	unlink(path);
+	assert_first_refused();
 
 	/* An older capture's records: 56 bytes, up to cpu. */
 	memcpy(data, &b, F2T_OFFCPU_REC_V1_BYTES);
@@ -243,18 +253,9 @@ static void test_partial_episode_record_is_refused(void **state)
 {
 	struct f2t_offcpu_rec two[2] = { rec(1, 2, 11, F2T_OFFCPU_S, -14, 0, -2),
 					 rec(3, 4, 11, F2T_OFFCPU_S, -14, 0, -2) };
-	struct f2t_recording r;
-	struct f2t_capr *cap;
-	struct f2t_source *s;
-	struct f2t_event ev;
 
 	write_capture("", 0, two, sizeof(two) - 8);
-	s = open_it(&cap, &r);
-	assert_non_null(s);
-	assert_int_equal(s->ops->next(s, &ev), -EINVAL);
-	s->ops->close(s);
-	f2t_capr_close(cap);
-	unlink(path);
+	assert_first_refused();
 }
 
 int main(void)
