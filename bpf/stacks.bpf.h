@@ -33,6 +33,11 @@
  * loaded machine) calls one leaf from many places at one depth: those were
  * the stale reuses record_offcpu_reuse.sh saw under CPU load.  A system
  * call's user registers are at its wrapper, called from few places.
+ * The copy of the top of the user stack (offcpu.bpf.c) is taken at every
+ * switch out, reused or not: it holds the return address into the
+ * wrapper's caller, below the frame pointer's frame, which the check does
+ * not cover (read() called from two functions with the same frame pointer
+ * and callers), and at 128 bytes it costs less than the check.
  */
 #ifndef F2T_STACKS_BPF_H
 #define F2T_STACKS_BPF_H
