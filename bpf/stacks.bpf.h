@@ -37,7 +37,7 @@
  * switch out, reused or not: it holds the return address into the
  * wrapper's caller, below the frame pointer's frame, which the check does
  * not cover (read() called from two functions with the same frame pointer
- * and callers), and at 128 bytes it costs less than the check.
+ * and callers); bench-offcpu.sh prices it.
  */
 #ifndef F2T_STACKS_BPF_H
 #define F2T_STACKS_BPF_H
