@@ -77,12 +77,7 @@ run_variant() {
 
 echo "== $ROUNDS round trips, $RUNS alternating rounds, workload pinned to CPU 0 ($(nproc) CPUs, $(uname -r)), --flight-recorder=$WINDOW"
 echo "   load: $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)"
-for ((i = 1; i <= RUNS; i++)); do
-	for v in "${variants[@]}"; do
-		[ -n "${failed[$v]:-}" ] || run_variant "$v"
-	done
-	echo "   round $i/$RUNS done" >&2
-done
+alternate "$RUNS" "${variants[@]}"
 base=$(median ${rates[untraced]:-})
 printf '%-15s %12s %8s %12s %14s  %s\n' variant "median rt/s" cost "RSS (KB)" "rings (KB)" "runs (rt/s)"
 for v in "${variants[@]}"; do

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "record/flight.h"
+#include "record/meta.h"
 #include "record/procsnap.h"
 #include "util/log.h"
 
@@ -26,16 +27,6 @@
 #define HEADROOM 1.5
 /* An event in the ring, before any has been seen (about 58 bytes measured). */
 #define EVENT_BYTES_GUESS 64.0
-
-static uint64_t stat_field(const char *text, const char *key)
-{
-	size_t klen = strlen(key);
-
-	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, key, klen) && p[klen] == ':')
-			return strtoull(p + klen + 1, NULL, 10);
-	return 0;
-}
 
 /* Bytes per second the busiest CPU wrote into its ring since arming. */
 static double ring_rate(const struct f2t_flight *f, uint64_t now, double *events)
@@ -52,9 +43,9 @@ static double ring_rate(const struct f2t_flight *f, uint64_t now, double *events
 		text = tracefs_instance_file_read(f->inst->ti, path, NULL);
 		if (!text)
 			continue;	/* offline CPU */
-		entries = stat_field(text, "entries");
-		written = entries + stat_field(text, "overrun");
-		bytes = stat_field(text, "bytes");
+		entries = f2t_meta_stat_field(text, "entries");
+		written = entries + f2t_meta_stat_field(text, "overrun");
+		bytes = f2t_meta_stat_field(text, "bytes");
 		free(text);
 		per_event = entries ? (double)bytes / (double)entries : EVENT_BYTES_GUESS;
 		rate = (double)written * per_event / secs;
@@ -107,15 +98,8 @@ static void size_rings(struct f2t_flight *f, uint64_t now)
 /* A quarter of MemAvailable, over the CPUs. */
 static unsigned long memory_cap_kb(int ncpus)
 {
-	unsigned long long avail = 0;
-	char line[128];
-	FILE *m = fopen("/proc/meminfo", "re");
+	unsigned long long avail = f2t_inst_mem_available_kb();
 
-	while (m && fgets(line, sizeof(line), m))
-		if (sscanf(line, "MemAvailable: %llu kB", &avail) == 1)
-			break;
-	if (m)
-		fclose(m);
 	if (!avail || ncpus <= 0)
 		return 1ul << 20;
 	return (unsigned long)(avail / 4 / (unsigned long long)ncpus);
