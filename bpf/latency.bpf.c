@@ -41,7 +41,12 @@ static __always_inline void woke(struct task_struct *p)
 	__u32 tid = p->pid, tgid = p->tgid;
 	__u64 now = bpf_ktime_get_ns();
 
-	if (!tid || !wanted(tgid))
+	/*
+	 * A thread woken while it still runs (its sleep was cut short before
+	 * it switched out) has no wait to measure: kept, its time would be
+	 * taken for the wait of its next switch in, after a preemption.
+	 */
+	if (!tid || p->on_cpu || !wanted(tgid))
 		return;
 	bpf_map_update_elem(&woken, &tid, &now, BPF_ANY);
 }
