@@ -267,15 +267,15 @@ void f2t_flight_taken(struct f2t_flight *f)
 char *f2t_flight_name(const char *path, const char *ext, unsigned int k)
 {
 	size_t len = strlen(path), elen = ext ? strlen(ext) : 0, at;
-	const char *slash = strrchr(path, '/'), *dot;
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	const char *dot = strrchr(base, '.');
 	char *name;
 
-	if (elen && len > elen && !strcmp(path + len - elen, ext)) {
+	/* A name's leading dot (".hidden") starts no extension. */
+	if (elen && len - (size_t)(base - path) > elen && !strcmp(path + len - elen, ext))
 		at = len - elen;
-	} else {
-		dot = strrchr(path, '.');
-		at = dot && (!slash || dot > slash + 1) ? (size_t)(dot - path) : len;
-	}
+	else
+		at = dot && dot > base ? (size_t)(dot - path) : len;
 	name = malloc(len + 16);
 	if (name)
 		snprintf(name, len + 16, "%.*s-%u%s", (int)at, path, k, path + at);
