@@ -622,6 +622,14 @@ static void summary(struct run *r)
 			 (unsigned long long)r->lost, r->inst.buffer_kb);
 }
 
+/* Seconds from a CPU's window start AT (0: its ring was empty) to the trigger. */
+static double before_trigger(uint64_t trigger, uint64_t at, uint64_t from)
+{
+	if (!at || at < from)
+		at = from;	/* the page that began before the window holds its start */
+	return at < trigger ? (double)(trigger - at) / 1e9 : 0;
+}
+
 /*
  * A flight recorder's snapshot: tracing stops, the window is drained into
  * the capture with the names and facts it needs, the capture is closed.
@@ -670,9 +678,11 @@ static int snapshot(struct run *r, bool last)
 	r->meta.stop_ns = m.stop_ns;
 	r->ncpus_read = r->pump.n;
 	if (!f2t_quiet && !err)
-		fprintf(stderr, "ftrace2trace: snapshot %u: from %.2f s before the trigger to "
-			"%.2f s after, %s captured from %zu CPUs, %llu events lost\n", r->snapshots,
-			(double)(f->trigger_ns - from) / 1e9,
+		fprintf(stderr, "ftrace2trace: snapshot %u: from %.2f s before the trigger "
+			"(%.2f s on the CPU whose ring held least) to %.2f s after, %s captured "
+			"from %zu CPUs, %llu events lost\n", r->snapshots,
+			before_trigger(f->trigger_ns, r->pump.window_min_ns, from),
+			before_trigger(f->trigger_ns, r->pump.window_max_ns, from),
 			(double)(m.stop_ns - f->trigger_ns) / 1e9,
 			f2t_human_bytes(r->pump.bytes - r->bytes_before, (char[32]){ 0 }, 32),
 			r->ncpus_read, (unsigned long long)r->lost);
