@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/suggest.h"
 #include "pipeline/convert.h"
 #include "record/record.h"
 #include "util/log.h"
@@ -184,7 +185,7 @@ int f2t_cmd_record(int argc, char **argv)
 	static const char *events[MAX_EVENTS];
 	const char *format = NULL;
 	bool off_cpu_min_given = false;
-	char defname[64];
+	char defname[64], quoted[256];
 	int c;
 
 	o.pids = pids;
@@ -311,7 +312,9 @@ int f2t_cmd_record(int argc, char **argv)
 		case ':':
 			return usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
-			return usage_error("unknown option '%s'", argv[optind - 1]);
+			return usage_error("unknown option %s",
+					   f2t_suggest_quote(argv[optind - 1], longopts, quoted,
+							     sizeof(quoted)));
 		}
 	}
 	if (optind < argc)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/suggest.h"
 #include "report/offcpu.h"
 #include "report/report.h"
 #include "util/log.h"
@@ -127,7 +128,7 @@ int f2t_cmd_report(int argc, char **argv)
 	struct f2t_offcpu_report_opts offcpu = { .top = OFFCPU_TOP };
 	bool off_cpu = false, others = false;
 	const char *output = NULL;
-	char cols[1024];
+	char cols[1024], quoted[256];
 	int c;
 
 	optind = 1;
@@ -209,7 +210,9 @@ int f2t_cmd_report(int argc, char **argv)
 		case ':':
 			return usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
-			return usage_error("unknown option '%s'", argv[optind - 1]);
+			return usage_error("unknown option %s",
+					   f2t_suggest_quote(argv[optind - 1], longopts, quoted,
+							     sizeof(quoted)));
 		}
 	}
 	if (optind != argc - 1)
