@@ -22,7 +22,7 @@
 
 enum { OPT_FORMAT = 256, OPT_FUNCTION, OPT_FUNCTION_GRAPH, OPT_NOTRACE, OPT_MAX_DEPTH,
        OPT_NO_SAMPLE, OPT_SAMPLE_ALL, OPT_CALL_GRAPH, OPT_USER, OPT_AS_ROOT, OPT_OFF_CPU,
-       OPT_OFF_CPU_MIN, OPT_REPORT };
+       OPT_OFF_CPU_MIN, OPT_REPORT, OPT_OPEN };
 
 static const char synopsis[] =
 	"usage: ftrace2trace record [OPTIONS] [--] COMMAND [ARGS...]\n"
@@ -57,6 +57,9 @@ static void usage(FILE *f)
 		"      --as-root           run COMMAND as root, even under sudo\n"
 		"      --report            when recording stops, print where each thread's\n"
 		"                          time went (`ftrace2trace report`) on stdout\n"
+		"      --open              then show the trace in Perfetto UI, as\n"
+		"                          `ftrace2trace open` does (the first .pftrace, else\n"
+		"                          .fxt or .json output)\n"
 		"  -F, --freq HZ           CPU samples per second per CPU, with kernel and\n"
 		"                          user call stacks (default %u; 0 turns them off)\n"
 		"      --no-sample         no CPU samples (same as -F 0)\n"
@@ -151,6 +154,19 @@ static const char *default_output(const char *format, char *buf, size_t len)
 	return buf;
 }
 
+/* What --open serves: the first Perfetto output, else the first other one Perfetto UI opens. */
+static const char *openable_output(const struct f2t_convert_opts *c)
+{
+	static const enum f2t_format rank[] = { F2T_FMT_PERFETTO, F2T_FMT_FXT, F2T_FMT_JSON,
+						F2T_FMT_JSON_GZ };
+
+	for (size_t k = 0; k < sizeof(rank) / sizeof(rank[0]); k++)
+		for (unsigned int i = 0; i < c->noutputs; i++)
+			if (c->outputs[i].format == rank[k])
+				return c->outputs[i].path;
+	return NULL;
+}
+
 int f2t_cmd_record(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -165,6 +181,7 @@ int f2t_cmd_record(int argc, char **argv)
 		{ "user", required_argument, NULL, OPT_USER },
 		{ "as-root", no_argument, NULL, OPT_AS_ROOT },
 		{ "report", no_argument, NULL, OPT_REPORT },
+		{ "open", no_argument, NULL, OPT_OPEN },
 		{ "freq", required_argument, NULL, 'F' },
 		{ "no-sample", no_argument, NULL, OPT_NO_SAMPLE },
 		{ "sample-all", no_argument, NULL, OPT_SAMPLE_ALL },
@@ -184,7 +201,7 @@ int f2t_cmd_record(int argc, char **argv)
 	static pid_t pids[MAX_PIDS];
 	static const char *events[MAX_EVENTS];
 	const char *format = NULL;
-	bool off_cpu_min_given = false;
+	bool off_cpu_min_given = false, open = false;
 	char defname[64], quoted[256];
 	int c;
 
@@ -245,6 +262,9 @@ int f2t_cmd_record(int argc, char **argv)
 			break;
 		case OPT_REPORT:
 			o.report = true;
+			break;
+		case OPT_OPEN:
+			open = true;
 			break;
 		case 'F': {
 			unsigned long hz = strtoul(optarg, &end, 10);
@@ -345,5 +365,8 @@ int f2t_cmd_record(int argc, char **argv)
 		return usage_error("--format %s applies to the -o after it, and none follows",
 				   format);
 	}
+	if (open && !(o.open = openable_output(&o.conv)))
+		return usage_error("--open: no output Perfetto UI opens (.pftrace, .fxt, .json, "
+				   ".json.gz)%s", "");
 	return f2t_record_run(&o);
 }

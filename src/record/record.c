@@ -36,6 +36,7 @@
 #include "record/syncmark.h"
 #include "record/ttyrelay.h"
 #include "report/report.h"
+#include "serve/serve.h"
 #include "util/log.h"
 #include "util/outfile.h"
 #include "util/sudo.h"
@@ -734,6 +735,9 @@ out:
 	if (r.exit_code)
 		return r.exit_code;
 	if (err)
+		return 1;
+	/* Last, with nothing of the recording left: serving can take minutes. */
+	if (o->open && f2t_serve_once(o->open, &(struct f2t_serve_opts){ .browser = true }) < 0)
 		return 1;
 	return o->command ? f2t_child_exit_code(&r.child) : 0;
 }
