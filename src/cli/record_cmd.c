@@ -14,6 +14,7 @@
 #include "cli/suggest.h"
 #include "pipeline/convert.h"
 #include "record/record.h"
+#include "report/report.h"
 #include "util/log.h"
 #include "output/format.h"
 
@@ -22,7 +23,7 @@
 
 enum { OPT_FORMAT = 256, OPT_FUNCTION, OPT_FUNCTION_GRAPH, OPT_NOTRACE, OPT_MAX_DEPTH,
        OPT_NO_SAMPLE, OPT_SAMPLE_ALL, OPT_CALL_GRAPH, OPT_USER, OPT_AS_ROOT, OPT_OFF_CPU,
-       OPT_OFF_CPU_MIN, OPT_REPORT, OPT_OPEN };
+       OPT_OFF_CPU_MIN, OPT_REPORT, OPT_OPEN, OPT_ALL_PROCESSES, OPT_WIDE };
 
 static const char synopsis[] =
 	"usage: ftrace2trace record [OPTIONS] [--] COMMAND [ARGS...]\n"
@@ -56,7 +57,12 @@ static void usage(FILE *f)
 		"                          the user who ran sudo)\n"
 		"      --as-root           run COMMAND as root, even under sudo\n"
 		"      --report            when recording stops, print where each thread's\n"
-		"                          time went (`ftrace2trace report`) on stdout\n"
+		"                          time went (`ftrace2trace report`) on stdout: the\n"
+		"                          command's (or -p's) processes first, the others\n"
+		"                          summed in one line, the top %d, as wide as the\n"
+		"                          terminal\n"
+		"      --all-processes     with --report: list every process\n"
+		"      --wide              with --report: every column\n"
 		"      --open              then show the trace in Perfetto UI, as\n"
 		"                          `ftrace2trace open` does (the first .pftrace, else\n"
 		"                          .fxt or .json output)\n"
@@ -85,7 +91,7 @@ static void usage(FILE *f)
 		"The exit status is COMMAND's when it ran, else 0, or 1 on error\n"
 		"(127: COMMAND not found; 128 + N: signal N before tracing started).\n"
 		"Outputs appear only once complete.  See ftrace2trace-record(1).\n",
-		synopsis, F2T_RECORD_DEFAULT_BUFFER_KB, F2T_RECORD_DEFAULT_FREQ,
+		synopsis, F2T_RECORD_DEFAULT_BUFFER_KB, F2T_REPORT_DEFAULT_TOP, F2T_RECORD_DEFAULT_FREQ,
 		F2T_RECORD_DEFAULT_STACK, F2T_RECORD_DEFAULT_OFFCPU_MIN_US);
 }
 
@@ -182,6 +188,8 @@ int f2t_cmd_record(int argc, char **argv)
 		{ "as-root", no_argument, NULL, OPT_AS_ROOT },
 		{ "report", no_argument, NULL, OPT_REPORT },
 		{ "open", no_argument, NULL, OPT_OPEN },
+		{ "all-processes", no_argument, NULL, OPT_ALL_PROCESSES },
+		{ "wide", no_argument, NULL, OPT_WIDE },
 		{ "freq", required_argument, NULL, 'F' },
 		{ "no-sample", no_argument, NULL, OPT_NO_SAMPLE },
 		{ "sample-all", no_argument, NULL, OPT_SAMPLE_ALL },
@@ -266,6 +274,12 @@ int f2t_cmd_record(int argc, char **argv)
 		case OPT_OPEN:
 			open = true;
 			break;
+		case OPT_ALL_PROCESSES:
+			o.report_all = true;
+			break;
+		case OPT_WIDE:
+			o.report_wide = true;
+			break;
 		case 'F': {
 			unsigned long hz = strtoul(optarg, &end, 10);
 
@@ -348,6 +362,8 @@ int f2t_cmd_record(int argc, char **argv)
 		return usage_error("--user and --as-root go with a COMMAND%s", "");
 	if (o.user && o.as_root)
 		return usage_error("give one of --user and --as-root%s", "");
+	if ((o.report_all || o.report_wide) && !o.report)
+		return usage_error("--all-processes and --wide go with --report%s", "");
 	if (off_cpu_min_given && !o.off_cpu)
 		return usage_error("--off-cpu-min goes with --off-cpu%s", "");
 	if ((o.func.notrace || o.func.max_depth) && o.func.mode == F2T_FUNCTRACE_OFF)
