@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "cli/commands.h"
-#include "cli/suggest.h"
+#include "cli/usage.h"
 #include "serve/serve.h"
 #include "util/log.h"
 
@@ -34,12 +34,7 @@ static void usage(FILE *f)
 
 static int usage_error(const char *fmt, const char *arg)
 {
-	char msg[512];
-
-	snprintf(msg, sizeof(msg), fmt, arg);
-	f2t_err("%s", msg);
-	fprintf(stderr, "%s'ftrace2trace open --help' lists the options.\n", synopsis);
-	return 2;
+	return f2t_usage_error(synopsis, "open", fmt, arg);
 }
 
 enum { OPT_NO_BROWSER = 256, OPT_PORT };
@@ -54,7 +49,6 @@ int f2t_cmd_open(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct f2t_serve_opts o = { .browser = true };
-	char quoted[256];
 	int c, ret;
 
 	optind = 1;
@@ -81,12 +75,8 @@ int f2t_cmd_open(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
-		case ':':
-			return usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
-			return usage_error("unknown option %s",
-					   f2t_suggest_quote(argv[optind - 1], longopts, quoted,
-							     sizeof(quoted)));
+			return f2t_usage_bad_option(synopsis, "open", c, argv[optind - 1], longopts);
 		}
 	}
 	if (optind != argc - 1)

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/suggest.h"
+#include "cli/usage.h"
 #include "pipeline/convert.h"
 #include "record/record.h"
 #include "report/report.h"
@@ -95,15 +95,10 @@ static void usage(FILE *f)
 		F2T_RECORD_DEFAULT_STACK, F2T_RECORD_DEFAULT_OFFCPU_MIN_US);
 }
 
-/* One line saying what is wrong, the synopsis, and where the rest is. */
+/* One line saying what is wrong, the synopsis, and where the rest is (cli/usage.h). */
 static int usage_error(const char *fmt, const char *arg)
 {
-	char msg[512];
-
-	snprintf(msg, sizeof(msg), fmt, arg);
-	f2t_err("%s", msg);
-	fprintf(stderr, "%s'ftrace2trace record --help' lists the options.\n", synopsis);
-	return 2;
+	return f2t_usage_error(synopsis, "record", fmt, arg);
 }
 
 static int parse_pids(const char *arg, pid_t *pids, size_t *n)
@@ -210,7 +205,7 @@ int f2t_cmd_record(int argc, char **argv)
 	static const char *events[MAX_EVENTS];
 	const char *format = NULL;
 	bool off_cpu_min_given = false, open = false;
-	char defname[64], quoted[256];
+	char defname[64];
 	int c;
 
 	o.pids = pids;
@@ -343,12 +338,8 @@ int f2t_cmd_record(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
-		case ':':
-			return usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
-			return usage_error("unknown option %s",
-					   f2t_suggest_quote(argv[optind - 1], longopts, quoted,
-							     sizeof(quoted)));
+			return f2t_usage_bad_option(synopsis, "record", c, argv[optind - 1], longopts);
 		}
 	}
 	if (optind < argc)

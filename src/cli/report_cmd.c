@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "cli/suggest.h"
+#include "cli/usage.h"
 #include "report/offcpu.h"
 #include "report/report.h"
 #include "util/log.h"
@@ -71,12 +71,7 @@ static void usage(FILE *f)
 
 static int usage_error(const char *fmt, const char *arg)
 {
-	char msg[512];
-
-	snprintf(msg, sizeof(msg), fmt, arg);
-	f2t_err("%s", msg);
-	fprintf(stderr, "%s'ftrace2trace report --help' lists the options.\n", synopsis);
-	return 2;
+	return f2t_usage_error(synopsis, "report", fmt, arg);
 }
 
 /* "1,2,3" appended to @ids. */
@@ -139,7 +134,7 @@ int f2t_cmd_report(int argc, char **argv)
 	struct f2t_offcpu_report_opts offcpu = { .top = OFFCPU_TOP };
 	bool off_cpu = false, others = false, wide = false, top_given = false;
 	const char *output = NULL;
-	char cols[1024], quoted[256];
+	char cols[1024];
 	int c;
 
 	optind = 1;
@@ -231,12 +226,8 @@ int f2t_cmd_report(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
-		case ':':
-			return usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
-			return usage_error("unknown option %s",
-					   f2t_suggest_quote(argv[optind - 1], longopts, quoted,
-							     sizeof(quoted)));
+			return f2t_usage_bad_option(synopsis, "report", c, argv[optind - 1], longopts);
 		}
 	}
 	if (optind != argc - 1)
