@@ -154,11 +154,15 @@ static bool loopback_host(struct f2t_http_str h)
 	static const char *const names[] = { "127.0.0.1", "localhost", "[::1]" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		size_t n = strlen(names[i]);
+		size_t n = strlen(names[i]), digits = n + 1;
 
-		if (h.len >= n && !strncasecmp(h.p, names[i], n) &&
-		    (h.len == n || (h.p[n] == ':' && h.len > n + 1 &&
-				    strspn(h.p + n + 1, "0123456789") >= h.len - n - 1)))
+		if (h.len < n || strncasecmp(h.p, names[i], n))
+			continue;
+		if (h.len == n)
+			return true;
+		while (digits < h.len && h.p[digits] >= '0' && h.p[digits] <= '9')
+			digits++;
+		if (h.p[n] == ':' && digits == h.len && h.len > n + 1)
 			return true;
 	}
 	return false;
