@@ -75,6 +75,8 @@ int f2t_meta_write(struct f2t_capw *w, const struct f2t_meta *m)
 	put_value(f, "kernel", u.release);
 	put_value(f, "machine", u.machine);
 	put_value(f, "cmdline", m->cmdline);
+	if (m->pids)
+		put_value(f, "pids", m->pids);
 	put_value(f, "clock", m->clock);
 	fprintf(f, "page_size=%ld\n", sysconf(_SC_PAGESIZE));
 	fprintf(f, "subbuf_size=%llu\n", (unsigned long long)m->subbuf_size);

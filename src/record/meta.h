@@ -21,6 +21,7 @@ struct f2t_meta_sync {
 
 struct f2t_meta {
 	const char *cmdline;	/* the recorded command, or "-a" */
+	const char *pids;	/* the command's process, or -p's: "PID[,PID...]"; NULL: -a */
 	const char *clock;
 	uint64_t subbuf_size;
 	uint32_t ncpus;

@@ -39,6 +39,8 @@
 #include "record/ttyrelay.h"
 #include "report/report.h"
 #include "output/format.h"
+#include "serve/serve.h"
+#include "util/termwidth.h"
 #include "util/log.h"
 #include "util/outfile.h"
 #include "util/sudo.h"
@@ -518,6 +520,29 @@ static int close_capture(struct run *r)
 	return err;
 }
 
+/* Whose recording this is, for the report: "PID[,PID...]"; NULL for -a or ENOMEM. */
+static char *pid_list(const struct run *r)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!r->o->command && !r->o->npids)
+		return NULL;
+	f = open_memstream(&s, &len);
+	if (!f)
+		return NULL;
+	if (r->o->command)
+		fprintf(f, "%d", (int)r->child.pid);
+	for (size_t i = 0; i < r->o->npids; i++)
+		fprintf(f, "%s%d", i ? "," : "", (int)r->o->pids[i]);
+	if (fclose(f)) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
 /* Tracing off, everything left in the rings, final facts, capture closed. */
 static int finish_capture(struct run *r)
 {
@@ -559,8 +584,13 @@ static int finish_capture(struct run *r)
 	err = f2t_procsnap_write(r->capw, 1);
 	e = f2t_meta_write_cpu_stats(r->capw, r->inst.ti, r->inst.ncpus, false, &r->lost);
 	err = err ? err : e;
+	r->meta.pids = pid_list(r);
+	e = r->meta.pids || (!r->o->command && !r->o->npids) ? 0 : -ENOMEM;
+	err = err ? err : e;
 	e = f2t_meta_write(r->capw, &r->meta);
 	err = err ? err : e;
+	free((char *)r->meta.pids);
+	r->meta.pids = NULL;
 	/* The readers' fds pin the instance; close them so it can go. */
 	r->ncpus_read = r->pump.n;
 	r->samples = r->sampler.samples;
@@ -673,8 +703,12 @@ static int snapshot(struct run *r, bool last)
 	m.sync_start.id[0] = '\0';	/* written when recording began: overwritten since */
 	m.flight_from_ns = from;
 	m.flight_trigger = f->cause;
+	m.pids = pid_list(r);
+	if (!err && !m.pids && (r->o->command || r->o->npids))
+		err = -ENOMEM;
 	if (!err)
 		err = f2t_meta_write(r->capw, &m);
+	free((char *)m.pids);
 	r->meta.stop_ns = m.stop_ns;
 	r->ncpus_read = r->pump.n;
 	if (!f2t_quiet && !err)
@@ -989,6 +1023,9 @@ static int convert(struct run *r)
 		struct f2t_report_opts ro = {
 			.format = F2T_REPORT_TEXT,
 			.title = r->o->keep_capture ? r->o->keep_capture : "this recording",
+			.top = F2T_REPORT_DEFAULT_TOP,
+			.all_processes = r->o->report_all,
+			.width = r->o->report_wide ? 0 : f2t_term_width(STDOUT_FILENO),
 		};
 
 		err = f2t_report_run(r->cap_path, &ro, &conv, "-");
@@ -1118,6 +1155,9 @@ out:
 	if (r.exit_code)
 		return r.exit_code;
 	if (err)
+		return 1;
+	/* Last, with nothing of the recording left: serving can take minutes. */
+	if (o->open && f2t_serve_once(o->open, &(struct f2t_serve_opts){ .browser = true }) < 0)
 		return 1;
 	return o->command ? f2t_child_exit_code(&r.child) : 0;
 }
