@@ -46,6 +46,22 @@ void pf_samples_free(struct pf_samples *s);
 int pf_samples_item(struct pf_samples *s, struct pb_buf *b, const struct f2t_item *it);
 
 /**
+ * pf_samples_offcpu() - an off-CPU slice (a COMPLETE item of an
+ *			 F2T_EV_OFFCPU) as a TrackEvent begin and end on
+ *			 track @track, on this sequence
+ *
+ * The stack it blocked in is the begin's interned callstack, the one
+ * trace_processor attaches to the slice (track_event_callstacks) and the
+ * UI shows with it; name, category and arguments are interned too, and the
+ * derived arguments left out (trace_processor names the waker by its tid).
+ * The waker's stack has no place in a TrackEvent: it is not written.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int pf_samples_offcpu(struct pf_samples *s, struct pb_buf *b, const struct f2t_item *it,
+		      uint64_t track);
+
+/**
  * pf_samples_lost() - the kernel dropped @count perf records: a PerfSample
  *		       at @ts that says so
  *
