@@ -41,6 +41,7 @@ enum {
 	PF_CLOCK_REALTIME = 1,
 	PF_CLOCK_MONOTONIC = 3,
 	PF_CLOCK_BOOTTIME = 6,
+	PF_CLOCK_SEQ = 64,	/* the first of the ids a sequence defines for itself */
 };
 
 /* ClockSnapshot, ClockSnapshot.Clock */

@@ -64,6 +64,17 @@ void pf_clock_snapshot(struct pb_buf *b, const struct pf_clocks *c)
 	pb_close(b, pkt);
 }
 
+void pf_seq_clock(struct pb_buf *b, uint32_t seq, uint64_t base)
+{
+	size_t pkt = pf_packet_open(b, &(struct pf_head){ .seq = seq });
+	size_t cs = pb_open(b, PF_PKT_CLOCK_SNAPSHOT);
+
+	clock(b, PF_CLOCK_SEQ, 0);
+	clock(b, PF_CLOCK_MONOTONIC, base);
+	pb_close(b, cs);
+	pb_close(b, pkt);
+}
+
 /* PerfEvents.Counter for the software and hardware events perf numbers 0.. */
 static uint32_t perf_counter(const struct f2t_sampling *s)
 {

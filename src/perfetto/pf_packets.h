@@ -65,6 +65,14 @@ struct pf_clocks {
 void pf_clock_snapshot(struct pb_buf *b, const struct pf_clocks *c);
 
 /**
+ * pf_seq_clock() - a ClockSnapshot on sequence @seq defining its own clock
+ *		    PF_CLOCK_SEQ, which reads 0 at MONOTONIC @base: timestamps
+ *		    from the recording's start, three or four bytes shorter
+ *		    than MONOTONIC's
+ */
+void pf_seq_clock(struct pb_buf *b, uint32_t seq, uint64_t base);
+
+/**
  * pf_seq_defaults() - the first packet of a sequence: incremental state
  *		       cleared, and the defaults of its packets
  * @seq: the sequence

@@ -47,6 +47,7 @@ struct callstack {
 struct pf_samples {
 	struct f2t_sampling sampling;
 	bool mono, started;
+	uint64_t base;			/* PF_CLOCK_SEQ's 0 in MONOTONIC; 0: no such clock */
 	struct f2t_intern in[I_COUNT];	/* iid: id + 1 */
 	struct pb_buf interned;		/* InternedData of the packet being built */
 	struct mapping *maps;
@@ -259,21 +260,35 @@ static int64_t callstack_iid(struct pf_samples *s, uint32_t id)
 	return (int64_t)c->iid;
 }
 
-/* The sequence's first packet, before its first sample. */
+/* The sequence's first packets, before its first sample. */
 static void start(struct pf_samples *s, struct pb_buf *b)
 {
 	if (s->started)
 		return;
 	s->started = true;
-	pf_seq_defaults(b, PF_SEQ_SAMPLES, s->mono ? PF_CLOCK_MONOTONIC : 0, &s->sampling);
+	pf_seq_defaults(b, PF_SEQ_SAMPLES, !s->mono ? 0 : s->base ? PF_CLOCK_SEQ :
+			PF_CLOCK_MONOTONIC, &s->sampling);
+	if (s->base)
+		pf_seq_clock(b, PF_SEQ_SAMPLES, s->base);
+}
+
+/*
+ * A packet of the sequence at MONOTONIC @ts: on its own clock, or on
+ * MONOTONIC said in the packet when earlier than that clock's 0.
+ */
+static size_t packet_flags(struct pf_samples *s, struct pb_buf *b, uint64_t ts, uint32_t flags)
+{
+	bool before = s->base && ts < s->base;
+
+	start(s, b);
+	return pf_packet_open(b, &(struct pf_head){
+		.has_ts = true, .ts = s->base && !before ? ts - s->base : ts, .seq = PF_SEQ_SAMPLES,
+		.flags = flags, .clock = before ? PF_CLOCK_MONOTONIC : 0 });
 }
 
 static size_t packet(struct pf_samples *s, struct pb_buf *b, uint64_t ts)
 {
-	start(s, b);
-	return pf_packet_open(b, &(struct pf_head){
-		.has_ts = true, .ts = ts, .seq = PF_SEQ_SAMPLES,
-		.flags = PF_SEQ_NEEDS_INCREMENTAL_STATE });
+	return packet_flags(s, b, ts, PF_SEQ_NEEDS_INCREMENTAL_STATE);
 }
 
 /* One CPU sample, with what its packet is the first to use interned in it. */
@@ -383,9 +398,7 @@ int pf_samples_offcpu(struct pf_samples *s, struct pb_buf *b, const struct f2t_i
 	 * a sequence whose state was lost, and this one's is set by its first
 	 * packet; two bytes of the episode's 64.
 	 */
-	start(s, b);
-	pkt = pf_packet_open(b, &(struct pf_head){ .has_ts = true, .ts = it->ts,
-						  .seq = PF_SEQ_SAMPLES });
+	pkt = packet_flags(s, b, it->ts, 0);
 	if (s->interned.len)
 		pb_bytes(b, PF_PKT_INTERNED_DATA, s->interned.p, s->interned.len);
 	te = pb_open(b, PF_PKT_TRACK_EVENT);
@@ -400,14 +413,19 @@ int pf_samples_offcpu(struct pf_samples *s, struct pb_buf *b, const struct f2t_i
 			offcpu_arg(s, b, &it->args[i], i);
 	pb_close(b, te);
 	pb_close(b, pkt);
-	pkt = pf_packet_open(b, &(struct pf_head){ .has_ts = true, .ts = it->end_ts,
-						  .seq = PF_SEQ_SAMPLES });
+	pkt = packet_flags(s, b, it->end_ts, 0);
 	te = pb_open(b, PF_PKT_TRACK_EVENT);
 	pb_uint(b, PF_TE_TYPE, PF_TE_SLICE_END);
 	pb_uint(b, PF_TE_TRACK_UUID, track);
 	pb_close(b, te);
 	pb_close(b, pkt);
 	return b->err;
+}
+
+void pf_samples_clock_base(struct pf_samples *s, uint64_t base)
+{
+	if (s->mono)
+		s->base = base;
 }
 
 int pf_samples_item(struct pf_samples *s, struct pb_buf *b, const struct f2t_item *it)

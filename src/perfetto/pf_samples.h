@@ -38,6 +38,16 @@ struct pf_samples *pf_samples_new(const struct f2t_sampling *sampling, bool mono
 void pf_samples_free(struct pf_samples *s);
 
 /**
+ * pf_samples_clock_base() - with @mono, timestamps on a clock of the
+ *			     sequence's own that reads 0 at MONOTONIC @base
+ *			     (the recording's start; 0: none), before the
+ *			     first packet: shorter varints
+ *
+ * A packet earlier than @base says MONOTONIC itself.
+ */
+void pf_samples_clock_base(struct pf_samples *s, uint64_t base);
+
+/**
  * pf_samples_item() - a definition of the model's profile, or a CPU sample
  *		       as a packet appended to @b (other items: nothing)
  *

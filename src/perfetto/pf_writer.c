@@ -134,6 +134,7 @@ static int pf_begin(struct f2t_writer *w)
 	pf_system_info(&p->buf, info);
 	pf_clock_snapshot(&p->buf, &c);
 	pf_seq_defaults(&p->buf, PF_SEQ_TRACKS, PF_CLOCK_MONOTONIC, NULL);
+	pf_samples_clock_base(p->samples, info->start_ns);
 	if (f2t_tasks_each(w->tasks, keep_tid, &p->start_tids))
 		return -ENOMEM;
 	if (rec->ncpu_stats)
