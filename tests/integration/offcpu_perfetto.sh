@@ -9,7 +9,8 @@
 # blocked in and the workload's own function.  Then a ping-pong's thousands
 # of episodes cost at most 64 bytes each in the .pftrace (the file with
 # them less the file without, F2T_TEST_OFFCPU_DRAW_NONE), and the figure for
-# FXT and JSON is printed.
+# FXT and JSON is printed.  No frame anywhere keeps a symbol version
+# ("clock_nanosleep@GLIBC_2.2.5" is clock_nanosleep).
 set -u
 . "$F2T_TESTS/helpers/record-common.bash"
 need_root
@@ -73,6 +74,20 @@ while IFS=, read -r name slices with kernel own; do
 		fail "$name: $own of $slices off-CPU stacks name its own blocker_ function"
 	ok "$name: $slices off-CPU slices on its thread, each with its callstack; $kernel name the kernel function, $own its own"
 done <stacks
+
+# Frame names without symbol versions (a libc's .symtab names its versioned
+# definitions "clock_nanosleep@GLIBC_2.2.5"), in every output and in report.
+"$F2T" convert -q sh.cap -o sh.json -o sh.fxt || fail "convert sh.cap"
+"$F2T" report --off-cpu --folded sh.cap >folded 2>rerr || fail "report --off-cpu --folded: $(cat rerr)"
+echo "select name from stack_profile_frame where name like '%@%';" >versions.sql
+for f in sh.pftrace sh.fxt; do
+	"$TP" -q versions.sql $f 2>/dev/null | tail -n +2 >>versioned
+done
+grep -o '"name":"[^"]*@[^"]*"' sh.json >>versioned
+grep -o '[^;]*@[^;]*' folded >>versioned
+[ ! -s versioned ] || fail "frames named with a symbol version: $(sort -u versioned | head -5 | tr '\n' ' ')"
+grep -q 'clock_nanosleep;' folded || fail "no clock_nanosleep frame in the sleeper's folded stacks: $(grep sleeper folded | head -2)"
+ok "no frame named with a symbol version (.pftrace, .fxt, .json, report --folded); clock_nanosleep by its name"
 
 # Bytes per episode: thousands of episodes, so that interned stacks count as they do in use.
 "$F2T" record --off-cpu -k pp.cap -- "$PINGPONG" 10000 >ppout 2>pperr || fail "record pingpong: $(cat pperr)"
