@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "model/item.h"
 #include "model/recording.h"
 #include "model/tasks.h"
 #include "perfetto/pb.h"
@@ -81,6 +82,14 @@ void pf_seq_clock(struct pb_buf *b, uint32_t seq, uint64_t base);
  */
 void pf_seq_defaults(struct pb_buf *b, uint32_t seq, uint32_t clock,
 		     const struct f2t_sampling *perf);
+
+/**
+ * pf_annotation() - argument @a as a TrackEvent's DebugAnnotation
+ * @name_iid: its name's interned iid (0: the name written out)
+ * @str_iid: a string value's interned iid (0: the string written out)
+ */
+void pf_annotation(struct pb_buf *b, const struct f2t_arg *a, uint64_t name_iid,
+		   uint64_t str_iid);
 
 /**
  * pf_process_tree() - a ProcessTree packet at @ts (MONOTONIC): tasks @tids

@@ -351,38 +351,6 @@ static int64_t offcpu_iids(struct pf_samples *s, const struct f2t_item *it, int6
 	return s->interned.err ? s->interned.err : cs;
 }
 
-/* An off-CPU slice's argument @i as a debug annotation named by iid. */
-static void offcpu_arg(struct pf_samples *s, struct pb_buf *b, const struct f2t_arg *a,
-		       unsigned int i)
-{
-	size_t da = pb_open(b, PF_TE_DEBUG_ANNOTATIONS);
-
-	pb_uint(b, PF_DA_NAME_IID, (uint64_t)s->args[i].name);
-	switch (a->type) {
-	case F2T_ARG_I32:
-	case F2T_ARG_I64:
-		pb_int(b, PF_DA_INT, a->i);
-		break;
-	case F2T_ARG_U32:
-	case F2T_ARG_U64:
-		pb_uint(b, PF_DA_UINT, a->u);
-		break;
-	case F2T_ARG_DOUBLE:
-		pb_double(b, PF_DA_DOUBLE, a->d);
-		break;
-	case F2T_ARG_BOOL:
-		pb_uint(b, PF_DA_BOOL, a->b);
-		break;
-	case F2T_ARG_STR:
-		if (s->args[i].str)
-			pb_uint(b, PF_DA_STRING_IID, (uint64_t)s->args[i].str);
-		else
-			pb_bytes(b, PF_DA_STRING, a->str.s, a->str.s ? a->str.len : 0);
-		break;
-	}
-	pb_close(b, da);
-}
-
 int pf_samples_offcpu(struct pf_samples *s, struct pb_buf *b, const struct f2t_item *it,
 		      uint64_t track)
 {
@@ -410,7 +378,8 @@ int pf_samples_offcpu(struct pf_samples *s, struct pb_buf *b, const struct f2t_i
 		pb_uint(b, PF_TE_CALLSTACK_IID, (uint64_t)cs);
 	for (unsigned int i = 0; i < it->nargs; i++)
 		if (!it->args[i].derived)
-			offcpu_arg(s, b, &it->args[i], i);
+			pf_annotation(b, &it->args[i], (uint64_t)s->args[i].name,
+				      (uint64_t)s->args[i].str);
 	pb_close(b, te);
 	pb_close(b, pkt);
 	pkt = packet_flags(s, b, it->end_ts, 0);

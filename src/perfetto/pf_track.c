@@ -187,33 +187,6 @@ static int process_child(struct pf_tracks *t, struct pb_buf *b, const struct f2t
 	return 0;
 }
 
-static void annotation(struct pb_buf *b, const struct f2t_arg *a)
-{
-	size_t da = pb_open(b, PF_TE_DEBUG_ANNOTATIONS);
-
-	pb_str(b, PF_DA_NAME, a->name);
-	switch (a->type) {
-	case F2T_ARG_I32:
-	case F2T_ARG_I64:
-		pb_int(b, PF_DA_INT, a->i);
-		break;
-	case F2T_ARG_U32:
-	case F2T_ARG_U64:
-		pb_uint(b, PF_DA_UINT, a->u);
-		break;
-	case F2T_ARG_DOUBLE:
-		pb_double(b, PF_DA_DOUBLE, a->d);
-		break;
-	case F2T_ARG_BOOL:
-		pb_uint(b, PF_DA_BOOL, a->b);
-		break;
-	case F2T_ARG_STR:
-		pb_bytes(b, PF_DA_STRING, a->str.s, a->str.s ? a->str.len : 0);
-		break;
-	}
-	pb_close(b, da);
-}
-
 /* What of the item a TrackEvent carries besides its type and track. */
 enum { NAMED = 1, ARGS = 2 };
 
@@ -244,7 +217,7 @@ static void track_event(struct pb_buf *b, const struct f2t_item *it, uint64_t ts
 	}
 	if (with & ARGS)
 		for (unsigned int i = 0; i < it->nargs; i++)
-			annotation(b, &it->args[i]);
+			pf_annotation(b, &it->args[i], 0, 0);
 	close2(b, o);
 }
 
