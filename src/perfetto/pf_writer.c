@@ -6,8 +6,8 @@
  *    a ClockSnapshot relating BOOTTIME, MONOTONIC and REALTIME, the
  *    sequence's defaults, FtraceStats of the start;
  *  - then, as events come: ftrace bundles per CPU (pf_ftrace.h), CPU
- *    samples (pf_samples.h), TrackEvents for what has no ftrace form
- *    (pf_track.h); markers as print events where the model says
+ *    samples and off-CPU slices with their interned stacks (pf_samples.h),
+ *    TrackEvents for what has no ftrace form (pf_track.h); markers as print events where the model says
  *    trace_processor reads them as it does (model/marker_track.h), as
  *    TrackEvents from their items otherwise;
  *  - at the end: the last bundles, lost perf records, FtraceStats, the
@@ -134,6 +134,7 @@ static int pf_begin(struct f2t_writer *w)
 	pf_system_info(&p->buf, info);
 	pf_clock_snapshot(&p->buf, &c);
 	pf_seq_defaults(&p->buf, PF_SEQ_TRACKS, PF_CLOCK_MONOTONIC, NULL);
+	pf_samples_clock_base(p->samples, info->start_ns);
 	if (f2t_tasks_each(w->tasks, keep_tid, &p->start_tids))
 		return -ENOMEM;
 	if (rec->ncpu_stats)
@@ -288,6 +289,21 @@ static bool raw_kind(enum f2t_event_kind k)
 	}
 }
 
+/*
+ * An off-CPU slice on its thread's track, on the samples' sequence: the
+ * callstack it names is interned there.
+ */
+static int offcpu(struct f2t_writer *w, const struct f2t_item *it)
+{
+	struct pf_priv *p = w->priv;
+	uint64_t track;
+	int ret = pf_tracks_slice_track(p->tracks, &p->buf, it, &track);
+
+	if (!ret)
+		ret = pf_samples_offcpu(p->samples, &p->buf, it, track);
+	return ret ? ret : maybe_write_out(w);
+}
+
 static int pf_item(struct f2t_writer *w, const struct f2t_item *it)
 {
 	struct pf_priv *p = w->priv;
@@ -298,6 +314,8 @@ static int pf_item(struct f2t_writer *w, const struct f2t_item *it)
 	/* The print event goes instead (write_print()). */
 	if (it->ev && it->ev->kind == F2T_EV_PRINT && f2t_model_print(w->model)->atrace)
 		return 0;
+	if (it->ev && it->ev->kind == F2T_EV_OFFCPU && it->kind == F2T_ITEM_COMPLETE)
+		return offcpu(w, it);
 	switch (it->kind) {
 	case F2T_ITEM_SAMPLE:
 	case F2T_ITEM_MAPPING:
