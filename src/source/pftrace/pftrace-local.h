@@ -123,6 +123,7 @@ struct pft_index {
 	struct f2t_stats st;		/* what the walk counted */
 	uint64_t skipped_clock;		/* packets on a sequence's own clock: left out */
 	uint64_t skipped_tracks;	/* track events of kinds not read */
+	uint64_t skipped_offcpu;	/* our writer's off-CPU slices, not read back */
 	uint64_t process_stats;		/* ProcessStats packets */
 	uint32_t max_cpu;
 	bool any_cpu;

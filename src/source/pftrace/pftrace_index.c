@@ -47,6 +47,14 @@ enum {
 /* The instant of the run's counts our writer ends a file with, and its category. */
 #define STATS_NAME "ftrace2trace_stats"
 #define STATS_CATEGORY "ftrace2trace"
+/* The category of the off-CPU slices our writer draws from a capture's episodes. */
+#define OFFCPU_CATEGORY "off-cpu"
+enum { OURS_STATS = 1, OURS_OFFCPU = 2 };
+
+static bool is(const struct pbd_field *f, const char *s)
+{
+	return f->len == strlen(s) && !memcmp(f->data, s, f->len);
+}
 
 /* A sequence's interned data, as ids of the whole file, and its defaults. */
 enum { I_NAME, I_FUNC, I_BUILD_ID, I_PATH, I_MAP, I_FRAME, I_STACK, I_KINDS };
@@ -847,7 +855,8 @@ static int track_event(struct walk *w, struct pft_seq *s, const struct pbd_field
 	uint64_t type = 0, track = s->track;
 	bool has_track = s->has_track, counter = false;
 	int64_t name = f2t_intern_find(&ix->strs, "", 0), value = 0;
-	bool is_double = false, stats_category = false;
+	bool is_double = false;
+	unsigned int ours = 0;
 	struct pft_rec *r;
 	int ret;
 
@@ -859,8 +868,7 @@ static int track_event(struct walk *w, struct pft_seq *s, const struct pbd_field
 		else if (f.num == PF_TE_NAME && pbd_is_len(&f))
 			name = str_id(ix, f.data, f.len);
 		else if (f.num == PF_TE_CATEGORIES && pbd_is_len(&f))
-			stats_category |= f.len == strlen(STATS_CATEGORY) &&
-					  !memcmp(f.data, STATS_CATEGORY, f.len);
+			ours |= is(&f, STATS_CATEGORY) ? OURS_STATS : is(&f, OFFCPU_CATEGORY) ? OURS_OFFCPU : 0;
 		else if (f.num == PFT_TE_NAME_IID && f.wire == PBD_VARINT)
 			name = string_of(w, s, I_NAME, f.v);
 		else if (f.num == PF_TE_COUNTER_VALUE && f.wire == PBD_VARINT)
@@ -878,10 +886,18 @@ static int track_event(struct walk *w, struct pft_seq *s, const struct pbd_field
 	}
 	if (ret)
 		return damaged(ix, d.p, "a TrackEvent");
-	/* Our own writer's counts of the run that wrote the file (pf_track.h): no event of it. */
-	if (type == PF_TE_INSTANT && f2t_intern_find(&ix->strs, STATS_NAME, strlen(STATS_NAME)) ==
-	    name && stats_category)
+	/*
+	 * Our own writer's counts of the run that wrote the file (pf_track.h):
+	 * no event of it.  Its off-CPU slices (model/offcpu_items.c) are drawn
+	 * while their thread is off CPU: as markers they would say it ran.
+	 */
+	if ((ours & OURS_STATS) && type == PF_TE_INSTANT &&
+	    f2t_intern_find(&ix->strs, STATS_NAME, strlen(STATS_NAME)) == name)
 		return 0;
+	if (ours & OURS_OFFCPU) {
+		ix->skipped_offcpu++;
+		return 0;
+	}
 	if (!has_track || type < PF_TE_SLICE_BEGIN || type > PF_TE_COUNTER ||
 	    (type == PF_TE_COUNTER && !counter)) {
 		/* Legacy events, state tracks, events with no track of their own. */

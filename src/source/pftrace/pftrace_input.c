@@ -333,10 +333,72 @@ static int ftrace_message(struct pft_src *s, const struct pbd_field *m, struct f
 		ev->power.state = (uint32_t)v[PF_POWER_STATE];
 		ev->power.cpu_id = (uint32_t)v[PF_POWER_CPU_ID];
 		return 1;
+	case PF_FEV_GENERIC:
+		/* A tracepoint Perfetto has no message of its own for: by name, its fields given apart. */
+		ev->kind = F2T_EV_OTHER;
+		ev->other.name = str[PF_GENERIC_EVENT_NAME];
+		return 1;
 	default:
 		s->st.unknown_events++;
 		return 0;
 	}
+}
+
+/* The GenericFtraceEvent of record @r, into @m: true if it has one. */
+static bool generic_of(const struct pft_src *s, const struct pft_rec *r, struct pbd_field *m)
+{
+	struct pbd d = pbd_init(s->ix.data + r->ev.off, r->ev.len);
+
+	while (pbd_next(&d, m) > 0)
+		if (m->num == PF_FEV_GENERIC && pbd_is_len(m))
+			return true;
+	return false;
+}
+
+/* A generic event's fields: name and a number or a string each. */
+static int pft_fields(struct f2t_source *src, const struct f2t_event *ev, f2t_field_fn fn,
+		      void *ctx)
+{
+	struct pft_src *s = (struct pft_src *)src;
+	const struct pft_rec *r = ev->raw;
+	struct pbd_field m, f, g;
+	struct pbd d, e;
+	char *buf;
+	int ret = 0;
+
+	if (!r || r->kind != PFT_FTRACE || ev->kind != F2T_EV_OTHER || !generic_of(s, r, &m))
+		return -ENOENT;
+	buf = malloc(2 * m.len + 2);
+	if (!buf)
+		return -ENOMEM;
+	d = pbd_sub(&m);
+	while (!ret && pbd_next(&d, &f) > 0) {
+		const char *name = "", *str = NULL;
+		long long num = 0;
+		size_t used = 0;
+
+		if (f.num != PF_GENERIC_FIELD || !pbd_is_len(&f))
+			continue;
+		e = pbd_sub(&f);
+		while (pbd_next(&e, &g) > 0) {
+			char *c = buf + used;
+
+			if (pbd_is_len(&g) && (g.num == PF_GFIELD_NAME || g.num == PF_GFIELD_STR)) {
+				memcpy(c, g.data, g.len);
+				c[g.len] = '\0';
+				used += g.len + 1;
+				if (g.num == PF_GFIELD_NAME)
+					name = c;
+				else
+					str = c;
+			} else if (g.wire == PBD_VARINT && g.num >= PF_GFIELD_INT) {
+				num = (long long)g.v;
+			}
+		}
+		ret = fn(ctx, name, str != NULL, num, str);
+	}
+	free(buf);
+	return ret;
 }
 
 static int ftrace_event(struct pft_src *s, const struct pft_rec *r, struct f2t_event *ev)
@@ -693,6 +755,7 @@ static void pft_close(struct f2t_source *src)
 static const struct f2t_source_ops pft_ops = {
 	.next = pft_next,
 	.text = pft_text,
+	.fields = pft_fields,
 	.counts = pft_counts,
 	.progress = pft_progress,
 	.close = pft_close,
@@ -743,6 +806,9 @@ static void fill_recording(struct pft_input *pi)
 	if (ix->skipped_clock)
 		f2t_warn("%s: %" PRIu64 " track events or samples on a clock of their own sequence (not read)",
 			 pi->path, ix->skipped_clock);
+	if (ix->skipped_offcpu)
+		f2t_warn("%s: %" PRIu64 " off-CPU slices of ftrace2trace's not read back: the off-CPU report needs the capture (record -k)",
+			 pi->path, ix->skipped_offcpu);
 	if (ix->skipped_tracks)
 		f2t_info("%s: %" PRIu64 " track events of kinds not read (legacy, state, or with no track)",
 			 pi->path, ix->skipped_tracks);
