@@ -448,7 +448,7 @@ static int compact_switch(struct pft_src *s, const struct pft_rec *r, struct f2t
 	const struct pft_name *prev = f2t_idmap_find(&s->names, c->pid);
 
 	ev->kind = F2T_EV_SWITCH;
-	/* Before the CPU's first switch its task is unknown: taken as idle, as Perfetto does. */
+	/* Before the CPU's first switch its task is unknown: taken as idle (open's comment). */
 	ev->pid = ev->sw.prev_pid = c->pid;
 	ev->sw.prev_prio = c->prio;
 	snprintf(s->scratch, F2T_COMM_LEN, "%s", prev ? prev->comm : c->comm);
@@ -508,6 +508,8 @@ static int sample(struct pft_src *s, const struct pft_rec *r, struct f2t_event *
 		};
 		if (f->func && !*f->func)
 			f->func = NULL;
+		s->st.frames++;
+		s->st.frames_named += f->func != NULL;
 		if (!m)
 			continue;
 		/* An identity for the profile's mappings: the index's own, which lives as long. */
@@ -792,6 +794,15 @@ static void fill_recording(struct pft_input *pi)
 		info->start_ns = ix->recs[0].ts;
 		info->stop_ns = ix->recs[ix->nrecs - 1].ts;
 	}
+	/* The other clocks at the start, as the snapshot relates them: the writers carry them. */
+	if (!strcmp(info->clock, "mono") && info->start_ns) {
+		if (ix->clock_known[PF_CLOCK_BOOTTIME])
+			info->boottime_ns = info->start_ns - ix->clock_at[PF_CLOCK_MONOTONIC] +
+					    ix->clock_at[PF_CLOCK_BOOTTIME];
+		if (ix->clock_known[PF_CLOCK_REALTIME])
+			info->realtime_ns = info->start_ns - ix->clock_at[PF_CLOCK_MONOTONIC] +
+					    ix->clock_at[PF_CLOCK_REALTIME];
+	}
 	if (!info->ncpus && ix->any_cpu)
 		info->ncpus = ix->max_cpu + 1;
 	/* The tracker owns the task table from the first event on: the input hands it over. */
@@ -873,7 +884,13 @@ static int pftrace_open(const char *path, int fd, struct f2t_input **out)
 	if (ret)
 		goto out;
 	s->cpus = calloc((size_t)s->ix.max_cpu + 1, sizeof(*s->cpus));
-	if (!s->cpus) {
+	/* Before its first switch a CPU's task is taken as its idle task, named as the kernel names it. */
+	for (uint32_t cpu = 0; s->cpus && cpu <= s->ix.max_cpu; cpu++)
+		snprintf(s->cpus[cpu].comm, F2T_COMM_LEN, "swapper/%u", cpu);
+	/* Room for a compact switch's name of the task switched out, before any whole event. */
+	s->scratch_cap = 256;
+	s->scratch = malloc(s->scratch_cap);
+	if (!s->cpus || !s->scratch) {
 		ret = -ENOMEM;
 		goto out;
 	}
