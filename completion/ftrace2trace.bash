@@ -159,7 +159,7 @@ _ftrace2trace()
 	fi
 
 	case $sub in
-	convert | report) _ftrace2trace_files "$cur" cap dat txt trace html ;;
+	convert | report) _ftrace2trace_files "$cur" cap dat txt trace html pftrace perfetto-trace ;;
 	dump) _ftrace2trace_files "$cur" fxt ;;
 	merge) _ftrace2trace_files "$cur" json ;;
 	record)

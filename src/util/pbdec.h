@@ -41,7 +41,8 @@ struct pbd_field {
 
 static inline struct pbd pbd_init(const void *data, size_t len)
 {
-	return (struct pbd){ data, (const uint8_t *)data + len };
+	/* NULL (a number field's bytes): nothing to read, and no arithmetic on NULL. */
+	return (struct pbd){ data, data ? (const uint8_t *)data + len : NULL };
 }
 
 /* A reader over a length-delimited field's bytes (a nested message, a packed array). */
