@@ -11,7 +11,8 @@
 #   .pftrace by Perfetto's, with the samples' stacks and the slice where
 #   they were;
 # - a trace without wakeups says the wakeup latency is unknown;
-# - damaged traces: a clear error, a non-zero exit, no output file.
+# - damaged traces: a clear error, a non-zero exit, no output file;
+# - merge, which reads JSON, refuses a .pftrace saying to convert it first.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 fx=$here/../fixtures
@@ -108,3 +109,10 @@ for bad in cut long notmsg; do
 	"$F2T" report -q "$out/$bad.pftrace" > /dev/null 2>&1 && fail "$bad: report succeeded"
 done
 echo "ok: damaged traces: 'damaged Perfetto trace' with the offset, exit non-zero, no output"
+
+# merge reads JSON: a .pftrace is refused saying how to convert it, and its conversion merges.
+"$F2T" convert -q "$fx/sched-tcp.cap" -o "$out/a.json" || fail "convert to JSON failed"
+"$F2T" merge -q -o "$out/m.json" "$out/h.pftrace" "$out/a.json" 2> "$out/err" && fail "merge took a .pftrace"
+grep -q "not a JSON trace (Perfetto trace).*ftrace2trace convert" "$out/err" || fail "merge: $(cat "$out/err")"
+"$F2T" merge -q -o "$out/m.json" "$out/h.json" --offset "$out/h.json=0" || fail "merge of the converted .pftrace failed"
+echo "ok: merge refuses a .pftrace, saying to convert it, and merges its conversion"
