@@ -65,9 +65,9 @@ struct pft_rec {
 		} smp;
 		struct {
 			uint64_t track;		/* the track's uuid */
+			int64_t value;		/* a counter's, times 1000 when double */
 			uint32_t name;		/* in strs */
 			uint8_t type;		/* PF_TE_SLICE_BEGIN ... */
-			int64_t value;		/* a counter's, times 1000 when double */
 			bool is_double;
 		} te;
 	};
