@@ -168,6 +168,7 @@ _ftrace2trace()
 		fi ;;
 	convert) _ftrace2trace_files "$cur" cap dat txt trace html pftrace perfetto-trace ;;
 	dump) _ftrace2trace_files "$cur" fxt ;;
+	open) _ftrace2trace_files "$cur" pftrace perfetto-trace fxt json json.gz ;;
 	merge) _ftrace2trace_files "$cur" json ;;
 	record)
 		compopt -o filenames 2>/dev/null

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/suggest.h"
 #include "merge/decimal.h"
 #include "merge/merge.h"
 #include "source/input.h"
@@ -134,6 +135,7 @@ int f2t_cmd_merge(int argc, char **argv)
 			status = 0;
 			goto out;
 		default:
+			f2t_suggest_say(argv[optind - 1], longopts);
 			usage(stderr);
 			goto out;
 		}
