@@ -47,7 +47,7 @@ expect "a.cap d.txt f.pftrace runs" ftrace2trace report ""
 expect "convert dump merge open record report" ftrace2trace ""
 expect "--help --version" ftrace2trace --
 expect "--no-sample" ftrace2trace record --no-
-expect "--format --freq --function --function-graph" ftrace2trace record --f
+expect "--flight-recorder --format --freq --function --function-graph" ftrace2trace record --f
 expect "--offset --output" ftrace2trace merge --o
 expect "--help --stats -h -s" ftrace2trace dump -
 expect "" ftrace2trace record -d ""
