@@ -234,12 +234,6 @@ static int pf_event(struct f2t_writer *w, const struct f2t_event *ev)
 	case F2T_EV_FUNCTION:		/* its items are TrackEvents */
 	case F2T_EV_FUNCGRAPH_ENTRY:
 	case F2T_EV_FUNCGRAPH_EXIT:
-	/*
-	 * sched_wakeup repeats what sched_waking said, and trace_processor
-	 * draws nothing from it (the FXT writer leaves it out too); it would
-	 * be a third of a ping-pong's file.
-	 */
-	case F2T_EV_WAKEUP:
 		return 0;
 	default:
 		break;
@@ -247,6 +241,13 @@ static int pf_event(struct f2t_writer *w, const struct f2t_event *ev)
 	c = cpu(w, p, ev->cpu);
 	if (!c)
 		return -errno;
+	/*
+	 * sched_wakeup repeats what sched_waking said, and trace_processor
+	 * draws nothing from it; but where it was recorded (often the woken
+	 * task's CPU, with what ran there) is a fact the thread states of
+	 * `report FILE.pftrace` need to give the capture's figures.  It costs
+	 * a quarter of a ping-pong's file.
+	 */
 	switch (ev->kind) {
 	case F2T_EV_SWITCH:
 		ret = write_switch(p, c, ev);

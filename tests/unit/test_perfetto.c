@@ -457,7 +457,7 @@ static void test_writer(void **state)
 		{ .ts = 3100, .cpu = 0, .pid = 10, .kind = F2T_EV_FORK,
 		  .fork = { .parent_pid = 10, .child_pid = 12, .clone_thread = 1,
 			    .clone_flags = 0x3d0f00, .parent_comm = "app", .child_comm = "app" } },
-		/* what sched_waking said again: left out */
+		/* what sched_waking said again, kept: where it was recorded is a fact (pf_writer.c) */
 		{ .ts = 3200, .cpu = 0, .pid = 10, .kind = F2T_EV_WAKEUP,
 		  .wake = { .pid = 12, .prio = 120, .target_cpu = 0, .comm = "app" } },
 	};
