@@ -32,6 +32,9 @@ struct f2t_record_opts {
 	const char *user;		/* --user NAME: the command runs as NAME */
 	bool as_root;			/* --as-root: the command stays root under sudo */
 	bool report;			/* --report: print `ftrace2trace report` at the end */
+	bool report_all;		/* --all-processes: not only the command's */
+	bool report_wide;		/* --wide: every column */
+	const char *open;		/* --open: this output, served to Perfetto UI at the end */
 	struct f2t_functrace_opts func;	/* --function, --function-graph */
 	/* CPU sampling */
 	unsigned int sample_freq;	/* -F; 0 = off */

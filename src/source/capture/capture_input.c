@@ -19,7 +19,7 @@ struct capture_input {
 	struct f2t_input in;
 	struct f2t_capr *cap;
 	/* The metadata values the recording points to, owned here. */
-	char *host, *kernel, *machine, *cmdline, *clock, *recorder;
+	char *host, *kernel, *machine, *cmdline, *clock, *recorder, *pids;
 	char *sync_start_id, *sync_end_id, *kernel_build_id, *sample_event, *sample_scope;
 	struct f2t_cpu_stats *cpu_stats;
 	struct f2t_pid_text *jit_maps, *proc_maps;
@@ -50,6 +50,8 @@ static void read_info(struct capture_input *c)
 	c->cmdline = f2t_capr_meta(cap, "cmdline");
 	c->clock = f2t_capr_meta(cap, "clock");
 	c->recorder = f2t_capr_meta(cap, "recorder");
+	c->pids = f2t_capr_meta(cap, "pids");
+	info->pids = c->pids;
 	info->host = c->host ? c->host : "";
 	info->kernel = c->kernel ? c->kernel : "";
 	info->machine = c->machine ? c->machine : "";
@@ -221,6 +223,7 @@ static void capture_close(struct f2t_input *in)
 	free(c->cmdline);
 	free(c->clock);
 	free(c->recorder);
+	free(c->pids);
 	free(c->sync_start_id);
 	free(c->sync_end_id);
 	free(c->kernel_build_id);
