@@ -34,6 +34,7 @@
 
 struct conn {
 	int fd;			/* -1: free */
+	bool other_user;	/* the client is another user's program */
 	size_t len;
 	uint64_t deadline_ms;
 	char buf[F2T_HTTP_HEAD_MAX];
@@ -148,6 +149,44 @@ static int send_file(struct server *s, int fd)
 	return 0;
 }
 
+/*
+ * The uid owning the other end of loopback connection @fd, from the
+ * kernel's table of this network namespace's sockets (/proc/net/tcp, as
+ * identd reads it): both ends are on this machine.
+ *
+ * Return: the uid, or -1 when not found (a value: the caller refuses).
+ */
+static long peer_uid(int fd)
+{
+	struct sockaddr_in me, peer;
+	socklen_t len = sizeof(me);
+	char line[512];
+	long uid = -1;
+	FILE *f;
+
+	if (getsockname(fd, (struct sockaddr *)&me, &len))
+		return -1;
+	len = sizeof(peer);
+	if (getpeername(fd, (struct sockaddr *)&peer, &len))
+		return -1;
+	f = fopen("/proc/net/tcp", "re");
+	if (!f)
+		return -1;
+	while (uid < 0 && fgets(line, sizeof(line), f)) {
+		unsigned int lip, lport, rip, rport;
+		unsigned long u;
+
+		/* The kernel prints each address as the u32 it holds: s_addr as is. */
+		if (sscanf(line, " %*u: %8X:%4X %8X:%4X %*X %*X:%*X %*X:%*X %*X %lu", &lip, &lport,
+			   &rip, &rport, &u) == 5 &&
+		    lip == peer.sin_addr.s_addr && lport == ntohs(peer.sin_port) &&
+		    rip == me.sin_addr.s_addr && rport == ntohs(me.sin_port) && u <= UINT32_MAX)
+			uid = (long)u;
+	}
+	fclose(f);
+	return uid;
+}
+
 /* "127.0.0.1", "localhost" or "[::1]", with or without a port. */
 static bool loopback_host(struct f2t_http_str h)
 {
@@ -169,7 +208,7 @@ static bool loopback_host(struct f2t_http_str h)
 }
 
 /* Answers one whole request; 1 once the file went out whole, 0, or negative errno. */
-static int answer(struct server *s, int fd, const struct f2t_http_req *req)
+static int answer(struct server *s, int fd, bool other_user, const struct f2t_http_req *req)
 {
 	size_t nlen = strlen(s->name);
 	bool ours = req->target.len == nlen + 1 && req->target.p[0] == '/' &&
@@ -178,6 +217,10 @@ static int answer(struct server *s, int fd, const struct f2t_http_req *req)
 
 	if (!req->host.p) {
 		error_answer(fd, "400 Bad Request", "");
+		return 0;
+	}
+	if (other_user) {
+		error_answer(fd, "403 Forbidden", "");
 		return 0;
 	}
 	/* A page of another origin, or a name rebound to us, gets nothing. */
@@ -239,7 +282,7 @@ static int conn_read(struct server *s, struct conn *c)
 		error_answer(c->fd, parsed == -E2BIG ? "431 Request Header Fields Too Large" :
 			     "400 Bad Request", "");
 	else
-		ret = answer(s, c->fd, &req);
+		ret = answer(s, c->fd, c->other_user, &req);
 	shutdown(c->fd, SHUT_WR);
 	conn_close(c);
 	return ret;
@@ -249,6 +292,7 @@ static void conn_accept(struct server *s)
 {
 	struct timeval tv = { .tv_sec = F2T_SERVE_TIMEOUT_S };
 	int fd = accept4(s->lfd, NULL, NULL, SOCK_CLOEXEC);
+	long uid;
 
 	if (fd < 0)
 		return;
@@ -261,6 +305,13 @@ static void conn_accept(struct server *s)
 		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 		c->fd = fd;
 		c->len = 0;
+		/* Only our own user's programs (the browser, an ssh forwarding) get the file. */
+		uid = peer_uid(fd);
+		c->other_user = uid != (long)getuid();
+		if (c->other_user)
+			f2t_warn("refused a client of %s %ld: only the programs of uid %d (ours) "
+				 "may fetch the file", uid < 0 ? "unknown uid" : "uid", uid,
+				 (int)getuid());
 		c->deadline_ms = now_ms() + F2T_SERVE_TIMEOUT_S * 1000ull;
 		return;
 	}
