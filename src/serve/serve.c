@@ -6,6 +6,7 @@
  * with sendfile() from the descriptor opened at the start.
  */
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -318,11 +319,83 @@ static void conn_accept(struct server *s)
 	close(fd);
 }
 
+/* The inode of the socket listening on TCP @port (IPv4 or IPv6), or 0. */
+static unsigned long listener_inode(unsigned int port)
+{
+	static const char *const tables[] = { "/proc/net/tcp", "/proc/net/tcp6" };
+	unsigned long inode = 0;
+	char line[512];
+
+	for (size_t i = 0; !inode && i < sizeof(tables) / sizeof(tables[0]); i++) {
+		FILE *f = fopen(tables[i], "re");
+
+		while (f && !inode && fgets(line, sizeof(line), f)) {
+			unsigned int lport, st;
+			unsigned long ino;
+
+			if (sscanf(line, " %*u: %*[0-9A-Fa-f]:%X %*[0-9A-Fa-f]:%*X %X %*X:%*X %*X:%*X "
+				   "%*X %*u %*u %lu", &lport, &st, &ino) == 3 &&
+			    lport == port && st == 0x0A /* TCP_LISTEN */)
+				inode = ino;
+		}
+		if (f)
+			fclose(f);
+	}
+	return inode;
+}
+
+/*
+ * "PID (COMM)" of the process holding the socket that listens on @port,
+ * when it is one /proc lets us look into (ours), in @buf; else "".
+ */
+static void port_holder(unsigned int port, char *buf, size_t len)
+{
+	unsigned long inode = listener_inode(port);
+	char want[64], path[64], link[64], comm[32] = "";
+	struct dirent *p, *d;
+	DIR *procs, *fds;
+
+	buf[0] = '\0';
+	if (!inode || !(procs = opendir("/proc")))
+		return;
+	snprintf(want, sizeof(want), "socket:[%lu]", inode);
+	while (!buf[0] && (p = readdir(procs))) {
+		if (!strspn(p->d_name, "0123456789"))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.20s/fd", p->d_name);
+		fds = opendir(path);
+		while (fds && !buf[0] && (d = readdir(fds))) {
+			ssize_t n = readlinkat(dirfd(fds), d->d_name, link, sizeof(link) - 1);
+			FILE *f;
+
+			if (n <= 0 || (link[n] = '\0', strcmp(link, want)))
+				continue;
+			snprintf(path, sizeof(path), "/proc/%.20s/comm", p->d_name);
+			f = fopen(path, "re");
+			if (f && !fgets(comm, sizeof(comm), f))
+				comm[0] = '\0';
+			if (f)
+				fclose(f);
+			/* A task names itself: only what prints plainly. */
+			for (char *c = comm; *c; c++)
+				if (*c == '\n')
+					*c = '\0';
+				else if (*c < ' ' || *c > '~')
+					*c = '?';
+			snprintf(buf, len, "%.20s (%s)", p->d_name, comm);
+		}
+		if (fds)
+			closedir(fds);
+	}
+	closedir(procs);
+}
+
 static int listen_on(struct server *s, unsigned int port)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
 				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	int one = 1;
+	char who[96], by[192];
+	int one = 1, err;
 
 	s->lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (s->lfd < 0) {
@@ -333,14 +406,20 @@ static int listen_on(struct server *s, unsigned int port)
 	setsockopt(s->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (!bind(s->lfd, (struct sockaddr *)&a, sizeof(a)) && !listen(s->lfd, 16))
 		return 0;
-	if (errno == EADDRINUSE)
-		f2t_err("127.0.0.1:%u is in use by another program (`ss -ltnp 'sport = :%u'` "
-			"names it: a trace_processor_shell --httpd, another `ftrace2trace open`?); "
-			"stop it, or serve on another port with --port and forward port %u to it",
-			port, port, F2T_SERVE_PORT);
-	else
-		f2t_err("cannot listen on 127.0.0.1:%u: %s", port, strerror(errno));
-	return -errno;
+	err = -errno;
+	if (err == -EADDRINUSE) {
+		port_holder(port, who, sizeof(who));
+		if (who[0])
+			snprintf(by, sizeof(by), "process %s", who);
+		else
+			snprintf(by, sizeof(by), "another program (`ss -ltnp 'sport = :%u'` names it: "
+				 "a trace_processor_shell --httpd, another `ftrace2trace open`?)", port);
+		f2t_err("127.0.0.1:%u is in use by %s; stop it, or serve on another port with "
+			"--port and forward port %u to it", port, by, F2T_SERVE_PORT);
+	} else {
+		f2t_err("cannot listen on 127.0.0.1:%u: %s", port, strerror(-err));
+	}
+	return err;
 }
 
 /* The file must be something Perfetto UI opens: whole, not our raw capture. */
