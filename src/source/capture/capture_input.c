@@ -125,6 +125,7 @@ static uint64_t stat_value(const char *text, size_t len, const char *key)
 static int read_cpu_stats(struct capture_input *c)
 {
 	struct f2t_recording *rec = &c->in.rec;
+	bool flight = meta_u64(c->cap, "flight_from_ns") != 0;
 	size_t n = 0;
 
 	for (size_t i = 0; i < c->cap->nrecs; i++)
@@ -149,9 +150,12 @@ static int read_cpu_stats(struct capture_input *c)
 			.dropped = stat_value(r->data, r->len, "dropped events: "),
 			.read = stat_value(r->data, r->len, "read events: "),
 		};
-		rec->kernel_overrun += s->overrun + s->commit_overrun;
+		/* A flight recorder's rings overwrote the past on purpose: no loss. */
+		rec->kernel_overrun += (flight ? 0 : s->overrun) + s->commit_overrun;
 		rec->kernel_dropped += s->dropped;
-		rec->kernel_read += s->read;
+		/* A flight recorder's drain drops the pages before its window: no match to expect. */
+		if (!flight)
+			rec->kernel_read += s->read;
 		rec->ncpu_stats++;
 	}
 	rec->cpu_stats = c->cpu_stats;
