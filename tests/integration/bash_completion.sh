@@ -46,7 +46,7 @@ expect "a.cap d.txt runs" ftrace2trace report --off-cpu ""
 expect "convert dump merge open record report" ftrace2trace ""
 expect "--help --version" ftrace2trace --
 expect "--no-sample" ftrace2trace record --no-
-expect "--format --freq --function --function-graph" ftrace2trace record --f
+expect "--flight-recorder --format --freq --function --function-graph" ftrace2trace record --f
 expect "--offset --output" ftrace2trace merge --o
 expect "--help --stats -h -s" ftrace2trace dump -
 expect "" ftrace2trace record -d ""
