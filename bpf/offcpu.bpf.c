@@ -28,12 +28,12 @@
 #include "capture/offcpu_rec.h"
 #include "counters.bpf.h"
 #include "stacks.bpf.h"
+#include "targets.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual MIT/GPL";
 
 /* Set by the recorder before loading. */
 const volatile __u64 min_ns = 1000;
-const volatile bool filter = false;
 const volatile __u64 ring_bytes = 1;
 
 /* A task's pending episode, from its switch out to its switch in. */
@@ -52,23 +52,10 @@ struct {
 	__type(value, struct blocked);
 } blocked SEC(".maps");
 
-/* The traced processes (tgids); unused when filter is off. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 8192);
-	__type(key, __u32);
-	__type(value, __u8);
-} targets SEC(".maps");
-
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 16 << 20);	/* resized by the recorder */
 } events SEC(".maps");
-
-static __always_inline bool wanted(__u32 tgid)
-{
-	return !filter || bpf_map_lookup_elem(&targets, &tgid);
-}
 
 /*
  * The state as sched_switch's prev_state field reports it: the task-state
@@ -184,14 +171,9 @@ int BPF_PROG(offcpu_waking, struct task_struct *p)
 	return 0;
 }
 
-/* A traced process's new processes are traced too (threads share its tgid). */
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(offcpu_fork, struct task_struct *parent, struct task_struct *child)
 {
-	__u32 ptgid = parent->tgid, ctgid = child->tgid;
-	__u8 one = 1;
-
-	if (filter && bpf_map_lookup_elem(&targets, &ptgid))
-		bpf_map_update_elem(&targets, &ctgid, &one, BPF_ANY);
+	follow_fork(parent, child);
 	return 0;
 }

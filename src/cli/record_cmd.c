@@ -23,8 +23,8 @@
 
 enum { OPT_FORMAT = 256, OPT_FUNCTION, OPT_FUNCTION_GRAPH, OPT_NOTRACE, OPT_MAX_DEPTH,
        OPT_NO_SAMPLE, OPT_SAMPLE_ALL, OPT_CALL_GRAPH, OPT_USER, OPT_AS_ROOT, OPT_OFF_CPU,
-       OPT_OFF_CPU_MIN, OPT_REPORT, OPT_FLIGHT, OPT_AFTER, OPT_MAX_SNAPSHOTS,
-       OPT_TRIGGER_MARKER, OPT_TRIGGER_LATENCY, OPT_OPEN, OPT_ALL_PROCESSES, OPT_WIDE };
+       OPT_OFF_CPU_MIN, OPT_REPORT, OPT_OPEN, OPT_ALL_PROCESSES, OPT_WIDE, OPT_FLIGHT,
+       OPT_AFTER, OPT_MAX_SNAPSHOTS, OPT_TRIGGER_MARKER, OPT_TRIGGER_LATENCY };
 
 static const char synopsis[] =
 	"usage: ftrace2trace record [OPTIONS] [--] COMMAND [ARGS...]\n"
@@ -99,6 +99,7 @@ static void usage(FILE *f)
 		"      --after MS          record MS more after the trigger (default %u)\n"
 		"      --max-snapshots N   with 1 (default), write the -o files and stop; with\n"
 		"                          more, write NAME-1.EXT, NAME-2.EXT, ... and record on\n"
+		"\n"
 		"  -q, --quiet             no progress, summary or warnings\n"
 		"  -v, --verbose           say more\n"
 		"  -h, --help              this help\n"

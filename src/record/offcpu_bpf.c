@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "offcpu.skel.h"
+#include "record/bpf_targets.h"
 #include "record/offcpu.h"
 #include "util/log.h"
 #include "util/vec.h"
@@ -100,26 +101,6 @@ static int write_info(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 	return f2t_capw_add(oc->w, F2T_CAP_OFFCPU_INFO, 0, text, (size_t)n);
 }
 
-/* The processes whose episodes are kept, when not every task's. */
-static int fill_targets(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
-{
-	int fd = bpf_map__fd(oc->skel->maps.targets);
-	__u8 one = 1;
-
-	if (o->scope == F2T_SCOPE_COMMAND) {
-		__u32 pid = (__u32)o->child;
-
-		return bpf_map_update_elem(fd, &pid, &one, BPF_ANY) ? -errno : 0;
-	}
-	for (size_t i = 0; o->scope == F2T_SCOPE_PIDS && i < o->npids; i++) {
-		__u32 pid = (__u32)o->pids[i];
-
-		if (bpf_map_update_elem(fd, &pid, &one, BPF_ANY))
-			return -errno;
-	}
-	return 0;
-}
-
 /* Open, size, load: one line saying what is missing when it fails. */
 static int load(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 {
@@ -175,7 +156,9 @@ int f2t_offcpu_open(struct f2t_offcpu **out, const struct f2t_offcpu_opts *o,
 	err = load(oc, o);
 	if (err)
 		goto out;
-	err = fill_targets(oc, o);
+	/* The processes whose episodes are kept, when not every task's. */
+	err = f2t_bpf_fill_targets(bpf_map__fd(oc->skel->maps.targets), o->scope, o->child,
+				   o->pids, o->npids);
 	if (err) {
 		f2t_err("--off-cpu: cannot fill the process filter: %s", strerror(-err));
 		goto out;

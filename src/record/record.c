@@ -392,6 +392,50 @@ static enum stop_reason stop_condition(struct run *r, uint64_t now, uint64_t dea
 	return STOP_NONE;
 }
 
+/*
+ * The first entries of a recording loop's poll set, what can stop it: the
+ * signals' self-pipe (pfd[0]), the command (pfd[1]), the -p processes.
+ * Returns how many.  A command Ctrl-Z stopped goes on first: we stopped as
+ * we would have, and it goes on when we do.
+ */
+static size_t stop_fds(struct run *r, struct pollfd *pfd)
+{
+	size_t n = 0;
+
+	if (r->child.stopped && f2t_tty_suspend(&r->tty))
+		f2t_child_signal(&r->child, SIGCONT);
+	r->child.stopped = 0;
+	pfd[n++] = (struct pollfd){ .fd = f2t_sig_fd(), .events = POLLIN };
+	pfd[n++] = (struct pollfd){ .fd = r->child.pid ? r->child.pidfd : -1, .events = POLLIN };
+	for (size_t i = 0; i < r->watch.n; i++)
+		pfd[n++] = (struct pollfd){ .fd = r->watch.gone[i] ? -1 : r->watch.fds[i],
+					    .events = POLLIN };
+	return n;
+}
+
+/*
+ * Polls the N entries of @pfd and the terminal's (added after them) for at
+ * most TIMEOUT ms, less when the -d DEADLINE comes first; sets @now, and
+ * relays the terminal.  Returns 0 or negative errno (said).
+ */
+static int wait_once(struct run *r, struct pollfd *pfd, size_t n, int timeout,
+		     uint64_t deadline, uint64_t *now)
+{
+	f2t_tty_pollfds(&r->tty, pfd + n);
+	if (deadline && deadline - *now < (uint64_t)timeout * 1000000)
+		timeout = (int)((deadline - *now + 999999) / 1000000);
+	if (poll(pfd, n + F2T_TTY_NPOLL, timeout) < 0 && errno != EINTR) {
+		int err = -errno;
+
+		f2t_err("poll: %s", strerror(-err));
+		return err;
+	}
+	*now = f2t_meta_now();
+	if (f2t_tty_relay(&r->tty, pfd + n))
+		f2t_child_signal(&r->child, SIGSTOP);	/* Ctrl-Z: we stop with it, in stop_fds() */
+	return 0;
+}
+
 /* Moves data until a stop condition holds.  Returns 0 or negative errno. */
 static int pump_loop(struct run *r)
 {
@@ -407,19 +451,10 @@ static int pump_loop(struct run *r)
 		deadline = r->meta.start_ns + (uint64_t)llround(r->o->duration * 1e9);
 	next_sweep = now + SWEEP_NS;
 	while (!err && (why = stop_condition(r, now, deadline)) == STOP_NONE) {
-		size_t n = 0, cpu0, ring0, tty0;
+		size_t n, cpu0, ring0;
 		int timeout = POLL_MS;
 
-		/* Ctrl-Z stopped it: we stop as we would have, and it goes on when we do. */
-		if (r->child.stopped && f2t_tty_suspend(&r->tty))
-			f2t_child_signal(&r->child, SIGCONT);
-		r->child.stopped = 0;
-		pfd[n++] = (struct pollfd){ .fd = f2t_sig_fd(), .events = POLLIN };
-		pfd[n++] = (struct pollfd){ .fd = r->child.pid ? r->child.pidfd : -1,
-					    .events = POLLIN };
-		for (size_t i = 0; i < r->watch.n; i++)
-			pfd[n++] = (struct pollfd){
-				.fd = r->watch.gone[i] ? -1 : r->watch.fds[i], .events = POLLIN };
+		n = stop_fds(r, pfd);
 		cpu0 = n;
 		for (size_t i = 0; i < r->pump.n; i++)
 			pfd[n++] = (struct pollfd){ .fd = r->pump.c[i].fd, .events = POLLIN };
@@ -428,20 +463,9 @@ static int pump_loop(struct run *r)
 			pfd[n++] = (struct pollfd){ .fd = r->sampler.rings[i].fd, .events = POLLIN };
 		/* Readable only when the ring is a quarter full: read it on every pass too. */
 		pfd[n++] = (struct pollfd){ .fd = f2t_offcpu_fd(r->offcpu), .events = POLLIN };
-		tty0 = n;
-		f2t_tty_pollfds(&r->tty, pfd + n);
-		n += F2T_TTY_NPOLL;
-		if (deadline && deadline - now < (uint64_t)POLL_MS * 1000000)
-			timeout = (int)((deadline - now + 999999) / 1000000);
-
-		if (poll(pfd, n, timeout) < 0 && errno != EINTR) {
-			err = -errno;
-			f2t_err("poll: %s", strerror(errno));
+		err = wait_once(r, pfd, n, timeout, deadline, &now);
+		if (err)
 			break;
-		}
-		now = f2t_meta_now();
-		if (f2t_tty_relay(&r->tty, pfd + tty0))
-			f2t_child_signal(&r->child, SIGSTOP);	/* Ctrl-Z: we stop with it, above */
 		for (size_t i = 0; i < r->pump.n && !err; i++)
 			if (pfd[cpu0 + i].revents || now >= next_sweep)
 				err = f2t_pump_read(&r->pump, i);	/* prints its errors */
@@ -482,6 +506,20 @@ static void describe_sampling(struct run *r)
 			 r->sampler.event, r->o->sample_freq, kept);
 }
 
+/* The capture complete: closed, or its error said. */
+static int close_capture(struct run *r)
+{
+	char *name = strdup(f2t_capw_name(r->capw));
+	uint64_t bytes = f2t_capw_bytes(r->capw);
+	int err = f2t_capw_close(r->capw);
+
+	r->capw = NULL;
+	if (err)
+		capture_error(r, name ? name : "the capture", bytes, err);
+	free(name);
+	return err;
+}
+
 /* Whose recording this is, for the report: "PID[,PID...]"; NULL for -a or ENOMEM. */
 static char *pid_list(const struct run *r)
 {
@@ -503,29 +541,6 @@ static char *pid_list(const struct run *r)
 		return NULL;
 	}
 	return s;
-}
-
-/* r->meta.pids, made once the command runs: 0 or -ENOMEM. */
-static int meta_pids(struct run *r)
-{
-	if (r->meta.pids || (!r->o->command && !r->o->npids))
-		return 0;
-	r->meta.pids = pid_list(r);
-	return r->meta.pids ? 0 : -ENOMEM;
-}
-
-/* The capture complete: closed, or its error said. */
-static int close_capture(struct run *r)
-{
-	char *name = strdup(f2t_capw_name(r->capw));
-	uint64_t bytes = f2t_capw_bytes(r->capw);
-	int err = f2t_capw_close(r->capw);
-
-	r->capw = NULL;
-	if (err)
-		capture_error(r, name ? name : "the capture", bytes, err);
-	free(name);
-	return err;
 }
 
 /* Tracing off, everything left in the rings, final facts, capture closed. */
@@ -569,10 +584,13 @@ static int finish_capture(struct run *r)
 	err = f2t_procsnap_write(r->capw, 1);
 	e = f2t_meta_write_cpu_stats(r->capw, r->inst.ti, r->inst.ncpus, false, &r->lost);
 	err = err ? err : e;
-	e = meta_pids(r);
+	r->meta.pids = pid_list(r);
+	e = r->meta.pids || (!r->o->command && !r->o->npids) ? 0 : -ENOMEM;
 	err = err ? err : e;
 	e = f2t_meta_write(r->capw, &r->meta);
 	err = err ? err : e;
+	free((char *)r->meta.pids);
+	r->meta.pids = NULL;
 	/* The readers' fds pin the instance; close them so it can go. */
 	r->ncpus_read = r->pump.n;
 	r->samples = r->sampler.samples;
@@ -634,6 +652,14 @@ static void summary(struct run *r)
 			 (unsigned long long)r->lost, r->inst.buffer_kb);
 }
 
+/* Seconds from a CPU's window start AT (0: its ring was empty) to the trigger. */
+static double before_trigger(uint64_t trigger, uint64_t at, uint64_t from)
+{
+	if (!at || at < from)
+		at = from;	/* the page that began before the window holds its start */
+	return at < trigger ? (double)(trigger - at) / 1e9 : 0;
+}
+
 /*
  * A flight recorder's snapshot: tracing stops, the window is drained into
  * the capture with the names and facts it needs, the capture is closed.
@@ -643,7 +669,6 @@ static void summary(struct run *r)
 static int snapshot(struct run *r, bool last)
 {
 	struct f2t_flight *f = &r->flight;
-	int pids_err = meta_pids(r);
 	struct f2t_meta m = r->meta;
 	uint64_t from = f2t_flight_window_start(f), lost = 0, shift;
 	int err, e;
@@ -653,7 +678,7 @@ static int snapshot(struct run *r, bool last)
 	err = f2t_inst_tracing(&r->inst, false);
 	if (err)
 		f2t_warn("cannot turn tracing off: %s", strerror(-err));
-	err = f2t_resource_error(e) ? e : pids_err;	/* said, or said below */
+	err = f2t_resource_error(e) ? e : 0;	/* said */
 	/* Names: the /proc snapshot of the arming, then the trigger's (a thread's later line wins). */
 	if (!err)
 		err = f2t_procsnap_take(&f->tasks);
@@ -678,14 +703,20 @@ static int snapshot(struct run *r, bool last)
 	m.sync_start.id[0] = '\0';	/* written when recording began: overwritten since */
 	m.flight_from_ns = from;
 	m.flight_trigger = f->cause;
+	m.pids = pid_list(r);
+	if (!err && !m.pids && (r->o->command || r->o->npids))
+		err = -ENOMEM;
 	if (!err)
 		err = f2t_meta_write(r->capw, &m);
+	free((char *)m.pids);
 	r->meta.stop_ns = m.stop_ns;
 	r->ncpus_read = r->pump.n;
 	if (!f2t_quiet && !err)
-		fprintf(stderr, "ftrace2trace: snapshot %u: from %.2f s before the trigger to "
-			"%.2f s after, %s captured from %zu CPUs, %llu events lost\n", r->snapshots,
-			(double)(f->trigger_ns - from) / 1e9,
+		fprintf(stderr, "ftrace2trace: snapshot %u: from %.2f s before the trigger "
+			"(%.2f s on the CPU whose ring held least) to %.2f s after, %s captured "
+			"from %zu CPUs, %llu events lost\n", r->snapshots,
+			before_trigger(f->trigger_ns, r->pump.window_min_ns, from),
+			before_trigger(f->trigger_ns, r->pump.window_max_ns, from),
 			(double)(m.stop_ns - f->trigger_ns) / 1e9,
 			f2t_human_bytes(r->pump.bytes - r->bytes_before, (char[32]){ 0 }, 32),
 			r->ncpus_read, (unsigned long long)r->lost);
@@ -854,36 +885,16 @@ static int flight_loop(struct run *r, enum stop_reason *why)
 	if (r->o->duration > 0)
 		deadline = r->meta.start_ns + (uint64_t)llround(r->o->duration * 1e9);
 	while (!err && !last && (*why = stop_condition(r, now, deadline)) == STOP_NONE) {
-		size_t n = 0, fl0, tty0;
+		size_t n, fl0;
 		int timeout = f2t_flight_timeout_ms(&r->flight, now), got;
 
-		if (r->child.stopped && f2t_tty_suspend(&r->tty))
-			f2t_child_signal(&r->child, SIGCONT);
-		r->child.stopped = 0;
-		pfd[n++] = (struct pollfd){ .fd = f2t_sig_fd(), .events = POLLIN };
-		pfd[n++] = (struct pollfd){ .fd = r->child.pid ? r->child.pidfd : -1,
-					    .events = POLLIN };
-		for (size_t i = 0; i < r->watch.n; i++)
-			pfd[n++] = (struct pollfd){
-				.fd = r->watch.gone[i] ? -1 : r->watch.fds[i], .events = POLLIN };
+		n = stop_fds(r, pfd);
 		fl0 = n;
 		f2t_flight_pollfds(&r->flight, pfd + n);
 		n += F2T_FLIGHT_NPOLL;
-		tty0 = n;
-		f2t_tty_pollfds(&r->tty, pfd + n);
-		n += F2T_TTY_NPOLL;
-		if (timeout > POLL_MS)
-			timeout = POLL_MS;
-		if (deadline && deadline - now < (uint64_t)timeout * 1000000)
-			timeout = (int)((deadline - now + 999999) / 1000000);
-		if (poll(pfd, n, timeout) < 0 && errno != EINTR) {
-			err = -errno;
-			f2t_err("poll: %s", strerror(errno));
+		err = wait_once(r, pfd, n, timeout < POLL_MS ? timeout : POLL_MS, deadline, &now);
+		if (err)
 			break;
-		}
-		now = f2t_meta_now();
-		if (f2t_tty_relay(&r->tty, pfd + tty0))
-			f2t_child_signal(&r->child, SIGSTOP);
 		if (pfd[0].revents)
 			drain_signals();
 		got = f2t_flight_check(&r->flight, pfd + fl0, f2t_sig_take_snapshot(), now);
@@ -1141,7 +1152,6 @@ out:
 	f2t_runas_free(&r.runas);
 	f2t_events_free(&r.events);
 	free(r.cmdline);
-	free((char *)r.meta.pids);
 	if (r.exit_code)
 		return r.exit_code;
 	if (err)
