@@ -273,56 +273,26 @@ static int system_info(struct walk *w, const struct pbd_field *pf)
 	return ret ? damaged(ix, d.p, "SystemInfo") : 0;
 }
 
-/* The first ClockSnapshot: every builtin clock's value at one instant. */
-static int clock_snapshot(struct walk *w, const struct pbd_field *pf)
-{
-	struct pft_index *ix = w->ix;
-	struct pbd d = pbd_sub(pf), e;
-	struct pbd_field f, g;
-	int ret;
-
-	while ((ret = pbd_next(&d, &f)) > 0) {
-		uint64_t id = UINT64_MAX, ts = 0;
-
-		if (f.num != PF_CLOCKS || !pbd_is_len(&f))
-			continue;
-		e = pbd_sub(&f);
-		while ((ret = pbd_next(&e, &g)) > 0) {
-			if (g.num == PF_CLOCK_ID && g.wire == PBD_VARINT)
-				id = g.v;
-			else if (g.num == PF_CLOCK_TIMESTAMP && g.wire == PBD_VARINT)
-				ts = g.v;
-		}
-		if (ret)
-			return damaged(ix, e.p, "ClockSnapshot");
-		if (!ix->have_snapshot && id > 0 && id < PFT_CLOCK_MAX) {
-			ix->clock_at[id] = ts;
-			ix->clock_known[id] = true;
-		}
-	}
-	if (ret)
-		return damaged(ix, d.p, "ClockSnapshot");
-	ix->have_snapshot = true;
-	return 0;
-}
-
 /*
- * A ClockSnapshot on sequence S that defines a clock of S's own (an id of
- * 64 or more, as Perfetto's SDK and our writer do to make timestamps
+ * A ClockSnapshot on sequence S.  The first one gives every builtin clock's
+ * value at one instant.  One on S may define a clock of S's own instead (an
+ * id of 64 or more, as Perfetto's SDK and our writer do to make timestamps
  * short): kept with the first builtin clock of the same snapshot, which
  * relates it to the others.  Incremental clocks and other units are not
  * read: their packets stay counted as skipped.
  */
-static int seq_clock(struct walk *w, struct pft_seq *s, const struct pbd_field *pf)
+static int clock_snapshot(struct walk *w, struct pft_seq *s, const struct pbd_field *pf)
 {
+	struct pft_index *ix = w->ix;
 	struct pbd d = pbd_sub(pf), e;
 	struct pbd_field f, g;
+	uint64_t clock_at[PFT_CLOCK_MAX], own_at = 0, builtin_at = 0;
+	bool clock_known[PFT_CLOCK_MAX] = { false };
 	uint32_t own = 0, builtin = 0;
-	uint64_t own_at = 0, builtin_at = 0;
 	int ret;
 
 	while ((ret = pbd_next(&d, &f)) > 0) {
-		uint64_t id = 0, ts = 0;
+		uint64_t id = UINT64_MAX, ts = 0;
 		bool plain = true;
 
 		if (f.num != PF_CLOCKS || !pbd_is_len(&f))
@@ -338,22 +308,27 @@ static int seq_clock(struct walk *w, struct pft_seq *s, const struct pbd_field *
 				plain = false;
 		}
 		if (ret)
-			return damaged(w->ix, e.p, "ClockSnapshot");
-		if (id >= PFT_CLOCK_MAX && id <= UINT32_MAX && plain && !own) {
-			own = (uint32_t)id;
-			own_at = ts;
-		} else if (id > 0 && id < PFT_CLOCK_MAX && !builtin) {
-			builtin = (uint32_t)id;
-			builtin_at = ts;
+			return damaged(ix, e.p, "ClockSnapshot");
+		if (id > 0 && id < PFT_CLOCK_MAX) {
+			clock_at[id] = ts;
+			clock_known[id] = true;
+			if (!builtin)
+				builtin = (uint32_t)id, builtin_at = ts;
+		} else if (id >= PFT_CLOCK_MAX && id <= UINT32_MAX && plain && !own) {
+			own = (uint32_t)id, own_at = ts;
 		}
 	}
 	if (ret)
-		return damaged(w->ix, d.p, "ClockSnapshot");
+		return damaged(ix, d.p, "ClockSnapshot");
 	if (own && builtin) {
 		s->seq_clock = own;
 		s->seq_at = own_at;
 		s->builtin = builtin;
 		s->builtin_at = builtin_at;
+	} else if (!ix->have_snapshot) {
+		memcpy(ix->clock_at, clock_at, sizeof(clock_at));
+		memcpy(ix->clock_known, clock_known, sizeof(clock_known));
+		ix->have_snapshot = true;
 	}
 	return 0;
 }
@@ -1086,9 +1061,7 @@ static int packet(struct walk *w, const struct pbd_field *pf)
 	case PF_PKT_FTRACE_EVENTS: return ftrace_bundle(w, &data);
 	case PF_PKT_PROCESS_TREE: return process_tree(w, &data);
 	case PFT_PKT_PROCESS_STATS: return process_stats(w, &data);
-	case PF_PKT_CLOCK_SNAPSHOT:
-		ret = seq_clock(w, s, &data);
-		return ret || ix->have_snapshot ? ret : clock_snapshot(w, &data);
+	case PF_PKT_CLOCK_SNAPSHOT: return clock_snapshot(w, s, &data);
 	case PF_PKT_SYSTEM_INFO: return system_info(w, &data);
 	case PF_PKT_TRACK_DESCRIPTOR: return track_descriptor(w, &data);
 	case PF_PKT_PERF_SAMPLE: return perf_sample(w, s, &data, ts, clock);
