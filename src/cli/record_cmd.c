@@ -457,6 +457,8 @@ int f2t_cmd_record(int argc, char **argv)
 		if (!strcmp(o.conv.outputs[i].path, "-"))
 			return usage_error("-o -: several snapshots cannot all go to standard "
 					   "output (--max-snapshots 1 can)%s", "");
+	if (open && o.max_snapshots > 1)
+		return usage_error("--open serves one trace: not with --max-snapshots%s", "");
 	if (open && !(o.open = openable_output(&o.conv)))
 		return usage_error("--open: no output Perfetto UI opens (.pftrace, .fxt, .json, "
 				   ".json.gz)%s", "");
