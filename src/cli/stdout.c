@@ -19,6 +19,13 @@ void f2t_stdout_name(char *buf, size_t len)
 	snprintf(buf, len, "standard output");
 }
 
+void f2t_stdout_begin(void)
+{
+	/* 64 KB: record --help is over stdio's default 4 KB. */
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, NULL, _IOFBF, 64 * 1024);
+}
+
 int f2t_stdout_finish(int status)
 {
 	char name[4096];
