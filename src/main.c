@@ -2,6 +2,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/stdout.h"
@@ -38,8 +39,15 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	/*
+	 * Room for the longest --help: a failed write (a full disk) is then
+	 * met at the one flush f2t_stdout_finish() makes, with its errno,
+	 * not in one stdio makes mid-text, whose errno is lost.
+	 */
+	static char outbuf[1 << 16];
 	const char *names[NCOMMANDS], *near;
 
+	setvbuf(stdout, outbuf, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, sizeof(outbuf));
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
