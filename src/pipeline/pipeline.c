@@ -445,6 +445,11 @@ void f2t_pipeline_summary(const struct f2t_pipeline *p, double secs)
 			(unsigned long long)st->events[F2T_EV_OFFCPU],
 			(unsigned long long)st->offcpu_dropped,
 			(unsigned long long)st->offcpu_stacks_lost);
+	if (st->offcpu_unwound)
+		fprintf(stderr, "ftrace2trace: %llu off-CPU user stacks unwound from their copy with DWARF CFI, %llu of them (%.1f%%) to the frame-pointer walk only\n",
+			(unsigned long long)st->offcpu_unwound,
+			(unsigned long long)st->offcpu_unwound_leaf_only,
+			100.0 * (double)st->offcpu_unwound_leaf_only / (double)st->offcpu_unwound);
 	if (st->offcpu_stacks_missing)
 		f2t_warn("%llu off-CPU stacks are missing from the capture",
 			 (unsigned long long)st->offcpu_stacks_missing);

@@ -347,8 +347,15 @@ static int setup(struct run *r)
 		struct f2t_offcpu_opts oo = {
 			.min_ns = o->off_cpu_min_ns, .scope = scope_of(o), .child = r->child.pid,
 			.pids = o->pids, .npids = o->npids,
+			.ustack_bytes = F2T_OFFCPU_USTACK_COPY,
 		};
 
+		/* --call-graph dwarf: off-CPU stacks unwound as samples are, as far as they can. */
+		if (o->dwarf) {
+			oo.ustack_bytes = o->stack_bytes && o->stack_bytes < F2T_OFFCPU_USTACK_MAX
+						  ? o->stack_bytes : F2T_OFFCPU_USTACK_MAX;
+			oo.ustack_whole = true;
+		}
 		err = f2t_offcpu_open(&r->offcpu, &oo, r->capw);	/* prints its errors */
 		if (err)
 			return err;
@@ -627,7 +634,7 @@ static void summary(struct run *r)
 			(unsigned long long)r->samples_lost);
 	if (!f2t_quiet && r->o->off_cpu)
 		fprintf(stderr, "ftrace2trace: %llu off-CPU episodes of at least %.0f us, "
-			"%llu lost (ring buffer full), %llu lost (blocked-task map full), "
+			"%llu lost (ring buffer full), %llu lost (no task storage for the thread), "
 			"%llu stacks lost (stack map collisions or full), %llu user stacks shortened; "
 			"stacks reused %llu times, %llu checked by a walk, %llu of them stale\n",
 			(unsigned long long)c->n[F2T_OFFCPU_EPISODES], (double)r->o->off_cpu_min_ns / 1e3,
@@ -639,8 +646,9 @@ static void summary(struct run *r)
 			(unsigned long long)c->n[F2T_OFFCPU_STACKS_RECHECKED],
 			(unsigned long long)c->n[F2T_OFFCPU_STACKS_STALE]);
 	if (c->n[F2T_OFFCPU_DROPPED_RING] || c->n[F2T_OFFCPU_DROPPED_MAP])
-		f2t_warn("the kernel lost %llu off-CPU episodes: the BPF ring buffer or map filled "
-			 "faster than it was read; try a larger --off-cpu-min",
+		f2t_warn("the kernel lost %llu off-CPU episodes: the BPF ring buffer filled faster "
+			 "than it was read, or no task storage could be had; try a larger "
+			 "--off-cpu-min",
 			 (unsigned long long)(c->n[F2T_OFFCPU_DROPPED_RING] +
 					      c->n[F2T_OFFCPU_DROPPED_MAP]));
 	if (r->samples_lost)

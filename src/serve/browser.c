@@ -30,6 +30,7 @@ static void user_env(void)
 /*
  * Runs @argv in a session of its own with /dev/null for stdin, stdout and
  * stderr.  Whether exec worked comes back through a close-on-exec pipe.
+ * Return: the child's pid, or a negative errno.
  */
 static pid_t spawn(char **argv)
 {
@@ -37,8 +38,10 @@ static pid_t spawn(char **argv)
 	pid_t pid;
 
 	if (pipe2(pfd, O_CLOEXEC))
-		return -1;
+		return -errno;
 	pid = fork();
+	if (pid < 0)
+		pid = -errno;
 	if (pid == 0) {
 		null = open("/dev/null", O_RDWR);
 		if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0 ||
@@ -56,7 +59,7 @@ static pid_t spawn(char **argv)
 	close(pfd[1]);
 	if (pid > 0 && read(pfd[0], &child_err, sizeof(child_err)) == sizeof(child_err)) {
 		waitpid(pid, NULL, 0);
-		pid = -1;
+		pid = child_err ? -child_err : -ENOEXEC;
 	}
 	close(pfd[0]);
 	return pid;
@@ -75,7 +78,7 @@ static pid_t run_entry(char *entry, const char *url)
 		argv[n++] = strcmp(w, "%s") ? w : (char *)url;
 	}
 	if (!n)
-		return -1;
+		return -EINVAL;
 	if (!placed)
 		argv[n++] = (char *)url;
 	argv[n] = NULL;

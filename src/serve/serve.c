@@ -85,7 +85,7 @@ void f2t_serve_name(const char *path, char *buf, size_t len)
 		snprintf(buf, len, "trace");
 }
 
-/* The whole of @len bytes, or -1 (a client that stops reading times out). */
+/* The whole of @len bytes: 0, or a negative errno (a client that stops reading times out). */
 static int send_all(int fd, const char *p, size_t len)
 {
 	while (len) {
@@ -94,7 +94,7 @@ static int send_all(int fd, const char *p, size_t len)
 		if (n < 0 && errno == EINTR && !stop_signal)
 			continue;
 		if (n <= 0)
-			return -1;
+			return n < 0 ? -errno : -EPIPE;
 		p += n;
 		len -= (size_t)n;
 	}
@@ -126,14 +126,17 @@ static void error_answer(int fd, const char *status, const char *more)
 		send_all(fd, body, (size_t)n);
 }
 
-/* The file, whole: 0, or -1 when the client went away (or a signal came). */
+/*
+ * The file, whole: 0, -EIO when the file could not be read to its end, or
+ * another negative errno when the client went away (or a signal came).
+ */
 static int send_file(struct server *s, int fd)
 {
 	off_t off = 0;
 
 	if (head(fd, "200 OK", "Content-Type: application/octet-stream\r\n",
 		 (uint64_t)s->st.st_size))
-		return -1;
+		return -EPIPE;
 	while (off < s->st.st_size) {
 		ssize_t n = sendfile(fd, s->file, &off, (size_t)(s->st.st_size - off));
 
@@ -145,7 +148,7 @@ static int send_file(struct server *s, int fd)
 			return -EIO;
 		}
 		if (n < 0)
-			return -1;
+			return -errno;
 	}
 	return 0;
 }

@@ -147,13 +147,23 @@ def sched():
     out += sample(5500, 101, 1, u(FLAGS, CLEARED) +
                   ln(INTERNED, interned([(1, "other")], [(1, 1, 0x300)], [(1, [1])])))
     # A thread track for 101 (TrackDescriptor: uuid 1, thread 4 {pid 1, tid 2, thread_name 5}),
-    # and a slice "work" on it from boot 4000 to 6000, written on CLOCK_MONOTONIC.
+    # and a slice "work" on it from boot 4000 to 6000, written on a clock of sequence 3's own
+    # (id 64, as Perfetto's SDK does): a ClockSnapshot on the sequence says it reads 0 when
+    # CLOCK_MONOTONIC reads SEQ_ZERO.  Inside it, from 4500 to 5000, a slice in the category
+    # ftrace2trace's writer gives its off-CPU slices, interned (InternedData.event_categories 1
+    # {iid 1, name 2}; TrackEvent.category_iids 3): a reader leaves it out, and its end with it
+    # (an end names no category), so "work" still ends at 6000.
+    SEQ_CLOCK, SEQ_ZERO = 64, 3000
+    out += packet(ln(SNAPSHOT, ln(1, u(1, SEQ_CLOCK) + u(2, 0)) +
+                     ln(1, u(1, MONOTONIC) + u(2, SEQ_ZERO))), u(SEQ, 3), u(FLAGS, CLEARED),
+                  ln(INTERNED, ln(1, u(1, 1) + ln(2, "off-cpu"))))
     out += packet(ln(TRACK_DESC, u(1, 77) + ln(4, u(1, 100) + u(2, 101) + ln(5, "worker"))), u(SEQ, 3))
-    for ts, typ in ((4000, 1), (6000, 2)):
+    for ts, typ, more in ((4000, 1, ln(23, "work")), (4500, 1, ln(23, "S") + u(3, 1)),
+                          (5000, 2, b""), (6000, 2, b"")):
         # TrackEvent: type 9, track_uuid 11, name 23
-        ev = u(9, typ) + u(11, 77) + (ln(23, "work") if typ == 1 else b"")
-        out += packet(u(TIMESTAMP, ts - BOOT_AHEAD), u(CLOCK_ID, MONOTONIC), u(SEQ, 3),
-                      ln(TRACK_EVENT, ev))
+        ev = u(9, typ) + u(11, 77) + more
+        out += packet(u(TIMESTAMP, ts - BOOT_AHEAD - SEQ_ZERO), u(CLOCK_ID, SEQ_CLOCK),
+                      u(SEQ, 3), ln(TRACK_EVENT, ev))
     return out
 
 

@@ -39,7 +39,7 @@ enum pft_kind {
 /* Clocks a timestamp is on: Perfetto's builtin clock ids, and ftrace's own. */
 enum {
 	PFT_CLOCK_FTRACE = 0,	/* a bundle's: CLOCK_BOOTTIME unless the bundle says */
-	PFT_CLOCK_MAX = 64,	/* from here on: sequence-scoped clocks, not read */
+	PFT_CLOCK_MAX = 64,	/* from here on: sequence-scoped clocks */
 };
 
 struct pft_rec {
@@ -89,6 +89,13 @@ struct pft_frame {
 struct pft_track {
 	int32_t pid, tid;	/* tid 0: not a thread's; pid 0: not a process's either */
 	uint32_t name;		/* in strs */
+	/*
+	 * Its slices open, in the file's order: DEPTH of them; bit i of
+	 * OFFCPU set when the one at depth i is our writer's off-CPU slice,
+	 * whose end (which names no category) is left out with it.
+	 */
+	uint32_t depth;
+	uint64_t offcpu;
 };
 
 struct pft_index {
@@ -121,7 +128,7 @@ struct pft_index {
 	char *kernel, *machine;
 	struct f2t_tasks *tasks;	/* seeded: process trees, descriptors, stats */
 	struct f2t_stats st;		/* what the walk counted */
-	uint64_t skipped_clock;		/* packets on a sequence's own clock: left out */
+	uint64_t skipped_clock;		/* packets on a sequence clock not defined (or incremental): left out */
 	uint64_t skipped_tracks;	/* track events of kinds not read */
 	uint64_t skipped_offcpu;	/* our writer's off-CPU slices, not read back */
 	uint64_t process_stats;		/* ProcessStats packets */

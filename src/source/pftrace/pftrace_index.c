@@ -42,6 +42,8 @@ enum {
 	PFT_TD_ATRACE_NAME = 13,
 	PFT_TE_NAME_IID = 10,
 	PFT_PD_CMDLINE = 2,
+	PFT_CLOCK_IS_INCREMENTAL = 3,		/* ClockSnapshot.Clock */
+	PFT_CLOCK_UNIT_MULTIPLIER_NS = 4,
 };
 
 /* The instant of the run's counts our writer ends a file with, and its category. */
@@ -57,11 +59,18 @@ static bool is(const struct pbd_field *f, const char *s)
 }
 
 /* A sequence's interned data, as ids of the whole file, and its defaults. */
-enum { I_NAME, I_FUNC, I_BUILD_ID, I_PATH, I_MAP, I_FRAME, I_STACK, I_KINDS };
+enum { I_NAME, I_CATEGORY, I_FUNC, I_BUILD_ID, I_PATH, I_MAP, I_FRAME, I_STACK, I_KINDS };
 
 struct pft_seq {
 	struct f2t_idmap in[I_KINDS];	/* iid -> uint32_t id */
 	uint32_t clock;			/* default timestamp clock, 0: none said */
+	/*
+	 * The clock this sequence defined for itself (a ClockSnapshot on it
+	 * naming an id of 64 or more): reads SEQ_AT when the builtin clock
+	 * BUILTIN reads BUILTIN_AT.  0: none.
+	 */
+	uint32_t seq_clock, builtin;
+	uint64_t seq_at, builtin_at;
 	bool has_track;
 	uint64_t track;			/* default track uuid */
 	uint32_t sample_event;		/* in strs */
@@ -264,16 +273,27 @@ static int system_info(struct walk *w, const struct pbd_field *pf)
 	return ret ? damaged(ix, d.p, "SystemInfo") : 0;
 }
 
-/* The first ClockSnapshot: every builtin clock's value at one instant. */
-static int clock_snapshot(struct walk *w, const struct pbd_field *pf)
+/*
+ * A ClockSnapshot on sequence S.  The first one gives every builtin clock's
+ * value at one instant.  One on S may define a clock of S's own instead (an
+ * id of 64 or more, as Perfetto's SDK and our writer do to make timestamps
+ * short): kept with the first builtin clock of the same snapshot, which
+ * relates it to the others.  Incremental clocks and other units are not
+ * read: their packets stay counted as skipped.
+ */
+static int clock_snapshot(struct walk *w, struct pft_seq *s, const struct pbd_field *pf)
 {
 	struct pft_index *ix = w->ix;
 	struct pbd d = pbd_sub(pf), e;
 	struct pbd_field f, g;
+	uint64_t clock_at[PFT_CLOCK_MAX], own_at = 0, builtin_at = 0;
+	bool clock_known[PFT_CLOCK_MAX] = { false };
+	uint32_t own = 0, builtin = 0;
 	int ret;
 
 	while ((ret = pbd_next(&d, &f)) > 0) {
 		uint64_t id = UINT64_MAX, ts = 0;
+		bool plain = true;
 
 		if (f.num != PF_CLOCKS || !pbd_is_len(&f))
 			continue;
@@ -283,17 +303,33 @@ static int clock_snapshot(struct walk *w, const struct pbd_field *pf)
 				id = g.v;
 			else if (g.num == PF_CLOCK_TIMESTAMP && g.wire == PBD_VARINT)
 				ts = g.v;
+			else if ((g.num == PFT_CLOCK_IS_INCREMENTAL && g.v) ||
+				 (g.num == PFT_CLOCK_UNIT_MULTIPLIER_NS && g.v != 1))
+				plain = false;
 		}
 		if (ret)
 			return damaged(ix, e.p, "ClockSnapshot");
-		if (!ix->have_snapshot && id > 0 && id < PFT_CLOCK_MAX) {
-			ix->clock_at[id] = ts;
-			ix->clock_known[id] = true;
+		if (id > 0 && id < PFT_CLOCK_MAX) {
+			clock_at[id] = ts;
+			clock_known[id] = true;
+			if (!builtin)
+				builtin = (uint32_t)id, builtin_at = ts;
+		} else if (id >= PFT_CLOCK_MAX && id <= UINT32_MAX && plain && !own) {
+			own = (uint32_t)id, own_at = ts;
 		}
 	}
 	if (ret)
 		return damaged(ix, d.p, "ClockSnapshot");
-	ix->have_snapshot = true;
+	if (own && builtin) {
+		s->seq_clock = own;
+		s->seq_at = own_at;
+		s->builtin = builtin;
+		s->builtin_at = builtin_at;
+	} else if (!ix->have_snapshot) {
+		memcpy(ix->clock_at, clock_at, sizeof(clock_at));
+		memcpy(ix->clock_known, clock_known, sizeof(clock_known));
+		ix->have_snapshot = true;
+	}
 	return 0;
 }
 
@@ -521,6 +557,7 @@ static int interned(struct walk *w, struct pft_seq *s, const struct pbd_field *p
 			ret = 0;
 			switch (round * 100 + (int)(f.num < 100 ? f.num : 99)) {
 			case PFT_INTERNED_EVENT_NAMES: ret = intern_string(w, s, I_NAME, &f); break;
+			case PF_INTERNED_EVENT_CATEGORIES: ret = intern_string(w, s, I_CATEGORY, &f); break;
 			case PF_INTERNED_FUNCTION_NAMES: ret = intern_string(w, s, I_FUNC, &f); break;
 			case PF_INTERNED_BUILD_IDS: ret = intern_string(w, s, I_BUILD_ID, &f); break;
 			case PF_INTERNED_MAPPING_PATHS: ret = intern_string(w, s, I_PATH, &f); break;
@@ -842,7 +879,42 @@ static int track_descriptor(struct walk *w, const struct pbd_field *pf)
 	slot = f2t_idmap_get(&ix->tracks, (int64_t)uuid, NULL);
 	if (!slot)
 		return -ENOMEM;
+	/* Described again: the slices open on it stay open. */
+	t.depth = slot->depth;
+	t.offcpu = slot->offcpu;
 	*slot = t;
+	return 0;
+}
+
+/* Is this slice end that of one of our off-CPU slices?  Its begin was OURS. */
+static bool offcpu_nesting(struct pft_index *ix, uint64_t uuid, uint64_t type, unsigned int ours)
+{
+	struct pft_track *t = f2t_idmap_find(&ix->tracks, (int64_t)uuid);
+	uint64_t bit;
+
+	if (!t)
+		return false;
+	if (type == PF_TE_SLICE_BEGIN) {
+		bit = t->depth < 64 ? 1ull << t->depth : 0;
+		t->offcpu = (ours & OURS_OFFCPU) ? t->offcpu | bit : t->offcpu & ~bit;
+		t->depth += t->depth < UINT32_MAX;
+		return false;
+	}
+	if (type != PF_TE_SLICE_END || !t->depth)
+		return false;
+	t->depth--;
+	return t->depth < 64 && (t->offcpu >> t->depth & 1);
+}
+
+/* OURS_* for an interned category of our writer's, 0 for any other. */
+static unsigned int ours_category(struct walk *w, const struct pft_seq *s, uint64_t iid)
+{
+	int64_t id = (int64_t)string_of(w, s, I_CATEGORY, iid);
+
+	if (id == f2t_intern_find(&w->ix->strs, STATS_CATEGORY, strlen(STATS_CATEGORY)))
+		return OURS_STATS;
+	if (id == f2t_intern_find(&w->ix->strs, OFFCPU_CATEGORY, strlen(OFFCPU_CATEGORY)))
+		return OURS_OFFCPU;
 	return 0;
 }
 
@@ -869,6 +941,8 @@ static int track_event(struct walk *w, struct pft_seq *s, const struct pbd_field
 			name = str_id(ix, f.data, f.len);
 		else if (f.num == PF_TE_CATEGORIES && pbd_is_len(&f))
 			ours |= is(&f, STATS_CATEGORY) ? OURS_STATS : is(&f, OFFCPU_CATEGORY) ? OURS_OFFCPU : 0;
+		else if (f.num == PF_TE_CATEGORY_IIDS && f.wire == PBD_VARINT)
+			ours |= ours_category(w, s, f.v);
 		else if (f.num == PFT_TE_NAME_IID && f.wire == PBD_VARINT)
 			name = string_of(w, s, I_NAME, f.v);
 		else if (f.num == PF_TE_COUNTER_VALUE && f.wire == PBD_VARINT)
@@ -893,6 +967,8 @@ static int track_event(struct walk *w, struct pft_seq *s, const struct pbd_field
 	 */
 	if ((ours & OURS_STATS) && type == PF_TE_INSTANT &&
 	    f2t_intern_find(&ix->strs, STATS_NAME, strlen(STATS_NAME)) == name)
+		return 0;
+	if (has_track && offcpu_nesting(ix, track, type, ours))
 		return 0;
 	if (ours & OURS_OFFCPU) {
 		ix->skipped_offcpu++;
@@ -972,15 +1048,20 @@ static int packet(struct walk *w, const struct pbd_field *pf)
 		clock_id = s->clock ? s->clock : PF_CLOCK_BOOTTIME;
 	if ((data.num == PF_PKT_TRACK_EVENT || data.num == PF_PKT_PERF_SAMPLE) &&
 	    clock_id >= PFT_CLOCK_MAX) {
-		ix->skipped_clock++;
-		return 0;
+		/* The sequence's own clock, on the builtin one it was given with. */
+		if (clock_id != s->seq_clock) {
+			ix->skipped_clock++;
+			return 0;
+		}
+		ts = ts - s->seq_at + s->builtin_at;
+		clock_id = s->builtin;
 	}
 	clock = (uint8_t)clock_id;
 	switch (data.num) {
 	case PF_PKT_FTRACE_EVENTS: return ftrace_bundle(w, &data);
 	case PF_PKT_PROCESS_TREE: return process_tree(w, &data);
 	case PFT_PKT_PROCESS_STATS: return process_stats(w, &data);
-	case PF_PKT_CLOCK_SNAPSHOT: return ix->have_snapshot ? 0 : clock_snapshot(w, &data);
+	case PF_PKT_CLOCK_SNAPSHOT: return clock_snapshot(w, s, &data);
 	case PF_PKT_SYSTEM_INFO: return system_info(w, &data);
 	case PF_PKT_TRACK_DESCRIPTOR: return track_descriptor(w, &data);
 	case PF_PKT_PERF_SAMPLE: return perf_sample(w, s, &data, ts, clock);
