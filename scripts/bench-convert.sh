@@ -23,7 +23,7 @@ cd "$(dirname "$0")/.."
 . scripts/bench-lib.bash
 RUNS=${RUNS:-7}
 SIZES=${SIZES:-1M 10M}
-F2T=$PWD/ftrace2trace
+F2T=${F2T:-$PWD/ftrace2trace}
 PP=$PWD/build/tests/helpers/pingpong
 SCHED=(sched_switch sched_waking sched_wakeup sched_wakeup_new sched_process_fork
        sched_process_exec sched_process_exit)
