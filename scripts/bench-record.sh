@@ -25,9 +25,9 @@
 #   trace-cmd-mono   the same with -C mono, the clock ftrace2trace records
 #                    on (what merging with user traces needs: CLOCK_MONOTONIC
 #                    costs more per event than local's bare sched_clock)
-#   perf-rec         perf record -g: perf's defaults (cycles, or cpu-clock
-#                    without a PMU; 4000 Hz; events that follow the task)
-#   perf-rec-clock   perf record -e cpu-clock -g
+#   perf-rec         perf record -F 999 -g: our rate, perf's events (cycles,
+#                    or cpu-clock without a PMU; events that follow the task)
+#   perf-rec-clock   perf record -F 999 -e cpu-clock -g
 #
 # usage: sudo scripts/bench-record.sh
 # environment:
@@ -141,8 +141,8 @@ run_variant() {
 	# -B: no build-id pass after the run (perf 6.1's crashed on some
 	# machines); the workload has timed itself by then.
 	perf-sched) perf sched record -B -o "$TMP/perf.data" -- "$@" >"$out" 2>"$err" ;;
-	perf-rec) perf record -B -g -o "$TMP/perf.data" -- "$@" >"$out" 2>"$err" ;;
-	perf-rec-clock) perf record -B -e cpu-clock -g -o "$TMP/perf.data" -- "$@" >"$out" 2>"$err" ;;
+	perf-rec) perf record -B -F 999 -g -o "$TMP/perf.data" -- "$@" >"$out" 2>"$err" ;;
+	perf-rec-clock) perf record -B -F 999 -e cpu-clock -g -o "$TMP/perf.data" -- "$@" >"$out" 2>"$err" ;;
 	trace-cmd*)
 		local ev=()
 		for e in "${SCHED_EVENTS[@]}"; do ev+=(-e "$e"); done
