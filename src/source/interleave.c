@@ -21,7 +21,7 @@ struct interleave {
 	struct input *in;
 	unsigned int n;
 	struct f2t_minheap heap;
-	int first;		/* one source: 1 its first event pending, 0 none, -1 taken */
+	int first;		/* one source: 1 its first event pending, -1 taken, 0 ended */
 };
 
 static int refill(void *input, void *ctx)
@@ -51,11 +51,19 @@ static int single_next(struct f2t_source *s, struct f2t_event *ev)
 {
 	struct interleave *m = (struct interleave *)s;
 
-	if (m->first <= 0)
-		return m->first < 0 ? f2t_source_next(m->in[0].src, ev) : 0;
-	m->first = -1;
-	*ev = m->in[0].ev;
-	return 1;
+	int ret;
+
+	if (m->first > 0) {
+		m->first = -1;
+		*ev = m->in[0].ev;
+		return 1;
+	}
+	if (!m->first)
+		return 0;
+	ret = f2t_source_next(m->in[0].src, ev);
+	if (ret <= 0)
+		m->first = 0;	/* ended: not asked again */
+	return ret;
 }
 
 static void interleave_counts(const struct f2t_source *s, struct f2t_stats *st)
