@@ -138,6 +138,12 @@ time_inputs() {
 				"$(awk -v e="$ev" -v c="$c" 'BEGIN { print e / c / 1e6 }')" "$q" \
 				"$(awk -v m="$m" 'BEGIN { print m / 1024 }')"
 		done
+		for v in pftrace fxt; do
+			[ -n "${OLD:-}" ] || break
+			paste -d' ' <(printf '%s\n' ${cpu[$v]}) <(printf '%s\n' ${cpu[old-$v]}) |
+				awk '{ print $1 / $2 }' | fmedian |
+				xargs printf 'this build / OLD, .%s: %.3f (median of the rounds'"'"' CPU time ratios)\n' "$v"
+		done
 		echo
 		echo "CPU seconds per run:"
 		for v in "${vs[@]}"; do printf '  %-12s %s\n' "$v" "${cpu[$v]}"; done
