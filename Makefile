@@ -88,7 +88,7 @@ $(B)/bpf/offcpu.skel.h: $(B)/bpf/offcpu.bpf.o
 $(B)/src/record/offcpu_bpf.o: $(B)/bpf/offcpu.skel.h
 
 # The flight recorder's latency trigger (record --trigger-latency).
-$(B)/bpf/latency.bpf.o: bpf/latency.bpf.c src/record/latency_rec.h $(B)/bpf/vmlinux.h
+$(B)/bpf/latency.bpf.o: bpf/latency.bpf.c bpf/targets.bpf.h src/record/latency_rec.h $(B)/bpf/vmlinux.h
 	$(BPF_CLANG) -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(BPF_ARCH) -I$(B)/bpf -Isrc \
 		$(shell $(PKG_CONFIG) --cflags libbpf) -Wall -c -o $@ $<
 

@@ -16,12 +16,12 @@
 #include <bpf/bpf_tracing.h>
 
 #include "record/latency_rec.h"
+#include "targets.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual MIT/GPL";
 
 /* Set by the recorder before loading. */
 const volatile __u64 threshold_ns = 10000000;
-const volatile bool filter = false;
 
 /* When each woken thread was woken, until it runs. */
 struct {
@@ -30,14 +30,6 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } woken SEC(".maps");
-
-/* The traced processes (tgids); unused when filter is off. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 8192);
-	__type(key, __u32);
-	__type(value, __u8);
-} targets SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -49,7 +41,12 @@ static __always_inline void woke(struct task_struct *p)
 	__u32 tid = p->pid, tgid = p->tgid;
 	__u64 now = bpf_ktime_get_ns();
 
-	if (!tid || (filter && !bpf_map_lookup_elem(&targets, &tgid)))
+	/*
+	 * A thread woken while it still runs (its sleep was cut short before
+	 * it switched out) has no wait to measure: kept, its time would be
+	 * taken for the wait of its next switch in, after a preemption.
+	 */
+	if (!tid || p->on_cpu || !wanted(tgid))
 		return;
 	bpf_map_update_elem(&woken, &tid, &now, BPF_ANY);
 }
@@ -97,14 +94,9 @@ int BPF_PROG(latency_switch, bool preempt, struct task_struct *prev, struct task
 	return 0;
 }
 
-/* A traced process's new processes are traced too (threads share its tgid). */
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(latency_fork, struct task_struct *parent, struct task_struct *child)
 {
-	__u32 ptgid = parent->tgid, ctgid = child->tgid;
-	__u8 one = 1;
-
-	if (filter && bpf_map_lookup_elem(&targets, &ptgid))
-		bpf_map_update_elem(&targets, &ctgid, &one, BPF_ANY);
+	follow_fork(parent, child);
 	return 0;
 }

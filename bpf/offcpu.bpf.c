@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * Off-CPU episodes, in the kernel.  At sched_switch a task leaving in a
- * sleeping state gets its time and its kernel and user stack ids noted,
- * keyed by thread; sched_waking adds who woke it and from where; at the
+ * sleeping state gets its time, its kernel and user stack ids, its user
+ * registers and a copy of the top of its user stack noted, in its task
+ * storage (the conversion unwinds the innermost user frames from these with
+ * the binaries' CFI: the C library's wrappers have no frame pointer, and the
+ * frame-pointer walk skips their caller); sched_waking adds who woke it and from where; at the
  * switch back in, an episode at least min_ns long becomes one record in
  * the ring buffer.  Only the traced processes (and the processes they
  * fork) when the filter is on.
@@ -28,47 +31,40 @@
 #include "capture/offcpu_rec.h"
 #include "counters.bpf.h"
 #include "stacks.bpf.h"
+#include "targets.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual MIT/GPL";
 
 /* Set by the recorder before loading. */
 const volatile __u64 min_ns = 1000;
-const volatile bool filter = false;
 const volatile __u64 ring_bytes = 1;
+const volatile __u32 ustack_bytes = F2T_OFFCPU_USTACK_COPY;	/* user stack copied at most */
+const volatile __u32 ustack_min = F2T_OFFCPU_USTACK_MIN;	/* ... at least, when it fits */
+const volatile bool ustack_fit = true;	/* copy to the frame pointer's frame when near */
 
-/* A task's pending episode, from its switch out to its switch in. */
-struct blocked {
-	__u64 start_ns;
-	__u32 waker_tid, waker_tgid;
-	__s32 kstack, ustack;
-	__s32 waker_kstack, waker_ustack;
-	__u32 state, tgid;
+/*
+ * A thread's pending episode, from its switch out to its switch in (its
+ * start_ns 0 when none): the record the switch in hands to the ring, with
+ * its copy of the user stack after it.  Task storage rather than a map keyed
+ * by thread: no hashing, nothing to delete at each switch in, room only for
+ * the threads that block, freed with them.
+ */
+struct pending {
+	struct f2t_offcpu_rec rec;
+	__u8 ustack[F2T_OFFCPU_USTACK_MAX];
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u32);
-	__type(value, struct blocked);
-} blocked SEC(".maps");
-
-/* The traced processes (tgids); unused when filter is off. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 8192);
-	__type(key, __u32);
-	__type(value, __u8);
-} targets SEC(".maps");
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct pending);
+} pending SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 16 << 20);	/* resized by the recorder */
 } events SEC(".maps");
-
-static __always_inline bool wanted(__u32 tgid)
-{
-	return !filter || bpf_map_lookup_elem(&targets, &tgid);
-}
 
 /*
  * The state as sched_switch's prev_state field reports it: the task-state
@@ -96,57 +92,97 @@ static __always_inline __u32 report_state(struct task_struct *p, unsigned int pr
 	return bit < 0 ? 0 : 1u << bit;
 }
 
+/*
+ * Copies the top of the user stack, from SP up, into DST: what unwinding
+ * the innermost frames needs.  When the frame pointer FP points a little
+ * above SP, the frames below the innermost frame-pointer frame (a C
+ * library wrapper's, which keeps none) end at FP + 16, where that frame's
+ * return address is and the frame-pointer walk goes on: so far, and at
+ * least ustack_min (FP may be a register put to other use, holding an
+ * address on the stack).  Else, and when ustack_fit is off (--call-graph
+ * dwarf), ustack_bytes.  Where the stack's mapping ends sooner (a shallow
+ * main thread), up to the end of SP's page.  Returns the bytes copied, a
+ * multiple of 8.
+ */
+static __always_inline __u32 copy_user_stack(__u8 *dst, __u64 sp, __u64 fp)
+{
+	__u32 n = ustack_bytes & ~7u;
+
+	if (!sp || !n)
+		return 0;
+	if (ustack_fit && fp > sp && fp - sp + 16 < n) {
+		n = ((__u32)(fp - sp) + 16 + 7) & ~7u;
+		if (n < ustack_min)
+			n = ustack_min;
+	}
+	if (n > F2T_OFFCPU_USTACK_MAX)
+		n = F2T_OFFCPU_USTACK_MAX;
+	if (!bpf_probe_read_user(dst, n, (void *)sp))
+		return n;
+	n = (__u32)(4096 - (sp & 4095)) & ~7u;
+	if (n > F2T_OFFCPU_USTACK_MAX || n > ustack_bytes)
+		return 0;
+	return n && !bpf_probe_read_user(dst, n, (void *)sp) ? n : 0;
+}
+
 static __always_inline void switch_out(void *ctx, struct task_struct *prev, __u32 state,
 				       __u64 now)
 {
 	__u32 tid = prev->pid, tgid = prev->tgid;
-	struct blocked b = {
-		.start_ns = now,
-		.state = state,
-		.tgid = tgid,
-		.waker_kstack = -2, .waker_ustack = -2,	/* ENOENT: no waker seen */
-	};
+	struct pending *p;
+	struct pt_regs *regs;
 
 	if (!tid || !wanted(tgid))
 		return;
-	/* current is still prev: the stacks are where it blocked. */
-	stacks_of(ctx, prev, false, &b.kstack, &b.ustack);
-	if (bpf_map_update_elem(&blocked, &tid, &b, BPF_ANY))
+	p = bpf_task_storage_get(&pending, prev, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!p) {
 		count(F2T_OFFCPU_DROPPED_MAP);
+		return;
+	}
+	/* The waker's fields first: a waking on another CPU may already fill them. */
+	p->rec.waker_tid = p->rec.waker_tgid = 0;
+	p->rec.waker_kstack = p->rec.waker_ustack = -2;	/* ENOENT: no waker seen */
+	p->rec.start_ns = now;
+	p->rec.tid = tid;
+	p->rec.tgid = tgid;
+	p->rec.state = state;
+	p->rec.uip = p->rec.usp = p->rec.ufp = 0;
+	p->rec.ucopy = 0;
+	p->rec.zero = 0;
+	/* current is still prev: the stacks are where it blocked. */
+	stacks_of(ctx, prev, false, &p->rec.kstack, &p->rec.ustack);
+	if (prev->flags & 0x00200000 /* PF_KTHREAD */)
+		return;
+	regs = (struct pt_regs *)bpf_task_pt_regs(prev);
+	p->rec.uip = PT_REGS_IP(regs);
+	p->rec.usp = PT_REGS_SP(regs);
+	p->rec.ufp = PT_REGS_FP(regs);
+	p->rec.ucopy = copy_user_stack(p->ustack, p->rec.usp, p->rec.ufp);
 }
 
 static __always_inline void switch_in(struct task_struct *next, __u64 now)
 {
-	__u32 tid = next->pid;
-	struct blocked *b = bpf_map_lookup_elem(&blocked, &tid);
-	struct f2t_offcpu_rec *r;
+	struct pending *p = bpf_task_storage_get(&pending, next, NULL, 0);
+	__u64 flags, len;
+	__u32 n;
 
-	if (!b)
+	if (!p || !p->rec.start_ns)
 		return;
-	if (now - b->start_ns >= min_ns) {
-		r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
-		if (r) {
-			r->start_ns = b->start_ns;
-			r->end_ns = now;
-			r->tid = tid;
-			r->tgid = b->tgid;
-			r->waker_tid = b->waker_tid;
-			r->waker_tgid = b->waker_tgid;
-			r->kstack = b->kstack;
-			r->ustack = b->ustack;
-			r->waker_kstack = b->waker_kstack;
-			r->waker_ustack = b->waker_ustack;
-			r->state = b->state;
-			r->cpu = bpf_get_smp_processor_id();
-			bpf_ringbuf_submit(r, bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >
-						      ring_bytes / 4 ? BPF_RB_FORCE_WAKEUP
-								     : BPF_RB_NO_WAKEUP);
-			count(F2T_OFFCPU_EPISODES);
-		} else {
+	if (now - p->rec.start_ns >= min_ns) {
+		p->rec.end_ns = now;
+		p->rec.cpu = bpf_get_smp_processor_id();
+		n = p->rec.ucopy;
+		if (n > F2T_OFFCPU_USTACK_MAX)
+			n = 0;	/* cannot happen: copy_user_stack() bounds it */
+		len = sizeof(p->rec) + (n & ~7u);
+		flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) > ring_bytes / 4
+				? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+		if (bpf_ringbuf_output(&events, p, len, flags))
 			count(F2T_OFFCPU_DROPPED_RING);
-		}
+		else
+			count(F2T_OFFCPU_EPISODES);
 	}
-	bpf_map_delete_elem(&blocked, &tid);
+	p->rec.start_ns = 0;
 }
 
 SEC("tp_btf/sched_switch")
@@ -165,33 +201,28 @@ int BPF_PROG(offcpu_switch, bool preempt, struct task_struct *prev, struct task_
 SEC("tp_btf/sched_waking")
 int BPF_PROG(offcpu_waking, struct task_struct *p)
 {
-	__u32 tid = p->pid;
-	struct blocked *b = bpf_map_lookup_elem(&blocked, &tid);
+	struct pending *b = bpf_task_storage_get(&pending, p, NULL, 0);
 	__u64 id;
 
-	if (!b)
+	if (!b || !b->rec.start_ns)
 		return 0;
 	/* current is the waker: a task, or whatever an interrupt came in on. */
 	id = bpf_get_current_pid_tgid();
-	b->waker_tid = (__u32)id;
-	b->waker_tgid = (__u32)(id >> 32);
-	if (bpf_ktime_get_ns() - b->start_ns < min_ns) {
+	b->rec.waker_tid = (__u32)id;
+	b->rec.waker_tgid = (__u32)(id >> 32);
+	if (bpf_ktime_get_ns() - b->rec.start_ns < min_ns) {
 		/* Most likely a short episode, not kept: no stacks walked. */
-		b->waker_kstack = b->waker_ustack = -61;	/* ENODATA */
+		b->rec.waker_kstack = b->rec.waker_ustack = -61;	/* ENODATA */
 		return 0;
 	}
-	stacks_of(ctx, bpf_get_current_task_btf(), true, &b->waker_kstack, &b->waker_ustack);
+	stacks_of(ctx, bpf_get_current_task_btf(), true, &b->rec.waker_kstack,
+		  &b->rec.waker_ustack);
 	return 0;
 }
 
-/* A traced process's new processes are traced too (threads share its tgid). */
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(offcpu_fork, struct task_struct *parent, struct task_struct *child)
 {
-	__u32 ptgid = parent->tgid, ctgid = child->tgid;
-	__u8 one = 1;
-
-	if (filter && bpf_map_lookup_elem(&targets, &ptgid))
-		bpf_map_update_elem(&targets, &ctgid, &one, BPF_ANY);
+	follow_fork(parent, child);
 	return 0;
 }

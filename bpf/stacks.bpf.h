@@ -26,7 +26,18 @@
  * that came out different (stacks_stale): a recording says how often it
  * happened.  A
  * stack the check cannot cover (one from an interrupt, one whose frames are
- * not all found) is walked every time.
+ * not all found) is walked every time.  So is the stack of a user task that
+ * is not in a system call: an interrupt from user mode runs on the task's
+ * stack, where a waking it does looks like a site, but the user registers
+ * are wherever the interrupted program was, and any program (a fuzzer on a
+ * loaded machine) calls one leaf from many places at one depth: those were
+ * the stale reuses record_offcpu_reuse.sh saw under CPU load.  A system
+ * call's user registers are at its wrapper, called from few places.
+ * The copy of the top of the user stack (offcpu.bpf.c) is taken at every
+ * switch out, reused or not: it holds the return address into the
+ * wrapper's caller, below the frame pointer's frame, which the check does
+ * not cover (read() called from two functions with the same frame pointer
+ * and callers); bench-offcpu.sh prices it.
  */
 #ifndef F2T_STACKS_BPF_H
 #define F2T_STACKS_BPF_H
@@ -99,7 +110,16 @@ static __always_inline __s32 kernel_stack_id(frames_t *f, long len)
 		count(F2T_OFFCPU_STACK_COLLISIONS);
 		return -28;	/* ENOSPC */
 	}
-	bpf_map_update_elem(&kstack_ids, &h, &id, BPF_NOEXIST);
+	/*
+	 * Another CPU may have added the same stack meanwhile: its id is the
+	 * stack's from now on (a site keeping ours would look stale to a walk
+	 * that finds theirs), and ours is spent for nothing.
+	 */
+	if (bpf_map_update_elem(&kstack_ids, &h, &id, BPF_NOEXIST)) {
+		known = bpf_map_lookup_elem(&kstack_ids, &h);
+		if (known)
+			return (__s32)*known;
+	}
 	return (__s32)id;
 }
 
@@ -270,12 +290,21 @@ static __always_inline void user_frames(__u64 fp, struct site_key *k)
 	}
 }
 
+/*
+ * The system call a task is in, by its saved user registers; false when it
+ * entered the kernel another way (an exception, or an interrupt that came
+ * in on its stack, as one from user mode does on x86_64).  x86_64 saves the
+ * number as orig_ax and -ENOSYS as ax until the call returns.
+ */
 #if defined(__TARGET_ARCH_x86)
 #define SYSCALL_NR(regs) ((regs)->orig_ax)
+#define IN_SYSCALL(regs) ((long)(regs)->orig_ax >= 0 && (long)(regs)->ax == -38)
 #elif defined(__TARGET_ARCH_arm64)
 #define SYSCALL_NR(regs) ((regs)->syscallno)
+#define IN_SYSCALL(regs) ((int)(regs)->syscallno >= 0)
 #else
 #define SYSCALL_NR(regs) 0
+#define IN_SYSCALL(regs) false
 #endif
 
 /**
@@ -299,9 +328,11 @@ static __always_inline void stacks_of(void *ctx, struct task_struct *task, bool 
 		.sp = PT_REGS_SP(regs),
 		.fp = PT_REGS_FP(regs),
 	};
+	/* Only a system call's stacks are sites: see the comment at the top. */
+	bool site = !user || IN_SYSCALL(regs);
 	struct scratch *sc;
 	__u32 zero = 0, nraw;
-	struct site *s;
+	struct site *s = NULL;
 	bool same;
 	long len;
 
@@ -310,9 +341,10 @@ static __always_inline void stacks_of(void *ctx, struct task_struct *task, bool 
 		*kstack = *ustack = -12;	/* ENOMEM: cannot happen */
 		return;
 	}
-	if (user)
+	if (user && site)
 		user_frames(key.fp, &key);
-	s = bpf_map_lookup_elem(&sites, &key);
+	if (site)
+		s = bpf_map_lookup_elem(&sites, &key);
 	same = s && same_kernel_stack(ctx, task, regs, s, sc->raw);
 	if (same && bpf_get_prandom_u32() % recheck_every) {
 		*kstack = s->kstack;
@@ -328,7 +360,7 @@ static __always_inline void stacks_of(void *ctx, struct task_struct *task, bool 
 			return;		/* the site stands (a stack the tables could not keep is no other stack) */
 		count(F2T_OFFCPU_STACKS_STALE);
 	}
-	if (*kstack < 0 || (user && *ustack < 0))
+	if (!site || *kstack < 0 || (user && *ustack < 0))
 		return;
 	sc->site.kstack = *kstack;
 	sc->site.ustack = *ustack;

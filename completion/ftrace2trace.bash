@@ -159,7 +159,14 @@ _ftrace2trace()
 	fi
 
 	case $sub in
-	convert | report) _ftrace2trace_files "$cur" cap dat txt trace html ;;
+	report)
+		# The off-CPU report needs a capture's episodes: a .pftrace has none to give.
+		if [[ " ${COMP_WORDS[*]} " == *" --off-cpu "* ]]; then
+			_ftrace2trace_files "$cur" cap dat txt trace html
+		else
+			_ftrace2trace_files "$cur" cap dat txt trace html pftrace perfetto-trace
+		fi ;;
+	convert) _ftrace2trace_files "$cur" cap dat txt trace html pftrace perfetto-trace ;;
 	dump) _ftrace2trace_files "$cur" fxt ;;
 	open) _ftrace2trace_files "$cur" pftrace perfetto-trace fxt json json.gz ;;
 	merge) _ftrace2trace_files "$cur" json ;;

@@ -70,3 +70,17 @@ build_harness() {
 		-o "$2" "scripts/$1" "$tree/build/libf2t.a" $(pkg-config --libs $pkgs) \
 		-lstdc++ -lpthread -lm
 }
+
+# alternate RUNS VARIANT...: RUNS rounds, each calling the script's
+# run_variant for every VARIANT in turn (alternating, so that the machine's
+# load falls on all alike), skipping those whose failed[VARIANT] is set.
+alternate() {
+	local runs=$1 i v
+	shift
+	for ((i = 1; i <= runs; i++)); do
+		for v in "$@"; do
+			[ -n "${failed[$v]:-}" ] || run_variant "$v"
+		done
+		echo "   round $i/$runs done" >&2
+	done
+}

@@ -7,15 +7,23 @@
  *
  * Capture records (capture/capture.h):
  *   OFFCPU_INFO   arg 0, at start: "key=value\n" text:
- *                   record_size=56  bytes per episode record
+ *                   record_size=88  bytes of an episode record's fixed part
+ *                                   (56: a capture from before the user
+ *                                   registers and stack copy, whose records
+ *                                   end at @cpu and have no tail)
+ *                   ustack_copy=N   user stack bytes copied per episode, at most
+ *                   ustack_fit=0|1  1: less, to the frame pointer's frame
+ *                   arch=MACHINE    uname's machine: what the registers are
  *                   min_ns=N        episodes shorter than this were not kept
  *                   scope=all|command|pids
  *                   max_depth=127   frames per stack at most
  *                 arg 1, at stop: the counters (F2T_OFFCPU_COUNTERS below),
  *                   "name=N\n" each, in their order: episodes=N ...
- *   OFFCPU_DATA   whole struct f2t_offcpu_rec records, back to back, in the
- *                 order the ring buffer held them (by end time, give or take
- *                 the microseconds between two CPUs' reservations)
+ *   OFFCPU_DATA   whole records, back to back, in the order the ring buffer
+ *                 held them (by end time, give or take the microseconds
+ *                 between two CPUs' reservations): a struct f2t_offcpu_rec,
+ *                 then its @ucopy bytes of user stack, zero padded to a
+ *                 multiple of 8
  *   OFFCPU_STACKS a stack map at stop (arg 0: kernel stacks, arg 1: user
  *                 stacks): per stack {u32 id; u32 nframes; u64 ip[nframes]},
  *                 back to back, innermost frame first
@@ -43,6 +51,20 @@
 #define F2T_OFFCPU_MAX_DEPTH 127
 
 /*
+ * User stack bytes an episode copies at most (a power of two).  By
+ * default, up to the innermost frame-pointer frame's return address when
+ * the frame pointer is near (the C library's wrappers, which keep no frame,
+ * lie below it: read(), nanosleep() and fdatasync() need 32 to 64 bytes to
+ * reach their caller's return address, a pthread join 192), at least
+ * F2T_OFFCPU_USTACK_MIN, and F2T_OFFCPU_USTACK_COPY when the frame pointer
+ * is not near (code without frame pointers); --call-graph dwarf copies its
+ * own size, up to the maximum.  bench-offcpu.sh prices each.
+ */
+#define F2T_OFFCPU_USTACK_MAX 8192
+#define F2T_OFFCPU_USTACK_COPY 512
+#define F2T_OFFCPU_USTACK_MIN 128
+
+/*
  * One blocked episode.  Stack ids index the kernel or the user stack map;
  * a negative one says why there is none: -EFAULT no user stack (a kernel
  * thread); -EEXIST a hash collision in the user stack map, -ENOSPC the
@@ -61,7 +83,21 @@ struct f2t_offcpu_rec {
 	__s32 waker_kstack, waker_ustack;
 	__u32 state;		/* F2T_OFFCPU_S, _D, ... */
 	__u32 cpu;		/* where it was switched back in */
+	/*
+	 * The thread's user registers at the switch out (0 for a kernel
+	 * thread), for unwinding its innermost user frames with their CFI:
+	 * instruction, stack and frame pointers (x86_64: ip, sp, bp).
+	 */
+	__u64 uip, usp, ufp;
+	__u32 ucopy;		/* user stack bytes that follow, copied from usp up */
+	__u32 zero;
 };
+
+/* The bytes of a record with its stack copy, in OFFCPU_DATA. */
+#define F2T_OFFCPU_REC_BYTES(ucopy) (sizeof(struct f2t_offcpu_rec) + (((ucopy) + 7) & ~7u))
+
+/* The record size of captures from before the registers and stack copy. */
+#define F2T_OFFCPU_REC_V1_BYTES 56
 
 /*
  * The per-CPU counters, listed once: X(ID, "name") for each, in the order
@@ -70,7 +106,7 @@ struct f2t_offcpu_rec {
 #define F2T_OFFCPU_COUNTERS(X)							\
 	X(EPISODES, "episodes")			/* records written */		\
 	X(DROPPED_RING, "dropped_ring")		/* ring buffer full: record lost */ \
-	X(DROPPED_MAP, "dropped_map")		/* blocked-task map full: episode lost */ \
+	X(DROPPED_MAP, "dropped_map")		/* no task storage: episode lost */ \
 	X(STACK_COLLISIONS, "stack_collisions")	/* stack not kept (user: hash	\
 						   collision; kernel: table full) */ \
 	X(STACKS_SHORTENED, "stacks_shortened")	/* user stack kept without its	\

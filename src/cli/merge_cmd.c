@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: MIT
 /* ftrace2trace merge -o OUT.json [--offset IN=SECONDS...] IN.json... */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/suggest.h"
 #include "merge/decimal.h"
 #include "merge/merge.h"
+#include "source/input.h"
 #include "util/log.h"
 #include "util/outfile.h"
 
@@ -51,6 +55,41 @@ static int parse_offset(const char *arg, struct f2t_merge_offset *off, char **in
 		return -ENOMEM;
 	}
 	off->input = *input;
+	return 0;
+}
+
+/*
+ * An input that is a recording, not JSON (a .pftrace, a capture, a
+ * trace.dat): said with what to do, rather than as a JSON syntax error.
+ * The merge reads JSON alone: it aligns inputs by their clock_sync events
+ * and copies their events as they are, streamed, which a conversion first
+ * gives it.  Anything that cannot be read here is the merge's to report.
+ */
+static int refuse_recordings(const char *const *inputs, size_t n)
+{
+	static const struct f2t_input_kind *const kinds[] = {
+		&f2t_pftrace_input, &f2t_capture_input, &f2t_tracedat_input,
+	};
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char head[F2T_INPUT_PROBE_LEN];
+		int fd = open(inputs[i], O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		struct stat st;
+		ssize_t len = -1;
+
+		if (fd < 0)
+			continue;
+		if (!fstat(fd, &st) && S_ISREG(st.st_mode))
+			len = pread(fd, head, sizeof(head), 0);
+		close(fd);
+		for (size_t k = 0; len > 0 && k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+			if (!kinds[k]->probe(head, (size_t)len))
+				continue;
+			f2t_err("%s: not a JSON trace (%s): merge reads JSON traces; convert it first (ftrace2trace convert %s -o NAME.json) and merge that",
+				inputs[i], kinds[k]->name, inputs[i]);
+			return -EINVAL;
+		}
+	}
 	return 0;
 }
 
@@ -114,7 +153,7 @@ int f2t_cmd_merge(int argc, char **argv)
 		status = 1;
 		goto out;
 	}
-	status = f2t_merge(&opts) ? 1 : 0;
+	status = refuse_recordings(opts.inputs, opts.ninputs) || f2t_merge(&opts) ? 1 : 0;
 out:
 	for (int i = 0; names && i < argc; i++)
 		free(names[i]);

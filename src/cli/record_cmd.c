@@ -75,10 +75,13 @@ static void usage(FILE *f)
 		"      --call-graph MODE   fp (frame pointers, default) or dwarf[,BYTES]:\n"
 		"                          copy BYTES of user stack (default %u) and unwind\n"
 		"                          it when converting, for code built without\n"
-		"                          frame pointers\n"
+		"                          frame pointers (off-CPU stacks too)\n"
 		"      --off-cpu           where threads blocked, for how long, and who woke\n"
 		"                          them: kernel and user stacks at each switch-out\n"
-		"                          into a sleeping state (BPF; same scope as samples)\n"
+		"                          into a sleeping state (BPF; same scope as samples;\n"
+		"                          the innermost user frames unwound from a copy of\n"
+		"                          the stack's top, through libraries without frame\n"
+		"                          pointers)\n"
 		"      --off-cpu-min USECS keep blocked episodes of at least USECS (default %u)\n"
 		"      --function[=GLOBS]  kernel functions called (comma-separated globs,\n"
 		"                          e.g. 'vfs_*,tcp_*'), by the COMMAND or -p tasks\n"
@@ -454,6 +457,8 @@ int f2t_cmd_record(int argc, char **argv)
 		if (!strcmp(o.conv.outputs[i].path, "-"))
 			return usage_error("-o -: several snapshots cannot all go to standard "
 					   "output (--max-snapshots 1 can)%s", "");
+	if (open && o.max_snapshots > 1)
+		return usage_error("--open serves one trace: not with --max-snapshots%s", "");
 	if (open && !(o.open = openable_output(&o.conv)))
 		return usage_error("--open: no output Perfetto UI opens (.pftrace, .fxt, .json, "
 				   ".json.gz)%s", "");

@@ -5,7 +5,11 @@
  * sync record), counters as counter events, async slices as async
  * begin/end, pseudo tracks' names as kernel object records, and CPU
  * samples as profiler backtraces preceded by the module and mmap records
- * their frames need (from the model's definitions, fxt_prof.h).
+ * their frames need (from the model's definitions, fxt_prof.h).  An
+ * off-CPU slice's stacks are string arguments "stack" and "waker_stack",
+ * their text (model/stack_text.h) interned in the string table like any
+ * name: FXT has no stack a duration event can name, and Perfetto shows no
+ * profiler record, so a repeated stack costs a string reference.
  * Everything a record refers to is interned before the record is encoded
  * (fxt_tables.h says why).
  */
@@ -86,6 +90,21 @@ static int put_arg(struct f2t_writer *w, struct fxt_args *args, const struct f2t
 	args->nwords = (uint16_t)(args->nwords + n);
 	args->count++;
 	return 0;
+}
+
+/* An off-CPU slice's stacks as interned strings. */
+static int put_stacks(struct f2t_writer *w, struct fxt_args *args, const struct f2t_item *it)
+{
+	struct fxt_priv *p = w->priv;
+	struct f2t_arg a = { .name = "stack", .type = F2T_ARG_STR,
+			     .str = f2t_stack_text(p->stacks, it->stack.callstack) };
+	int ret = put_arg(w, args, &a);
+
+	if (ret || !it->waker_stack.callstack)
+		return ret;
+	a.name = "waker_stack";
+	a.str = f2t_stack_text(p->stacks, it->waker_stack.callstack);
+	return put_arg(w, args, &a);
 }
 
 /* A pseudo track's name, as the kernel object record of its thread or process. */
@@ -179,6 +198,8 @@ static int define(struct f2t_writer *w, const struct f2t_item *it)
 	struct fxt_priv *p = w->priv;
 	int ret = fxt_prof_define(p->prof, it);
 
+	if (!ret)
+		ret = f2t_stack_text_define(p->stacks, it);
 	return ret ? ret : pf_samples_item(p->pf, &p->pfbuf, it);
 }
 
@@ -209,6 +230,8 @@ int fxt_write_item(struct f2t_writer *w, const struct f2t_item *it)
 		ret = str_ref(w, it->name, it->name_unique, MAX_NAME_INLINE, &e.name);
 	for (unsigned int i = 0; !ret && i < it->nargs; i++)
 		ret = put_arg(w, &args, &it->args[i]);
+	if (!ret && it->ev && it->ev->kind == F2T_EV_OFFCPU)
+		ret = put_stacks(w, &args, it);
 	if (ret)
 		return ret;
 	switch (it->kind) {

@@ -12,6 +12,7 @@
 #include "fxt/fxt_enc.h"
 #include "fxt/fxt_prof.h"
 #include "fxt/fxt_tables.h"
+#include "model/stack_text.h"
 #include "output/writer.h"
 #include "perfetto/pf_samples.h"
 #include "util/idmap.h"
@@ -23,6 +24,7 @@ struct fxt_priv {
 	struct fxt_strtab *strs;
 	struct fxt_thrtab *threads;
 	struct fxt_prof *prof;		/* modules and mappings already written */
+	struct f2t_stack_text *stacks;	/* off-CPU slices' stacks, as string arguments */
 	/* CPU samples again as Perfetto packets, for blob records (type 3). */
 	struct pf_samples *pf;
 	struct pb_buf pfbuf;

@@ -428,6 +428,7 @@ static void fxt_destroy(struct f2t_writer *w)
 	fxt_strtab_free(p->strs);
 	fxt_thrtab_free(p->threads);
 	fxt_prof_free(p->prof);
+	f2t_stack_text_free(p->stacks);
 	pf_samples_free(p->pf);
 	pb_buf_free(&p->pfbuf);
 	free(p->named);
@@ -454,9 +455,10 @@ int f2t_fxt_writer_init(struct f2t_writer *w)
 	p->strs = fxt_strtab_new(S_FIRST_DYNAMIC, FXT_MAX_STRING_INDEX);
 	p->threads = fxt_thrtab_new(1, FXT_MAX_THREAD_INDEX);
 	p->prof = fxt_prof_new();
+	p->stacks = f2t_stack_text_new();
 	/* FXT timestamps are MONOTONIC, and Perfetto reads them as its default clock: so are these. */
 	p->pf = pf_samples_new(&w->rec->sampling, false);
-	if (!p->strs || !p->threads || !p->prof || !p->pf || f2t_idmap_init(&p->unknown, 1)) {
+	if (!p->strs || !p->threads || !p->prof || !p->stacks || !p->pf || f2t_idmap_init(&p->unknown, 1)) {
 		w->priv = p;
 		fxt_destroy(w);
 		return -ENOMEM;

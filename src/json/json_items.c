@@ -10,7 +10,9 @@
  * "ts" is microseconds with three decimals, so no nanosecond is lost.  An
  * "E" names the slice it ends only when the model knows the name: a name
  * that differed from its "B"'s would make the viewers complain.
- * Samples are json_samples.c's.
+ * An off-CPU slice's stacks are its "sf" (Trace Viewer shows it with the
+ * slice) and, as arguments "stack" and "waker_stack", their text (what
+ * Perfetto shows: it skips stackFrames).  Samples are json_samples.c's.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -24,14 +26,23 @@ static void put_str(struct f2t_out *o, struct f2t_str s)
 	f2t_json_put_string(o, s.s, s.len);
 }
 
-static void put_args(struct f2t_out *o, const struct f2t_item *it)
+/* An argument's name, after the ones before it ("args" opened at the first). */
+static void put_key(struct f2t_out *o, unsigned int i, const char *name)
 {
+	f2t_out_puts(o, i ? "," : ",\"args\":{");
+	f2t_json_put_string(o, name, strlen(name));
+	f2t_out_putc(o, ':');
+}
+
+/* @it's arguments, and an off-CPU slice's stacks as text. */
+static void put_args(struct f2t_out *o, const struct f2t_item *it, struct f2t_stack_text *st)
+{
+	unsigned int n = it->nargs;
+
 	for (unsigned int i = 0; i < it->nargs; i++) {
 		const struct f2t_arg *a = &it->args[i];
 
-		f2t_out_puts(o, i ? "," : ",\"args\":{");
-		f2t_json_put_string(o, a->name, strlen(a->name));
-		f2t_out_putc(o, ':');
+		put_key(o, i, a->name);
 		switch (a->type) {
 		case F2T_ARG_I32:
 		case F2T_ARG_I64:
@@ -52,7 +63,15 @@ static void put_args(struct f2t_out *o, const struct f2t_item *it)
 			break;
 		}
 	}
-	if (it->nargs)
+	if (it->ev && it->ev->kind == F2T_EV_OFFCPU) {
+		put_key(o, n++, "stack");
+		put_str(o, f2t_stack_text(st, it->stack.callstack));
+		if (it->waker_stack.callstack) {
+			put_key(o, n++, "waker_stack");
+			put_str(o, f2t_stack_text(st, it->waker_stack.callstack));
+		}
+	}
+	if (n)
 		f2t_out_putc(o, '}');
 }
 
@@ -78,7 +97,8 @@ int json_write_item(struct f2t_writer *w, const struct f2t_item *it)
 		[F2T_ITEM_ASYNC_BEGIN] = 'b', [F2T_ITEM_ASYNC_END] = 'e',
 		[F2T_ITEM_CLOCK_SYNC] = 'c',
 	};
-	struct f2t_out *o = ((struct json_priv *)w->priv)->events.out;
+	struct json_priv *p = w->priv;
+	struct f2t_out *o = p->events.out;
 
 	switch (it->kind) {
 	case F2T_ITEM_NAME:
@@ -89,9 +109,10 @@ int json_write_item(struct f2t_writer *w, const struct f2t_item *it)
 	case F2T_ITEM_STACK_NODE:
 		return json_stack_node(w, it);
 	case F2T_ITEM_MAPPING:
+		return 0;
 	case F2T_ITEM_FRAME:
 	case F2T_ITEM_CALLSTACK:
-		return 0;	/* the stack tree is all a JSON trace has of stacks */
+		return f2t_stack_text_define(p->stacks, it);
 	case F2T_ITEM_CLOCK_SYNC:
 		f2t_out_puts(o, ",\n{\"name\":\"clock_sync\"");
 		break;
@@ -132,7 +153,7 @@ int json_write_item(struct f2t_writer *w, const struct f2t_item *it)
 		f2t_out_puts(o, ",\"sf\":");
 		f2t_json_put_u64(o, it->stack.node);
 	}
-	put_args(o, it);
+	put_args(o, it, p->stacks);
 	f2t_out_putc(o, '}');
 	return o->err;
 }

@@ -7,6 +7,7 @@
 #ifndef F2T_JSON_WRITER_LOCAL_H
 #define F2T_JSON_WRITER_LOCAL_H
 
+#include "model/stack_text.h"
 #include "output/writer.h"
 #include "text/ftrace_text.h"
 #include "util/spool.h"
@@ -20,6 +21,7 @@ struct json_priv {
 	struct f2t_spool node_spool;	/* "stackFrames" entries, likewise */
 	uint64_t nodes;
 	uint64_t not_in_text;		/* events drawn from traceEvents instead */
+	struct f2t_stack_text *stacks;	/* off-CPU slices' stacks as text */
 };
 
 /* One item as a traceEvents entry, into the spool (json_items.c). */

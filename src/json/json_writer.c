@@ -327,6 +327,7 @@ static void json_destroy(struct f2t_writer *w)
 	f2t_spool_close(&p->events);
 	f2t_spool_close(&p->sample_spool);
 	f2t_spool_close(&p->node_spool);
+	f2t_stack_text_free(p->stacks);
 	free(p);
 	w->priv = NULL;
 }
@@ -358,8 +359,10 @@ int f2t_json_writer_init(struct f2t_writer *w)
 	p->events.fd = -1;
 	p->sample_spool.fd = -1;
 	p->node_spool.fd = -1;
-	ret = f2t_spool_open(&p->events, w->out ? w->out->path : NULL);
+	p->stacks = f2t_stack_text_new();
+	ret = p->stacks ? f2t_spool_open(&p->events, w->out ? w->out->path : NULL) : -ENOMEM;
 	if (ret) {
+		f2t_stack_text_free(p->stacks);
 		free(p);
 		return ret;
 	}

@@ -56,6 +56,12 @@ struct f2t_arg {
 	 * than churn its table with.
 	 */
 	bool unique;
+	/*
+	 * A value the trace says elsewhere (an off-CPU waker's pid and name,
+	 * which its tid gives): a format pressed for room that names threads
+	 * by tid itself may leave it out.
+	 */
+	bool derived;
 	union {
 		int64_t i;
 		uint64_t u;
@@ -156,9 +162,10 @@ struct f2t_item {
 	uint64_t id;
 	/*
 	 * SAMPLE: its stack (a node always: "[unknown]" for none); an off-CPU
-	 * COMPLETE: the stack it blocked in.
+	 * COMPLETE (ev an F2T_EV_OFFCPU): the stack it blocked in, and in
+	 * waker_stack the waker's (a callstack only; 0: none or no waker).
 	 */
-	struct f2t_stack_ref stack;
+	struct f2t_stack_ref stack, waker_stack;
 	union {				/* MAPPING, FRAME, CALLSTACK, STACK_NODE */
 		const struct f2t_mapping_def *mapping;
 		const struct f2t_frame_def *frame;

@@ -25,6 +25,7 @@ struct f2t_model {
 	struct f2t_fgraph *fg;
 	struct f2t_profile *profile;
 	struct f2t_cputime *cputime;
+	bool no_offcpu;		/* F2T_TEST_OFFCPU_DRAW_NONE: episodes drawn nowhere */
 	/* Pseudo tracks already named (F2T_ITEM_NAME sent). */
 	bool cpus_named;
 	uint8_t named[F2T_MAX_CPUS];
@@ -40,7 +41,6 @@ struct f2t_model {
 	struct f2t_arg args[F2T_ITEM_MAX_ARGS];
 	char text[F2T_MODEL_TEXT_MAX];
 	char series[24];
-	char stack_text[2][4096];	/* an off-CPU episode's stacks */
 };
 
 /* Sends @it to the writers. */

@@ -2,10 +2,11 @@
 /*
  * An off-CPU episode as one complete slice on its thread, from the switch
  * out to the switch back in: named for its state and the kernel function
- * it blocked in ("S pipe_read"), naming its stack (model/profile.h; its
- * node in the stack tree is JSON's "sf": Trace Viewer shows it with the
- * slice), and as arguments the state, the waker and both stacks as text
- * (what Perfetto shows).
+ * it blocked in ("S pipe_read"), naming the stack it blocked in and its
+ * waker's (model/profile.h: each interned once, the writers draw them from
+ * the definitions; the blocked one's node in the stack tree is JSON's
+ * "sf", which Trace Viewer shows with the slice), and as arguments the
+ * state and the waker (tid; its pid and name as derived arguments).
  */
 #include <stdio.h>
 #include <string.h>
@@ -26,21 +27,6 @@ const struct f2t_frame *f2t_offcpu_blocker(const struct f2t_frame *frames, uint3
 		if (!in_scheduler(&frames[i]))
 			return &frames[i];
 	return NULL;
-}
-
-/* FRAMES as text, one per line, innermost first; cut at LEN. */
-static struct f2t_str stack_text(const struct f2t_frame *frames, uint32_t n, char *buf,
-				 size_t len)
-{
-	size_t at = 0;
-
-	for (uint32_t i = 0; i < n && at + 2 < len; i++) {
-		if (i)
-			buf[at++] = '\n';
-		at += f2t_frame_name(&frames[i], buf + at, len - at);
-	}
-	buf[at] = '\0';
-	return (struct f2t_str){ buf, at };
 }
 
 int f2t_model_offcpu_event(struct f2t_model *m, const struct f2t_event *ev)
@@ -70,6 +56,14 @@ int f2t_model_offcpu_event(struct f2t_model *m, const struct f2t_event *ev)
 		if (ret)
 			return ret;
 	}
+	if (wt > 0 && ev->offcpu.waker_nframes) {
+		/* The waker's user frames are its own process's. */
+		ret = f2t_profile_stack(m->profile, ev->offcpu.waker_tgid, ev->offcpu.waker_frames,
+					ev->offcpu.waker_nframes, false, &it, m->emit, m->ctx,
+					&it.waker_stack);
+		if (ret)
+			return ret;
+	}
 	m->series[0] = ev->offcpu.state;
 	m->series[1] = '\0';
 	m->args[it.nargs++] = (struct f2t_arg){ .name = "state", .type = F2T_ARG_STR,
@@ -80,18 +74,11 @@ int f2t_model_offcpu_event(struct f2t_model *m, const struct f2t_event *ev)
 		m->args[it.nargs++] = (struct f2t_arg){ .name = "waker_tid", .type = F2T_ARG_I32,
 							.i = wt };
 		m->args[it.nargs++] = (struct f2t_arg){ .name = "waker_pid", .type = F2T_ARG_I32,
+							.derived = true,
 							.i = ev->offcpu.waker_tgid };
 		m->args[it.nargs++] = (struct f2t_arg){ .name = "waker", .type = F2T_ARG_STR,
+							.derived = true,
 							.str = f2t_s(t ? t->comm : "") };
 	}
-	m->args[it.nargs++] = (struct f2t_arg){
-		.name = "stack", .type = F2T_ARG_STR,
-		.str = stack_text(ev->offcpu.frames, ev->offcpu.nframes, m->stack_text[0],
-				  sizeof(m->stack_text[0])) };
-	if (wt > 0)
-		m->args[it.nargs++] = (struct f2t_arg){
-			.name = "waker_stack", .type = F2T_ARG_STR,
-			.str = stack_text(ev->offcpu.waker_frames, ev->offcpu.waker_nframes,
-					  m->stack_text[1], sizeof(m->stack_text[1])) };
 	return f2t_model_put(m, &it);
 }

@@ -62,6 +62,8 @@ struct f2t_stats {
 	uint64_t offcpu_stacks_missing;	/* stack ids with no stack in the capture */
 	uint64_t offcpu_stacks_rechecked;	/* reused stacks walked again to check them */
 	uint64_t offcpu_stacks_stale;	/* ... that came out different (bpf/stacks.bpf.h) */
+	uint64_t offcpu_unwound;	/* off-CPU user stacks unwound from their copy */
+	uint64_t offcpu_unwound_leaf_only;	/* ... of which no caller was found */
 	/* trace_marker writes (model/marker_track.h) */
 	uint64_t markers;
 	uint64_t markers_malformed;		/* kept as instants */

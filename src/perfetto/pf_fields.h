@@ -41,6 +41,7 @@ enum {
 	PF_CLOCK_REALTIME = 1,
 	PF_CLOCK_MONOTONIC = 3,
 	PF_CLOCK_BOOTTIME = 6,
+	PF_CLOCK_SEQ = 64,	/* the first of the ids a sequence defines for itself */
 };
 
 /* ClockSnapshot, ClockSnapshot.Clock */
@@ -198,8 +199,12 @@ enum {
 	PF_MODE_USER = 2,
 };
 
-/* InternedData, InternedString, Mapping, Frame, Callstack */
+/* InternedData, InternedString (EventCategory, EventName, DebugAnnotationName alike), Mapping, Frame, Callstack */
 enum {
+	PF_INTERNED_EVENT_CATEGORIES = 1,
+	PF_INTERNED_EVENT_NAMES = 2,
+	PF_INTERNED_DEBUG_ANNOTATION_NAMES = 3,
+	PF_INTERNED_DEBUG_ANNOTATION_STRINGS = 29,
 	PF_INTERNED_FUNCTION_NAMES = 5,
 	PF_INTERNED_FRAMES = 6,
 	PF_INTERNED_CALLSTACKS = 7,
@@ -238,7 +243,10 @@ enum {
 
 /* TrackEvent, DebugAnnotation */
 enum {
+	PF_TE_CATEGORY_IIDS = 3,
 	PF_TE_DEBUG_ANNOTATIONS = 4,
+	PF_TE_NAME_IID = 10,
+	PF_TE_CALLSTACK_IID = 56,
 	PF_TE_TYPE = 9,
 	PF_TE_TRACK_UUID = 11,
 	PF_TE_CATEGORIES = 22,
@@ -249,12 +257,14 @@ enum {
 	PF_TE_SLICE_END = 2,
 	PF_TE_INSTANT = 3,
 	PF_TE_COUNTER = 4,
+	PF_DA_NAME_IID = 1,
 	PF_DA_BOOL = 2,
 	PF_DA_UINT = 3,
 	PF_DA_INT = 4,
 	PF_DA_DOUBLE = 5,
 	PF_DA_STRING = 6,
 	PF_DA_NAME = 10,
+	PF_DA_STRING_IID = 17,
 };
 
 #endif

@@ -64,6 +64,17 @@ void pf_clock_snapshot(struct pb_buf *b, const struct pf_clocks *c)
 	pb_close(b, pkt);
 }
 
+void pf_seq_clock(struct pb_buf *b, uint32_t seq, uint64_t base)
+{
+	size_t pkt = pf_packet_open(b, &(struct pf_head){ .seq = seq });
+	size_t cs = pb_open(b, PF_PKT_CLOCK_SNAPSHOT);
+
+	clock(b, PF_CLOCK_SEQ, 0);
+	clock(b, PF_CLOCK_MONOTONIC, base);
+	pb_close(b, cs);
+	pb_close(b, pkt);
+}
+
 /* PerfEvents.Counter for the software and hardware events perf numbers 0.. */
 static uint32_t perf_counter(const struct f2t_sampling *s)
 {
@@ -137,6 +148,40 @@ static void tree_process(struct pb_buf *b, const struct f2t_task *t)
 	pb_bytes(b, PF_PROC_CMDLINE, t->comm, strnlen(t->comm, F2T_COMM_LEN));
 	pb_uint(b, PF_PROC_CMDLINE_IS_COMM, 1);
 	pb_close(b, pr);
+}
+
+void pf_annotation(struct pb_buf *b, const struct f2t_arg *a, uint64_t name_iid,
+		   uint64_t str_iid)
+{
+	size_t da = pb_open(b, PF_TE_DEBUG_ANNOTATIONS);
+
+	if (name_iid)
+		pb_uint(b, PF_DA_NAME_IID, name_iid);
+	else
+		pb_str(b, PF_DA_NAME, a->name);
+	switch (a->type) {
+	case F2T_ARG_I32:
+	case F2T_ARG_I64:
+		pb_int(b, PF_DA_INT, a->i);
+		break;
+	case F2T_ARG_U32:
+	case F2T_ARG_U64:
+		pb_uint(b, PF_DA_UINT, a->u);
+		break;
+	case F2T_ARG_DOUBLE:
+		pb_double(b, PF_DA_DOUBLE, a->d);
+		break;
+	case F2T_ARG_BOOL:
+		pb_uint(b, PF_DA_BOOL, a->b);
+		break;
+	case F2T_ARG_STR:
+		if (str_iid)
+			pb_uint(b, PF_DA_STRING_IID, str_iid);
+		else
+			pb_bytes(b, PF_DA_STRING, a->str.s, a->str.s ? a->str.len : 0);
+		break;
+	}
+	pb_close(b, da);
 }
 
 void pf_process_tree(struct pb_buf *b, uint64_t ts, const struct f2t_tasks *tasks,

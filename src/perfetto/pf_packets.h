@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "model/item.h"
 #include "model/recording.h"
 #include "model/tasks.h"
 #include "perfetto/pb.h"
@@ -65,6 +66,14 @@ struct pf_clocks {
 void pf_clock_snapshot(struct pb_buf *b, const struct pf_clocks *c);
 
 /**
+ * pf_seq_clock() - a ClockSnapshot on sequence @seq defining its own clock
+ *		    PF_CLOCK_SEQ, which reads 0 at MONOTONIC @base: timestamps
+ *		    from the recording's start, three or four bytes shorter
+ *		    than MONOTONIC's
+ */
+void pf_seq_clock(struct pb_buf *b, uint32_t seq, uint64_t base);
+
+/**
  * pf_seq_defaults() - the first packet of a sequence: incremental state
  *		       cleared, and the defaults of its packets
  * @seq: the sequence
@@ -73,6 +82,14 @@ void pf_clock_snapshot(struct pb_buf *b, const struct pf_clocks *c);
  */
 void pf_seq_defaults(struct pb_buf *b, uint32_t seq, uint32_t clock,
 		     const struct f2t_sampling *perf);
+
+/**
+ * pf_annotation() - argument @a as a TrackEvent's DebugAnnotation
+ * @name_iid: its name's interned iid (0: the name written out)
+ * @str_iid: a string value's interned iid (0: the string written out)
+ */
+void pf_annotation(struct pb_buf *b, const struct f2t_arg *a, uint64_t name_iid,
+		   uint64_t str_iid);
 
 /**
  * pf_process_tree() - a ProcessTree packet at @ts (MONOTONIC): tasks @tids

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* CPU samples as PerfSample packets with interned stacks (pf_samples.h). */
+/*
+ * CPU samples as PerfSample packets, and off-CPU slices as TrackEvents, with
+ * interned stacks (pf_samples.h).
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,13 +13,19 @@
 #include "util/intern.h"
 #include "util/vec.h"
 
-enum { I_NAME, I_PATH, I_BUILD_ID, I_COUNT };
+/* Interned string tables: frames' and mappings', then the TrackEvents'. */
+enum { I_NAME, I_PATH, I_BUILD_ID, I_EVENT, I_CATEGORY, I_ARG_NAME, I_ARG_STR, I_COUNT };
+
+/* An off-CPU slice's arguments as its packet names them. */
+struct arg_iids {
+	int64_t name, str;		/* str 0: not an interned string */
+};
 
 /*
  * The model's definitions as kept here, by the model's id - 1, each with
  * its iid once a sample's packet interned it (0: not yet).  Iids are given
- * in the order samples first use them, so what only off-CPU stacks use is
- * never written.
+ * in the order samples and off-CPU slices first use them, so what no
+ * packet names (a waker's stack) is never written.
  */
 struct mapping {
 	uint64_t start, end, iid;
@@ -38,6 +47,7 @@ struct callstack {
 struct pf_samples {
 	struct f2t_sampling sampling;
 	bool mono, started;
+	uint64_t base;			/* PF_CLOCK_SEQ's 0 in MONOTONIC; 0: no such clock */
 	struct f2t_intern in[I_COUNT];	/* iid: id + 1 */
 	struct pb_buf interned;		/* InternedData of the packet being built */
 	struct mapping *maps;
@@ -48,6 +58,7 @@ struct pf_samples {
 	uint64_t map_iids, frame_iids, stack_iids;	/* iids given */
 	uint64_t *ids;			/* a sample's frame iids, root first */
 	size_t ids_cap;
+	struct arg_iids args[F2T_ITEM_MAX_ARGS];
 };
 
 struct pf_samples *pf_samples_new(const struct f2t_sampling *sampling, bool mono)
@@ -249,21 +260,35 @@ static int64_t callstack_iid(struct pf_samples *s, uint32_t id)
 	return (int64_t)c->iid;
 }
 
-/* The sequence's first packet, before its first sample. */
+/* The sequence's first packets, before its first sample. */
 static void start(struct pf_samples *s, struct pb_buf *b)
 {
 	if (s->started)
 		return;
 	s->started = true;
-	pf_seq_defaults(b, PF_SEQ_SAMPLES, s->mono ? PF_CLOCK_MONOTONIC : 0, &s->sampling);
+	pf_seq_defaults(b, PF_SEQ_SAMPLES, !s->mono ? 0 : s->base ? PF_CLOCK_SEQ :
+			PF_CLOCK_MONOTONIC, &s->sampling);
+	if (s->base)
+		pf_seq_clock(b, PF_SEQ_SAMPLES, s->base);
+}
+
+/*
+ * A packet of the sequence at MONOTONIC @ts: on its own clock, or on
+ * MONOTONIC said in the packet when earlier than that clock's 0.
+ */
+static size_t packet_flags(struct pf_samples *s, struct pb_buf *b, uint64_t ts, uint32_t flags)
+{
+	bool before = s->base && ts < s->base;
+
+	start(s, b);
+	return pf_packet_open(b, &(struct pf_head){
+		.has_ts = true, .ts = s->base && !before ? ts - s->base : ts, .seq = PF_SEQ_SAMPLES,
+		.flags = flags, .clock = before ? PF_CLOCK_MONOTONIC : 0 });
 }
 
 static size_t packet(struct pf_samples *s, struct pb_buf *b, uint64_t ts)
 {
-	start(s, b);
-	return pf_packet_open(b, &(struct pf_head){
-		.has_ts = true, .ts = ts, .seq = PF_SEQ_SAMPLES,
-		.flags = PF_SEQ_NEEDS_INCREMENTAL_STATE });
+	return packet_flags(s, b, ts, PF_SEQ_NEEDS_INCREMENTAL_STATE);
 }
 
 /* One CPU sample, with what its packet is the first to use interned in it. */
@@ -292,6 +317,84 @@ static int sample(struct pf_samples *s, struct pb_buf *b, const struct f2t_item 
 	pb_close(b, ps);
 	pb_close(b, pkt);
 	return b->err;
+}
+
+/*
+ * The iids an off-CPU slice's packet names (its callstack, name, category,
+ * arguments' names and string values), interned in s->interned when new.
+ * Return: the callstack's iid (0: none) or -ENOMEM.
+ */
+static int64_t offcpu_iids(struct pf_samples *s, const struct f2t_item *it, int64_t *name,
+			   int64_t *cat)
+{
+	int64_t cs = it->stack.callstack ? callstack_iid(s, it->stack.callstack) : 0;
+
+	*name = string_iid(s, I_EVENT, PF_INTERNED_EVENT_NAMES, it->name.s, it->name.len);
+	*cat = string_iid(s, I_CATEGORY, PF_INTERNED_EVENT_CATEGORIES, it->category.s,
+			  it->category.len);
+	if (cs < 0 || *name < 0 || *cat < 0)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < it->nargs; i++) {
+		const struct f2t_arg *a = &it->args[i];
+		struct arg_iids *ai = &s->args[i];
+
+		if (a->derived)
+			continue;
+		ai->name = string_iid(s, I_ARG_NAME, PF_INTERNED_DEBUG_ANNOTATION_NAMES, a->name,
+				      strlen(a->name));
+		ai->str = a->type == F2T_ARG_STR && !a->unique && a->str.s ?
+			string_iid(s, I_ARG_STR, PF_INTERNED_DEBUG_ANNOTATION_STRINGS, a->str.s,
+				   a->str.len) : 0;
+		if (ai->name < 0 || ai->str < 0)
+			return -ENOMEM;
+	}
+	return s->interned.err ? s->interned.err : cs;
+}
+
+int pf_samples_offcpu(struct pf_samples *s, struct pb_buf *b, const struct f2t_item *it,
+		      uint64_t track)
+{
+	int64_t name, cat, cs;
+	size_t pkt, te;
+
+	s->interned.len = 0;
+	cs = offcpu_iids(s, it, &name, &cat);
+	if (cs < 0)
+		return (int)cs;
+	/*
+	 * No SEQ_NEEDS_INCREMENTAL_STATE: it only lets a reader skip packets of
+	 * a sequence whose state was lost, and this one's is set by its first
+	 * packet; two bytes of the episode's 64.
+	 */
+	pkt = packet_flags(s, b, it->ts, 0);
+	if (s->interned.len)
+		pb_bytes(b, PF_PKT_INTERNED_DATA, s->interned.p, s->interned.len);
+	te = pb_open(b, PF_PKT_TRACK_EVENT);
+	pb_uint(b, PF_TE_TYPE, PF_TE_SLICE_BEGIN);
+	pb_uint(b, PF_TE_TRACK_UUID, track);
+	pb_uint(b, PF_TE_CATEGORY_IIDS, (uint64_t)cat);
+	pb_uint(b, PF_TE_NAME_IID, (uint64_t)name);
+	if (cs)
+		pb_uint(b, PF_TE_CALLSTACK_IID, (uint64_t)cs);
+	for (unsigned int i = 0; i < it->nargs; i++)
+		if (!it->args[i].derived)
+			pf_annotation(b, &it->args[i], (uint64_t)s->args[i].name,
+				      (uint64_t)s->args[i].str);
+	pb_close(b, te);
+	pb_close(b, pkt);
+	pkt = packet_flags(s, b, it->end_ts, 0);
+	te = pb_open(b, PF_PKT_TRACK_EVENT);
+	pb_uint(b, PF_TE_TYPE, PF_TE_SLICE_END);
+	pb_uint(b, PF_TE_TRACK_UUID, track);
+	pb_close(b, te);
+	pb_close(b, pkt);
+	return b->err;
+}
+
+void pf_samples_clock_base(struct pf_samples *s, uint64_t base)
+{
+	if (s->mono)
+		s->base = base;
 }
 
 int pf_samples_item(struct pf_samples *s, struct pb_buf *b, const struct f2t_item *it)

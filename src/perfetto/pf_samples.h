@@ -38,12 +38,38 @@ struct pf_samples *pf_samples_new(const struct f2t_sampling *sampling, bool mono
 void pf_samples_free(struct pf_samples *s);
 
 /**
+ * pf_samples_clock_base() - with @mono, timestamps on a clock of the
+ *			     sequence's own that reads 0 at MONOTONIC @base
+ *			     (the recording's start; 0: none), before the
+ *			     first packet: shorter varints
+ *
+ * A packet earlier than @base says MONOTONIC itself.
+ */
+void pf_samples_clock_base(struct pf_samples *s, uint64_t base);
+
+/**
  * pf_samples_item() - a definition of the model's profile, or a CPU sample
  *		       as a packet appended to @b (other items: nothing)
  *
  * Return: 0 or -ENOMEM.
  */
 int pf_samples_item(struct pf_samples *s, struct pb_buf *b, const struct f2t_item *it);
+
+/**
+ * pf_samples_offcpu() - an off-CPU slice (a COMPLETE item of an
+ *			 F2T_EV_OFFCPU) as a TrackEvent begin and end on
+ *			 track @track, on this sequence
+ *
+ * The stack it blocked in is the begin's interned callstack, the one
+ * trace_processor attaches to the slice (track_event_callstacks) and the
+ * UI shows with it; name, category and arguments are interned too, and the
+ * derived arguments left out (trace_processor names the waker by its tid).
+ * The waker's stack has no place in a TrackEvent: it is not written.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int pf_samples_offcpu(struct pf_samples *s, struct pb_buf *b, const struct f2t_item *it,
+		      uint64_t track);
 
 /**
  * pf_samples_lost() - the kernel dropped @count perf records: a PerfSample

@@ -14,7 +14,9 @@
 /*
  * Track uuids: a kind in the top byte, so no two kinds share one; then the
  * tid or pid, or for a process's counter and async tracks a number, 1, 2,
- * ... in order of first use.
+ * ... in order of first use.  A thread's track is its tid alone (below any
+ * kind's, and never 0, the default track): every off-CPU slice names it
+ * twice, in a varint of three or four bytes rather than nine.
  */
 enum { U_THREAD = 1, U_PROCESS, U_PSEUDO, U_COUNTER, U_ASYNC, U_GLOBAL };
 
@@ -72,12 +74,21 @@ struct open2 {
 	size_t pkt, msg;
 };
 
-static struct open2 descriptor_open(struct pb_buf *b, uint64_t id)
+/*
+ * A track's descriptor, stamped with the time of its first use.
+ * trace_processor gives a thread descriptor's (pid, tid) a thread when it
+ * reaches the packet in time order, and one without a time is placed at
+ * the last time its sequence had: before the task_newtask of a thread
+ * born during the recording, the descriptor would make a second thread of
+ * that tid, with none of the first one's name or scheduling.
+ */
+static struct open2 descriptor_open(struct pb_buf *b, uint64_t id, uint64_t ts)
 {
 	struct open2 o;
 
 	o.pkt = pf_packet_open(b, &(struct pf_head){
-		.seq = PF_SEQ_TRACKS, .flags = PF_SEQ_NEEDS_INCREMENTAL_STATE });
+		.has_ts = true, .ts = ts, .seq = PF_SEQ_TRACKS,
+		.flags = PF_SEQ_NEEDS_INCREMENTAL_STATE });
 	o.msg = pb_open(b, PF_PKT_TRACK_DESCRIPTOR);
 	pb_uint(b, PF_TD_UUID, id);
 	return o;
@@ -90,7 +101,8 @@ static void close2(struct pb_buf *b, struct open2 o)
 }
 
 /* A process's track: what its counters and async slices hang from. */
-static int process_track(struct pf_tracks *t, struct pb_buf *b, int32_t pid, uint64_t *out)
+static int process_track(struct pf_tracks *t, struct pb_buf *b, int32_t pid, uint64_t ts,
+			 uint64_t *out)
 {
 	uint64_t id = uuid(U_PROCESS, (uint32_t)pid);
 	int ret = first_use(t, id);
@@ -100,7 +112,7 @@ static int process_track(struct pf_tracks *t, struct pb_buf *b, int32_t pid, uin
 	*out = id;
 	if (ret <= 0)
 		return ret;
-	d = descriptor_open(b, id);
+	d = descriptor_open(b, id, ts);
 	pd = pb_open(b, PF_TD_PROCESS);
 	pb_int(b, PF_PD_PID, pid);
 	pb_close(b, pd);
@@ -108,12 +120,15 @@ static int process_track(struct pf_tracks *t, struct pb_buf *b, int32_t pid, uin
 	return 0;
 }
 
-/* The track slices and instants of @tr are drawn on. */
-static int slice_track(struct pf_tracks *t, struct pb_buf *b, const struct f2t_track *tr,
-		       uint64_t *out)
+int pf_tracks_slice_track(struct pf_tracks *t, struct pb_buf *b, const struct f2t_item *it,
+			  uint64_t *out)
 {
+	const struct f2t_track *tr = &it->track;
 	bool thread = tr->kind == F2T_TRACK_THREAD;
 	uint64_t id = uuid(thread ? U_THREAD : U_PSEUDO, (uint32_t)tr->tid);
+
+	if (thread && tr->tid > 0)
+		id = (uint32_t)tr->tid;
 	int ret = first_use(t, id);
 	struct open2 d;
 	size_t td;
@@ -121,7 +136,7 @@ static int slice_track(struct pf_tracks *t, struct pb_buf *b, const struct f2t_t
 	*out = id;
 	if (ret <= 0)
 		return ret;
-	d = descriptor_open(b, id);
+	d = descriptor_open(b, id, it->ts);
 	if (thread) {
 		td = pb_open(b, PF_TD_THREAD);
 		pb_int(b, PF_THD_PID, tr->pid);
@@ -145,7 +160,7 @@ static int process_child(struct pf_tracks *t, struct pb_buf *b, const struct f2t
 			 uint64_t *out)
 {
 	uint64_t parent, *id;
-	int ret = process_track(t, b, it->track.pid, &parent);
+	int ret = process_track(t, b, it->track.pid, it->ts, &parent);
 	struct open2 d;
 	bool fresh;
 	size_t c;
@@ -161,7 +176,7 @@ static int process_child(struct pf_tracks *t, struct pb_buf *b, const struct f2t
 		return 0;
 	}
 	*id = *out = uuid(kind, ++t->nchildren);
-	d = descriptor_open(b, *out);
+	d = descriptor_open(b, *out, it->ts);
 	pb_uint(b, PF_TD_PARENT_UUID, parent);
 	pb_bytes(b, PF_TD_NAME, name, len);
 	if (kind == U_COUNTER) {
@@ -170,33 +185,6 @@ static int process_child(struct pf_tracks *t, struct pb_buf *b, const struct f2t
 	}
 	close2(b, d);
 	return 0;
-}
-
-static void annotation(struct pb_buf *b, const struct f2t_arg *a)
-{
-	size_t da = pb_open(b, PF_TE_DEBUG_ANNOTATIONS);
-
-	pb_str(b, PF_DA_NAME, a->name);
-	switch (a->type) {
-	case F2T_ARG_I32:
-	case F2T_ARG_I64:
-		pb_int(b, PF_DA_INT, a->i);
-		break;
-	case F2T_ARG_U32:
-	case F2T_ARG_U64:
-		pb_uint(b, PF_DA_UINT, a->u);
-		break;
-	case F2T_ARG_DOUBLE:
-		pb_double(b, PF_DA_DOUBLE, a->d);
-		break;
-	case F2T_ARG_BOOL:
-		pb_uint(b, PF_DA_BOOL, a->b);
-		break;
-	case F2T_ARG_STR:
-		pb_bytes(b, PF_DA_STRING, a->str.s, a->str.s ? a->str.len : 0);
-		break;
-	}
-	pb_close(b, da);
 }
 
 /* What of the item a TrackEvent carries besides its type and track. */
@@ -229,7 +217,7 @@ static void track_event(struct pb_buf *b, const struct f2t_item *it, uint64_t ts
 	}
 	if (with & ARGS)
 		for (unsigned int i = 0; i < it->nargs; i++)
-			annotation(b, &it->args[i]);
+			pf_annotation(b, &it->args[i], 0, 0);
 	close2(b, o);
 }
 
@@ -285,7 +273,7 @@ int pf_tracks_stats(struct pf_tracks *t, struct pb_buf *b, uint64_t ts, const st
 	if (ret < 0)
 		return ret;
 	if (ret) {
-		o = descriptor_open(b, id);
+		o = descriptor_open(b, id, ts);
 		pb_str(b, PF_TD_NAME, "ftrace2trace");
 		close2(b, o);
 	}
@@ -326,7 +314,7 @@ int pf_tracks_item(struct pf_tracks *t, struct pb_buf *b, const struct f2t_item 
 				    it->kind == F2T_ITEM_ASYNC_BEGIN ? NAMED | ARGS : 0);
 		break;
 	default:
-		ret = slice_track(t, b, &it->track, &id);
+		ret = pf_tracks_slice_track(t, b, it, &id);
 		if (ret)
 			return ret;
 		switch (it->kind) {

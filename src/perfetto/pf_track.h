@@ -6,7 +6,7 @@
  * a counter track of their process, one per name and series, async slices
  * on a track of their process per pairing id, items on the per-CPU pseudo
  * threads on a global track of the pseudo thread's name.  Each track's
- * descriptor is written before its first event.  Arguments become debug
+ * descriptor is written before its first event, stamped with its time.  Arguments become debug
  * annotations.  Timestamps are the sequence's default clock (MONOTONIC).
  */
 #ifndef F2T_PF_TRACK_H
@@ -32,6 +32,16 @@ void pf_tracks_free(struct pf_tracks *t);
  * Return: 0 or -ENOMEM.
  */
 int pf_tracks_item(struct pf_tracks *t, struct pb_buf *b, const struct f2t_item *it);
+
+/**
+ * pf_tracks_slice_track() - the uuid of the track @it's slices are drawn on
+ *			     (its thread's, or its pseudo thread's), its
+ *			     descriptor appended to @b first when new
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int pf_tracks_slice_track(struct pf_tracks *t, struct pb_buf *b, const struct f2t_item *it,
+			  uint64_t *uuid);
 
 /**
  * pf_tracks_stats() - the run's counts (model/stats.h), every one, as the

@@ -6,8 +6,8 @@
  *    a ClockSnapshot relating BOOTTIME, MONOTONIC and REALTIME, the
  *    sequence's defaults, FtraceStats of the start;
  *  - then, as events come: ftrace bundles per CPU (pf_ftrace.h), CPU
- *    samples (pf_samples.h), TrackEvents for what has no ftrace form
- *    (pf_track.h); markers as print events where the model says
+ *    samples and off-CPU slices with their interned stacks (pf_samples.h),
+ *    TrackEvents for what has no ftrace form (pf_track.h); markers as print events where the model says
  *    trace_processor reads them as it does (model/marker_track.h), as
  *    TrackEvents from their items otherwise;
  *  - at the end: the last bundles, lost perf records, FtraceStats, the
@@ -134,6 +134,7 @@ static int pf_begin(struct f2t_writer *w)
 	pf_system_info(&p->buf, info);
 	pf_clock_snapshot(&p->buf, &c);
 	pf_seq_defaults(&p->buf, PF_SEQ_TRACKS, PF_CLOCK_MONOTONIC, NULL);
+	pf_samples_clock_base(p->samples, info->start_ns);
 	if (f2t_tasks_each(w->tasks, keep_tid, &p->start_tids))
 		return -ENOMEM;
 	if (rec->ncpu_stats)
@@ -233,12 +234,6 @@ static int pf_event(struct f2t_writer *w, const struct f2t_event *ev)
 	case F2T_EV_FUNCTION:		/* its items are TrackEvents */
 	case F2T_EV_FUNCGRAPH_ENTRY:
 	case F2T_EV_FUNCGRAPH_EXIT:
-	/*
-	 * sched_wakeup repeats what sched_waking said, and trace_processor
-	 * draws nothing from it (the FXT writer leaves it out too); it would
-	 * be a third of a ping-pong's file.
-	 */
-	case F2T_EV_WAKEUP:
 		return 0;
 	default:
 		break;
@@ -246,6 +241,13 @@ static int pf_event(struct f2t_writer *w, const struct f2t_event *ev)
 	c = cpu(w, p, ev->cpu);
 	if (!c)
 		return -errno;
+	/*
+	 * sched_wakeup repeats what sched_waking said, and trace_processor
+	 * draws nothing from it; but where it was recorded (often the woken
+	 * task's CPU, with what ran there) is a fact the thread states of
+	 * `report FILE.pftrace` need to give the capture's figures.  It costs
+	 * a quarter of a ping-pong's file.
+	 */
 	switch (ev->kind) {
 	case F2T_EV_SWITCH:
 		ret = write_switch(p, c, ev);
@@ -288,6 +290,21 @@ static bool raw_kind(enum f2t_event_kind k)
 	}
 }
 
+/*
+ * An off-CPU slice on its thread's track, on the samples' sequence: the
+ * callstack it names is interned there.
+ */
+static int offcpu(struct f2t_writer *w, const struct f2t_item *it)
+{
+	struct pf_priv *p = w->priv;
+	uint64_t track;
+	int ret = pf_tracks_slice_track(p->tracks, &p->buf, it, &track);
+
+	if (!ret)
+		ret = pf_samples_offcpu(p->samples, &p->buf, it, track);
+	return ret ? ret : maybe_write_out(w);
+}
+
 static int pf_item(struct f2t_writer *w, const struct f2t_item *it)
 {
 	struct pf_priv *p = w->priv;
@@ -298,6 +315,8 @@ static int pf_item(struct f2t_writer *w, const struct f2t_item *it)
 	/* The print event goes instead (write_print()). */
 	if (it->ev && it->ev->kind == F2T_EV_PRINT && f2t_model_print(w->model)->atrace)
 		return 0;
+	if (it->ev && it->ev->kind == F2T_EV_OFFCPU && it->kind == F2T_ITEM_COMPLETE)
+		return offcpu(w, it);
 	switch (it->kind) {
 	case F2T_ITEM_SAMPLE:
 	case F2T_ITEM_MAPPING:

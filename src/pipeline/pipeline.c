@@ -36,6 +36,8 @@ struct f2t_pipeline {
 	unsigned int ntaps;
 	bool begun, failed, finished;
 	struct f2t_stats st;
+	/* Samples whose user stack is two frames at most: the frame-pointer walk cut short. */
+	uint64_t short_stacks;
 };
 
 struct f2t_pipeline *f2t_pipeline_new(struct f2t_recording *rec)
@@ -171,6 +173,16 @@ static int to_writers(void *ctx, const struct f2t_item *it)
 	return 0;
 }
 
+/* A sample's frames in user code. */
+static uint32_t user_frames(const struct f2t_event *ev)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < ev->sample.nframes; i++)
+		n += !ev->sample.frames[i].kernel;
+	return n;
+}
+
 int f2t_pipeline_event(struct f2t_pipeline *p, const struct f2t_event *ev)
 {
 	struct f2t_event named;
@@ -196,6 +208,8 @@ int f2t_pipeline_event(struct f2t_pipeline *p, const struct f2t_event *ev)
 		}
 		ev = &named;
 	}
+	if (ev->kind == F2T_EV_SAMPLE)
+		p->short_stacks += user_frames(ev) <= 2;
 	ret = f2t_tracker_event(p->tracker, ev, &p->st);
 	/* Items are for writers: a pass with taps alone (report) needs none. */
 	if (!ret && p->nout)
@@ -377,6 +391,23 @@ static void say_lost(const struct f2t_stats *st)
 	fprintf(stderr, ")\n");
 }
 
+/*
+ * Most samples cut to two user frames or fewer: code built without frame
+ * pointers (-O2 omits them, and so do most distributions' libraries), which
+ * the kernel's walk cannot follow.  DWARF unwinding (its samples counted in
+ * unwind_samples) walks what the binaries' CFI describes instead.
+ */
+static void say_short_stacks(const struct f2t_pipeline *p)
+{
+	uint64_t n = p->st.events[F2T_EV_SAMPLE];
+
+	if (!n || p->st.unwind_samples || p->short_stacks * 2 <= n)
+		return;
+	fprintf(stderr, "ftrace2trace: %llu of %llu CPU samples (%.0f%%) have at most two user frames: the frame-pointer walk stops at code built without frame pointers; record with --call-graph dwarf (or build with -fno-omit-frame-pointer) for whole stacks\n",
+		(unsigned long long)p->short_stacks, (unsigned long long)n,
+		100.0 * (double)p->short_stacks / (double)n);
+}
+
 void f2t_pipeline_summary(const struct f2t_pipeline *p, double secs)
 {
 	const struct f2t_stats *st = &p->st;
@@ -399,10 +430,13 @@ void f2t_pipeline_summary(const struct f2t_pipeline *p, double secs)
 		fprintf(stderr, "ftrace2trace: %llu scheduling gaps: a task ran on a CPU with no sched_switch to it (the kernel did not record that switch; nothing was invented)\n",
 			(unsigned long long)st->sched_gaps);
 	if (st->events[F2T_EV_SAMPLE] || st->samples_lost || st->perf_records)
-		fprintf(stderr, "ftrace2trace: %llu CPU samples, %llu frames (%.1f%% named), %llu sample records lost, throttled %llu times\n",
+		fprintf(stderr, "ftrace2trace: %llu CPU samples, %llu frames (%.2f a sample, %.1f%% named), %llu sample records lost, throttled %llu times\n",
 			(unsigned long long)st->events[F2T_EV_SAMPLE], (unsigned long long)st->frames,
+			st->events[F2T_EV_SAMPLE] ?
+				(double)st->frames / (double)st->events[F2T_EV_SAMPLE] : 0.0,
 			st->frames ? 100.0 * (double)st->frames_named / (double)st->frames : 0.0,
 			(unsigned long long)st->samples_lost, (unsigned long long)st->sample_throttles);
+	say_short_stacks(p);
 	if (st->samples_out_of_scope)
 		fprintf(stderr, "ftrace2trace: %llu CPU samples of processes outside the command or -p left out (--sample-all keeps them)\n",
 			(unsigned long long)st->samples_out_of_scope);
@@ -411,6 +445,11 @@ void f2t_pipeline_summary(const struct f2t_pipeline *p, double secs)
 			(unsigned long long)st->events[F2T_EV_OFFCPU],
 			(unsigned long long)st->offcpu_dropped,
 			(unsigned long long)st->offcpu_stacks_lost);
+	if (st->offcpu_unwound)
+		fprintf(stderr, "ftrace2trace: %llu off-CPU user stacks unwound from their copy with DWARF CFI, %llu of them (%.1f%%) to the frame-pointer walk only\n",
+			(unsigned long long)st->offcpu_unwound,
+			(unsigned long long)st->offcpu_unwound_leaf_only,
+			100.0 * (double)st->offcpu_unwound_leaf_only / (double)st->offcpu_unwound);
 	if (st->offcpu_stacks_missing)
 		f2t_warn("%llu off-CPU stacks are missing from the capture",
 			 (unsigned long long)st->offcpu_stacks_missing);

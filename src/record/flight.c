@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "record/flight.h"
+#include "record/meta.h"
 #include "record/procsnap.h"
 #include "util/log.h"
 
@@ -26,16 +27,6 @@
 #define HEADROOM 1.5
 /* An event in the ring, before any has been seen (about 58 bytes measured). */
 #define EVENT_BYTES_GUESS 64.0
-
-static uint64_t stat_field(const char *text, const char *key)
-{
-	size_t klen = strlen(key);
-
-	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, key, klen) && p[klen] == ':')
-			return strtoull(p + klen + 1, NULL, 10);
-	return 0;
-}
 
 /* Bytes per second the busiest CPU wrote into its ring since arming. */
 static double ring_rate(const struct f2t_flight *f, uint64_t now, double *events)
@@ -52,9 +43,9 @@ static double ring_rate(const struct f2t_flight *f, uint64_t now, double *events
 		text = tracefs_instance_file_read(f->inst->ti, path, NULL);
 		if (!text)
 			continue;	/* offline CPU */
-		entries = stat_field(text, "entries");
-		written = entries + stat_field(text, "overrun");
-		bytes = stat_field(text, "bytes");
+		entries = f2t_meta_stat_field(text, "entries");
+		written = entries + f2t_meta_stat_field(text, "overrun");
+		bytes = f2t_meta_stat_field(text, "bytes");
 		free(text);
 		per_event = entries ? (double)bytes / (double)entries : EVENT_BYTES_GUESS;
 		rate = (double)written * per_event / secs;
@@ -107,15 +98,8 @@ static void size_rings(struct f2t_flight *f, uint64_t now)
 /* A quarter of MemAvailable, over the CPUs. */
 static unsigned long memory_cap_kb(int ncpus)
 {
-	unsigned long long avail = 0;
-	char line[128];
-	FILE *m = fopen("/proc/meminfo", "re");
+	unsigned long long avail = f2t_inst_mem_available_kb();
 
-	while (m && fgets(line, sizeof(line), m))
-		if (sscanf(line, "MemAvailable: %llu kB", &avail) == 1)
-			break;
-	if (m)
-		fclose(m);
 	if (!avail || ncpus <= 0)
 		return 1ul << 20;
 	return (unsigned long)(avail / 4 / (unsigned long long)ncpus);
@@ -283,15 +267,15 @@ void f2t_flight_taken(struct f2t_flight *f)
 char *f2t_flight_name(const char *path, const char *ext, unsigned int k)
 {
 	size_t len = strlen(path), elen = ext ? strlen(ext) : 0, at;
-	const char *slash = strrchr(path, '/'), *dot;
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	const char *dot = strrchr(base, '.');
 	char *name;
 
-	if (elen && len > elen && !strcmp(path + len - elen, ext)) {
+	/* A name's leading dot (".hidden") starts no extension. */
+	if (elen && len - (size_t)(base - path) > elen && !strcmp(path + len - elen, ext))
 		at = len - elen;
-	} else {
-		dot = strrchr(path, '.');
-		at = dot && (!slash || dot > slash + 1) ? (size_t)(dot - path) : len;
-	}
+	else
+		at = dot && dot > base ? (size_t)(dot - path) : len;
 	name = malloc(len + 16);
 	if (name)
 		snprintf(name, len + 16, "%.*s-%u%s", (int)at, path, k, path + at);

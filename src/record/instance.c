@@ -222,9 +222,8 @@ static int count_cpus(struct tracefs_instance *ti)
 	return n;
 }
 
-unsigned long f2t_inst_pick_buffer_kb(int ncpus)
+unsigned long long f2t_inst_mem_available_kb(void)
 {
-	unsigned long kb = F2T_RECORD_DEFAULT_BUFFER_KB;
 	unsigned long long avail = 0;
 	char line[128];
 	FILE *f = fopen("/proc/meminfo", "re");
@@ -234,6 +233,14 @@ unsigned long f2t_inst_pick_buffer_kb(int ncpus)
 			break;
 	if (f)
 		fclose(f);
+	return avail;
+}
+
+unsigned long f2t_inst_pick_buffer_kb(int ncpus)
+{
+	unsigned long kb = F2T_RECORD_DEFAULT_BUFFER_KB;
+	unsigned long long avail = f2t_inst_mem_available_kb();
+
 	if (ncpus > 0 && avail && kb * (unsigned long long)ncpus > avail / 8) {
 		kb = (unsigned long)(avail / 8 / (unsigned long long)ncpus);
 		if (kb < 1024)

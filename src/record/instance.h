@@ -46,6 +46,9 @@ int f2t_inst_check_access(void);
  */
 int f2t_inst_remove_stale(void);
 
+/* MemAvailable of /proc/meminfo in KB, what the rings are sized against; 0 if unknown. */
+unsigned long long f2t_inst_mem_available_kb(void);
+
 /**
  * f2t_inst_pick_buffer_kb() - default per-CPU buffer size
  * @ncpus: CPUs that get a buffer

@@ -36,7 +36,10 @@ struct f2t_latency;
  */
 int f2t_latency_open(struct f2t_latency **out, const struct f2t_latency_opts *o);
 
-/** f2t_latency_fd() - what to poll: readable when a wait crossed the threshold */
+/*
+ * f2t_latency_fd() - what to poll: readable when a wait crossed the
+ * threshold; -1 (a value, not a failure) when there is no trigger.
+ */
 int f2t_latency_fd(const struct f2t_latency *l);
 
 /**

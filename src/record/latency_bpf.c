@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "latency.skel.h"
+#include "record/bpf_targets.h"
 #include "record/latency.h"
 #include "util/log.h"
 
@@ -34,26 +35,6 @@ static int take(void *ctx, void *data, size_t size)
 	if (!l->found || r->run_ns - r->wake_ns > l->worst.run_ns - l->worst.wake_ns)
 		l->worst = *r;
 	l->found = 1;
-	return 0;
-}
-
-/* The processes whose threads are watched, when not every task's. */
-static int fill_targets(struct f2t_latency *l, const struct f2t_latency_opts *o)
-{
-	int fd = bpf_map__fd(l->skel->maps.targets);
-	__u8 one = 1;
-
-	if (o->scope == F2T_SCOPE_COMMAND) {
-		__u32 pid = (__u32)o->child;
-
-		return bpf_map_update_elem(fd, &pid, &one, BPF_ANY) ? -errno : 0;
-	}
-	for (size_t i = 0; o->scope == F2T_SCOPE_PIDS && i < o->npids; i++) {
-		__u32 pid = (__u32)o->pids[i];
-
-		if (bpf_map_update_elem(fd, &pid, &one, BPF_ANY))
-			return -errno;
-	}
 	return 0;
 }
 
@@ -89,7 +70,8 @@ int f2t_latency_open(struct f2t_latency **out, const struct f2t_latency_opts *o)
 			strerror(-err));
 		goto out;
 	}
-	err = fill_targets(l, o);
+	err = f2t_bpf_fill_targets(bpf_map__fd(l->skel->maps.targets), o->scope, o->child,
+				   o->pids, o->npids);
 	if (err) {
 		f2t_err("--trigger-latency: cannot fill the process filter: %s", strerror(-err));
 		goto out;

@@ -128,7 +128,7 @@ int f2t_meta_write_static(struct f2t_capw *w)
 	return err;
 }
 
-static uint64_t stat_field(const char *text, const char *key)
+uint64_t f2t_meta_stat_field(const char *text, const char *key)
 {
 	size_t klen = strlen(key);
 
@@ -152,9 +152,9 @@ int f2t_meta_write_cpu_stats(struct f2t_capw *w, struct tracefs_instance *ti,
 		text = tracefs_instance_file_read(ti, path, &len);
 		if (!text)
 			continue;	/* offline CPU */
-		*lost += (overwrites ? 0 : stat_field(text, "overrun")) +
-			 stat_field(text, "commit overrun") +
-			 stat_field(text, "dropped events");
+		*lost += (overwrites ? 0 : f2t_meta_stat_field(text, "overrun")) +
+			 f2t_meta_stat_field(text, "commit overrun") +
+			 f2t_meta_stat_field(text, "dropped events");
 		err = f2t_capw_add(w, F2T_CAP_CPU_STATS, (uint32_t)cpu, text, (size_t)len);
 		free(text);
 	}

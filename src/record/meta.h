@@ -72,6 +72,9 @@ int f2t_meta_write_static(struct f2t_capw *w);
 int f2t_meta_write_cpu_stats(struct f2t_capw *w, struct tracefs_instance *ti,
 			     int ncpus, bool overwrites, uint64_t *lost);
 
+/* The number after "KEY:" in a per_cpu/cpuN/stats TEXT; 0 when absent. */
+uint64_t f2t_meta_stat_field(const char *text, const char *key);
+
 /**
  * f2t_meta_join_cmdline() - ARGV as one line, quoted where a shell needs it
  *

@@ -10,6 +10,7 @@
 #ifndef F2T_OFFCPU_H
 #define F2T_OFFCPU_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -23,6 +24,8 @@ struct f2t_offcpu_opts {
 	pid_t child;			/* F2T_SCOPE_COMMAND: the held child */
 	const pid_t *pids;		/* F2T_SCOPE_PIDS */
 	size_t npids;
+	uint32_t ustack_bytes;		/* user stack copied per episode, at most (multiple of 8) */
+	bool ustack_whole;		/* always that much, not to the frame pointer's frame */
 };
 
 /* What the kernel side counted (the per-CPU counters summed). */

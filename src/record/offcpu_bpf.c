@@ -8,6 +8,9 @@
  * the kernel refuses (0) exercises the loader's failure path for real.
  * F2T_TEST_OFFCPU_RECHECK=N walks every Nth reuse of a site's stacks (1:
  * every one, so the stale count says how many reuses would have been wrong).
+ * F2T_TEST_OFFCPU_USTACK=BYTES copies that much user stack per episode (0
+ * to F2T_OFFCPU_USTACK_MAX, whatever the frame pointer), for
+ * bench-offcpu.sh to tell the copy's cost.
  */
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -16,9 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "offcpu.skel.h"
+#include "record/bpf_targets.h"
 #include "record/offcpu.h"
 #include "util/log.h"
 #include "util/vec.h"
@@ -75,9 +80,12 @@ static int flush(struct f2t_offcpu *oc)
 static int take(void *ctx, void *data, size_t size)
 {
 	struct f2t_offcpu *oc = ctx;
+	const struct f2t_offcpu_rec *r = data;
 
-	if (size != sizeof(struct f2t_offcpu_rec))
-		return 0;	/* cannot happen: the program writes only these */
+	/* Cannot happen: the program writes only these. */
+	if (size < sizeof(*r) || r->ucopy > F2T_OFFCPU_USTACK_MAX ||
+	    size != F2T_OFFCPU_REC_BYTES(r->ucopy))
+		return 0;
 	if (oc->used + size > sizeof(oc->batch)) {
 		oc->err = flush(oc);
 		if (oc->err)
@@ -91,33 +99,20 @@ static int take(void *ctx, void *data, size_t size)
 static int write_info(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 {
 	static const char *const scopes[] = { "all", "command", "pids" };
-	char text[256];
-	int n = snprintf(text, sizeof(text),
-			 "record_size=%zu\nmin_ns=%llu\nscope=%s\nmax_depth=%d\n",
-			 sizeof(struct f2t_offcpu_rec), (unsigned long long)o->min_ns,
-			 scopes[o->scope], F2T_OFFCPU_MAX_DEPTH);
+	struct utsname u;
+	char text[512];
+	int n;
+
+	if (uname(&u))
+		snprintf(u.machine, sizeof(u.machine), "unknown");
+	n = snprintf(text, sizeof(text),
+		     "record_size=%zu\nmin_ns=%llu\nscope=%s\nmax_depth=%d\nustack_copy=%u\n"
+		     "ustack_fit=%d\narch=%s\n",
+		     sizeof(struct f2t_offcpu_rec), (unsigned long long)o->min_ns,
+		     scopes[o->scope], F2T_OFFCPU_MAX_DEPTH, oc->skel->rodata->ustack_bytes,
+		     (int)oc->skel->rodata->ustack_fit, u.machine);
 
 	return f2t_capw_add(oc->w, F2T_CAP_OFFCPU_INFO, 0, text, (size_t)n);
-}
-
-/* The processes whose episodes are kept, when not every task's. */
-static int fill_targets(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
-{
-	int fd = bpf_map__fd(oc->skel->maps.targets);
-	__u8 one = 1;
-
-	if (o->scope == F2T_SCOPE_COMMAND) {
-		__u32 pid = (__u32)o->child;
-
-		return bpf_map_update_elem(fd, &pid, &one, BPF_ANY) ? -errno : 0;
-	}
-	for (size_t i = 0; o->scope == F2T_SCOPE_PIDS && i < o->npids; i++) {
-		__u32 pid = (__u32)o->pids[i];
-
-		if (bpf_map_update_elem(fd, &pid, &one, BPF_ANY))
-			return -errno;
-	}
-	return 0;
 }
 
 /* Open, size, load: one line saying what is missing when it fails. */
@@ -125,6 +120,7 @@ static int load(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 {
 	const char *hook = getenv("F2T_TEST_OFFCPU_STACK_ENTRIES");
 	const char *recheck = getenv("F2T_TEST_OFFCPU_RECHECK");
+	const char *ustack = getenv("F2T_TEST_OFFCPU_USTACK");
 	int err;
 
 	if (access(BTF_PATH, R_OK) < 0) {
@@ -143,6 +139,12 @@ static int load(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 	oc->skel->rodata->min_ns = o->min_ns;
 	oc->skel->rodata->filter = o->scope != F2T_SCOPE_ALL;
 	oc->skel->rodata->ring_bytes = RING_BYTES;
+	oc->skel->rodata->ustack_bytes = o->ustack_bytes;
+	oc->skel->rodata->ustack_fit = !o->ustack_whole;
+	if (ustack && *ustack) {
+		oc->skel->rodata->ustack_bytes = (__u32)strtoul(ustack, NULL, 10) & ~7u;
+		oc->skel->rodata->ustack_fit = false;
+	}
 	err = bpf_map__set_max_entries(oc->skel->maps.events, RING_BYTES);
 	if (!err && hook && *hook) {
 		oc->skel->rodata->kstacks_max = (__u32)strtoul(hook, NULL, 10);
@@ -175,7 +177,9 @@ int f2t_offcpu_open(struct f2t_offcpu **out, const struct f2t_offcpu_opts *o,
 	err = load(oc, o);
 	if (err)
 		goto out;
-	err = fill_targets(oc, o);
+	/* The processes whose episodes are kept, when not every task's. */
+	err = f2t_bpf_fill_targets(bpf_map__fd(oc->skel->maps.targets), o->scope, o->child,
+				   o->pids, o->npids);
 	if (err) {
 		f2t_err("--off-cpu: cannot fill the process filter: %s", strerror(-err));
 		goto out;

@@ -45,6 +45,7 @@ static int flush_batch(struct f2t_pump *p, struct f2t_pump_cpu *c)
 struct window {
 	uint64_t from_ns;
 	bool first, trimming;
+	uint64_t kept_ns;	/* the first kept sub-buffer's time; 0: none yet */
 };
 
 /*
@@ -58,17 +59,15 @@ static unsigned char *window_page(struct f2t_pump *p, struct f2t_pump_cpu *c,
 	if (win->first)
 		f2t_rb_page_clear_missed(dst);
 	win->first = false;
-	if (!win->trimming)
-		return dst;
-	if (f2t_rb_page_time(dst) > win->from_ns) {
-		win->trimming = false;
-		return dst;
-	}
-	if (c->used) {
+	if (win->trimming && f2t_rb_page_time(dst) > win->from_ns)
+		win->trimming = false;	/* the one held, if any, is the first kept */
+	else if (win->trimming && c->used) {
 		memmove(c->batch, dst, p->subbuf);
 		c->used = 0;
 		dst = c->batch;
 	}
+	if (win->trimming || !win->kept_ns)
+		win->kept_ns = f2t_rb_page_time(dst);
 	return dst;
 }
 
@@ -188,10 +187,17 @@ int f2t_pump_drain_window(struct f2t_pump *p, uint64_t from_ns)
 {
 	int err = 0;
 
+	p->window_min_ns = p->window_max_ns = 0;
 	for (size_t i = 0; i < p->n && !err; i++) {
 		struct window win = { .from_ns = from_ns, .first = true, .trimming = from_ns > 0 };
 
 		err = move(p, &p->c[i], 4 * p->max_per_read, true, &win);
+		if (!win.kept_ns)
+			continue;	/* nothing in this CPU's ring */
+		if (!p->window_min_ns || win.kept_ns < p->window_min_ns)
+			p->window_min_ns = win.kept_ns;
+		if (win.kept_ns > p->window_max_ns)
+			p->window_max_ns = win.kept_ns;
 	}
 	return err;
 }

@@ -32,6 +32,8 @@ struct f2t_pump {
 	struct f2t_pump_cpu *c;
 	size_t n;		/* CPUs whose trace_pipe_raw opened */
 	uint64_t bytes;		/* sub-buffer bytes written to the capture */
+	/* f2t_pump_drain_window(): where the CPUs' windows begin, earliest and latest */
+	uint64_t window_min_ns, window_max_ns;
 };
 
 /**
@@ -78,7 +80,10 @@ int f2t_pump_drain(struct f2t_pump *p);
  * its oldest data: the sub-buffers that ended before @from_ns are dropped,
  * and the first one read of each CPU, which carries the count of events
  * overwritten since the last read (the past given up, not a loss inside
- * the window), has its missed-events flags cleared.
+ * the window), has its missed-events flags cleared.  Sets
+ * window_min_ns and window_max_ns: the earliest and the latest of the
+ * CPUs' first kept sub-buffer times (a ring that held less than the window
+ * begins late).
  *
  * Return: 0 or negative errno.
  */

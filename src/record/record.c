@@ -347,8 +347,15 @@ static int setup(struct run *r)
 		struct f2t_offcpu_opts oo = {
 			.min_ns = o->off_cpu_min_ns, .scope = scope_of(o), .child = r->child.pid,
 			.pids = o->pids, .npids = o->npids,
+			.ustack_bytes = F2T_OFFCPU_USTACK_COPY,
 		};
 
+		/* --call-graph dwarf: off-CPU stacks unwound as samples are, as far as they can. */
+		if (o->dwarf) {
+			oo.ustack_bytes = o->stack_bytes && o->stack_bytes < F2T_OFFCPU_USTACK_MAX
+						  ? o->stack_bytes : F2T_OFFCPU_USTACK_MAX;
+			oo.ustack_whole = true;
+		}
 		err = f2t_offcpu_open(&r->offcpu, &oo, r->capw);	/* prints its errors */
 		if (err)
 			return err;
@@ -392,6 +399,50 @@ static enum stop_reason stop_condition(struct run *r, uint64_t now, uint64_t dea
 	return STOP_NONE;
 }
 
+/*
+ * The first entries of a recording loop's poll set, what can stop it: the
+ * signals' self-pipe (pfd[0]), the command (pfd[1]), the -p processes.
+ * Returns how many.  A command Ctrl-Z stopped goes on first: we stopped as
+ * we would have, and it goes on when we do.
+ */
+static size_t stop_fds(struct run *r, struct pollfd *pfd)
+{
+	size_t n = 0;
+
+	if (r->child.stopped && f2t_tty_suspend(&r->tty))
+		f2t_child_signal(&r->child, SIGCONT);
+	r->child.stopped = 0;
+	pfd[n++] = (struct pollfd){ .fd = f2t_sig_fd(), .events = POLLIN };
+	pfd[n++] = (struct pollfd){ .fd = r->child.pid ? r->child.pidfd : -1, .events = POLLIN };
+	for (size_t i = 0; i < r->watch.n; i++)
+		pfd[n++] = (struct pollfd){ .fd = r->watch.gone[i] ? -1 : r->watch.fds[i],
+					    .events = POLLIN };
+	return n;
+}
+
+/*
+ * Polls the N entries of @pfd and the terminal's (added after them) for at
+ * most TIMEOUT ms, less when the -d DEADLINE comes first; sets @now, and
+ * relays the terminal.  Returns 0 or negative errno (said).
+ */
+static int wait_once(struct run *r, struct pollfd *pfd, size_t n, int timeout,
+		     uint64_t deadline, uint64_t *now)
+{
+	f2t_tty_pollfds(&r->tty, pfd + n);
+	if (deadline && deadline - *now < (uint64_t)timeout * 1000000)
+		timeout = (int)((deadline - *now + 999999) / 1000000);
+	if (poll(pfd, n + F2T_TTY_NPOLL, timeout) < 0 && errno != EINTR) {
+		int err = -errno;
+
+		f2t_err("poll: %s", strerror(-err));
+		return err;
+	}
+	*now = f2t_meta_now();
+	if (f2t_tty_relay(&r->tty, pfd + n))
+		f2t_child_signal(&r->child, SIGSTOP);	/* Ctrl-Z: we stop with it, in stop_fds() */
+	return 0;
+}
+
 /* Moves data until a stop condition holds.  Returns 0 or negative errno. */
 static int pump_loop(struct run *r)
 {
@@ -407,19 +458,10 @@ static int pump_loop(struct run *r)
 		deadline = r->meta.start_ns + (uint64_t)llround(r->o->duration * 1e9);
 	next_sweep = now + SWEEP_NS;
 	while (!err && (why = stop_condition(r, now, deadline)) == STOP_NONE) {
-		size_t n = 0, cpu0, ring0, tty0;
+		size_t n, cpu0, ring0;
 		int timeout = POLL_MS;
 
-		/* Ctrl-Z stopped it: we stop as we would have, and it goes on when we do. */
-		if (r->child.stopped && f2t_tty_suspend(&r->tty))
-			f2t_child_signal(&r->child, SIGCONT);
-		r->child.stopped = 0;
-		pfd[n++] = (struct pollfd){ .fd = f2t_sig_fd(), .events = POLLIN };
-		pfd[n++] = (struct pollfd){ .fd = r->child.pid ? r->child.pidfd : -1,
-					    .events = POLLIN };
-		for (size_t i = 0; i < r->watch.n; i++)
-			pfd[n++] = (struct pollfd){
-				.fd = r->watch.gone[i] ? -1 : r->watch.fds[i], .events = POLLIN };
+		n = stop_fds(r, pfd);
 		cpu0 = n;
 		for (size_t i = 0; i < r->pump.n; i++)
 			pfd[n++] = (struct pollfd){ .fd = r->pump.c[i].fd, .events = POLLIN };
@@ -428,20 +470,9 @@ static int pump_loop(struct run *r)
 			pfd[n++] = (struct pollfd){ .fd = r->sampler.rings[i].fd, .events = POLLIN };
 		/* Readable only when the ring is a quarter full: read it on every pass too. */
 		pfd[n++] = (struct pollfd){ .fd = f2t_offcpu_fd(r->offcpu), .events = POLLIN };
-		tty0 = n;
-		f2t_tty_pollfds(&r->tty, pfd + n);
-		n += F2T_TTY_NPOLL;
-		if (deadline && deadline - now < (uint64_t)POLL_MS * 1000000)
-			timeout = (int)((deadline - now + 999999) / 1000000);
-
-		if (poll(pfd, n, timeout) < 0 && errno != EINTR) {
-			err = -errno;
-			f2t_err("poll: %s", strerror(errno));
+		err = wait_once(r, pfd, n, timeout, deadline, &now);
+		if (err)
 			break;
-		}
-		now = f2t_meta_now();
-		if (f2t_tty_relay(&r->tty, pfd + tty0))
-			f2t_child_signal(&r->child, SIGSTOP);	/* Ctrl-Z: we stop with it, above */
 		for (size_t i = 0; i < r->pump.n && !err; i++)
 			if (pfd[cpu0 + i].revents || now >= next_sweep)
 				err = f2t_pump_read(&r->pump, i);	/* prints its errors */
@@ -603,7 +634,7 @@ static void summary(struct run *r)
 			(unsigned long long)r->samples_lost);
 	if (!f2t_quiet && r->o->off_cpu)
 		fprintf(stderr, "ftrace2trace: %llu off-CPU episodes of at least %.0f us, "
-			"%llu lost (ring buffer full), %llu lost (blocked-task map full), "
+			"%llu lost (ring buffer full), %llu lost (no task storage for the thread), "
 			"%llu stacks lost (stack map collisions or full), %llu user stacks shortened; "
 			"stacks reused %llu times, %llu checked by a walk, %llu of them stale\n",
 			(unsigned long long)c->n[F2T_OFFCPU_EPISODES], (double)r->o->off_cpu_min_ns / 1e3,
@@ -615,8 +646,9 @@ static void summary(struct run *r)
 			(unsigned long long)c->n[F2T_OFFCPU_STACKS_RECHECKED],
 			(unsigned long long)c->n[F2T_OFFCPU_STACKS_STALE]);
 	if (c->n[F2T_OFFCPU_DROPPED_RING] || c->n[F2T_OFFCPU_DROPPED_MAP])
-		f2t_warn("the kernel lost %llu off-CPU episodes: the BPF ring buffer or map filled "
-			 "faster than it was read; try a larger --off-cpu-min",
+		f2t_warn("the kernel lost %llu off-CPU episodes: the BPF ring buffer filled faster "
+			 "than it was read, or no task storage could be had; try a larger "
+			 "--off-cpu-min",
 			 (unsigned long long)(c->n[F2T_OFFCPU_DROPPED_RING] +
 					      c->n[F2T_OFFCPU_DROPPED_MAP]));
 	if (r->samples_lost)
@@ -626,6 +658,14 @@ static void summary(struct run *r)
 		f2t_warn("the kernel lost %llu events: the ring buffer (%lu KB per CPU) filled "
 			 "faster than it was read; try a larger -b",
 			 (unsigned long long)r->lost, r->inst.buffer_kb);
+}
+
+/* Seconds from a CPU's window start AT (0: its ring was empty) to the trigger. */
+static double before_trigger(uint64_t trigger, uint64_t at, uint64_t from)
+{
+	if (!at || at < from)
+		at = from;	/* the page that began before the window holds its start */
+	return at < trigger ? (double)(trigger - at) / 1e9 : 0;
 }
 
 /*
@@ -680,9 +720,11 @@ static int snapshot(struct run *r, bool last)
 	r->meta.stop_ns = m.stop_ns;
 	r->ncpus_read = r->pump.n;
 	if (!f2t_quiet && !err)
-		fprintf(stderr, "ftrace2trace: snapshot %u: from %.2f s before the trigger to "
-			"%.2f s after, %s captured from %zu CPUs, %llu events lost\n", r->snapshots,
-			(double)(f->trigger_ns - from) / 1e9,
+		fprintf(stderr, "ftrace2trace: snapshot %u: from %.2f s before the trigger "
+			"(%.2f s on the CPU whose ring held least) to %.2f s after, %s captured "
+			"from %zu CPUs, %llu events lost\n", r->snapshots,
+			before_trigger(f->trigger_ns, r->pump.window_min_ns, from),
+			before_trigger(f->trigger_ns, r->pump.window_max_ns, from),
 			(double)(m.stop_ns - f->trigger_ns) / 1e9,
 			f2t_human_bytes(r->pump.bytes - r->bytes_before, (char[32]){ 0 }, 32),
 			r->ncpus_read, (unsigned long long)r->lost);
@@ -851,36 +893,16 @@ static int flight_loop(struct run *r, enum stop_reason *why)
 	if (r->o->duration > 0)
 		deadline = r->meta.start_ns + (uint64_t)llround(r->o->duration * 1e9);
 	while (!err && !last && (*why = stop_condition(r, now, deadline)) == STOP_NONE) {
-		size_t n = 0, fl0, tty0;
+		size_t n, fl0;
 		int timeout = f2t_flight_timeout_ms(&r->flight, now), got;
 
-		if (r->child.stopped && f2t_tty_suspend(&r->tty))
-			f2t_child_signal(&r->child, SIGCONT);
-		r->child.stopped = 0;
-		pfd[n++] = (struct pollfd){ .fd = f2t_sig_fd(), .events = POLLIN };
-		pfd[n++] = (struct pollfd){ .fd = r->child.pid ? r->child.pidfd : -1,
-					    .events = POLLIN };
-		for (size_t i = 0; i < r->watch.n; i++)
-			pfd[n++] = (struct pollfd){
-				.fd = r->watch.gone[i] ? -1 : r->watch.fds[i], .events = POLLIN };
+		n = stop_fds(r, pfd);
 		fl0 = n;
 		f2t_flight_pollfds(&r->flight, pfd + n);
 		n += F2T_FLIGHT_NPOLL;
-		tty0 = n;
-		f2t_tty_pollfds(&r->tty, pfd + n);
-		n += F2T_TTY_NPOLL;
-		if (timeout > POLL_MS)
-			timeout = POLL_MS;
-		if (deadline && deadline - now < (uint64_t)timeout * 1000000)
-			timeout = (int)((deadline - now + 999999) / 1000000);
-		if (poll(pfd, n, timeout) < 0 && errno != EINTR) {
-			err = -errno;
-			f2t_err("poll: %s", strerror(errno));
+		err = wait_once(r, pfd, n, timeout < POLL_MS ? timeout : POLL_MS, deadline, &now);
+		if (err)
 			break;
-		}
-		now = f2t_meta_now();
-		if (f2t_tty_relay(&r->tty, pfd + tty0))
-			f2t_child_signal(&r->child, SIGSTOP);
 		if (pfd[0].revents)
 			drain_signals();
 		got = f2t_flight_check(&r->flight, pfd + fl0, f2t_sig_take_snapshot(), now);

@@ -3,15 +3,18 @@
  * Off-CPU report: episodes are summed under a key made of the thread, its
  * state and its stack (frames outermost first, joined by ';', the folded
  * form), and wakers under their episode key, the waker thread and its
- * stack.  Keys are interned once (util/intern.h), their sums kept by id,
- * so memory grows with distinct stacks, never with episodes.
+ * stack.  Stacks are the profile stage's (model/profile.h), run here as
+ * the writers' model runs it: the frames of its stack tree by name, as
+ * JSON's stackFrames and the flame graphs of the other outputs name them.
+ * Keys are interned once (util/intern.h), their sums kept by id, so memory
+ * grows with distinct stacks, never with episodes.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/offcpu.h"
-#include "model/stacks.h"
+#include "model/profile.h"
 #include "model/stats.h"
 #include "report/offcpu.h"
 #include "util/idmap.h"
@@ -44,8 +47,19 @@ struct thread_sum {
 	uint64_t n;
 };
 
+/* A node of the profile's stack tree: its parent and its name, in names. */
+struct node {
+	uint32_t parent, name;
+};
+
 struct f2t_offcpu_report {
 	struct table stacks, wakers;
+	struct f2t_profile *prof;
+	struct f2t_intern names;
+	struct node *nodes;		/* by id - 1 */
+	size_t nnodes, nodecap;
+	uint32_t *chain;		/* a stack's nodes, innermost first */
+	size_t chaincap;
 	struct f2t_idmap threads;	/* tid -> struct thread_sum */
 	const char *path;		/* the input, for messages (f2t_offcpu_report_tap()) */
 	struct f2t_stats st;		/* the run's counts, once it ended */
@@ -84,8 +98,9 @@ struct f2t_offcpu_report *f2t_offcpu_report_new(void)
 {
 	struct f2t_offcpu_report *r = calloc(1, sizeof(*r));
 
-	if (!r || f2t_idmap_init(&r->threads, sizeof(struct thread_sum))) {
-		free(r);
+	if (!r || f2t_idmap_init(&r->threads, sizeof(struct thread_sum)) ||
+	    !(r->prof = f2t_profile_new())) {
+		f2t_offcpu_report_free(r);
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -99,25 +114,71 @@ void f2t_offcpu_report_free(struct f2t_offcpu_report *r)
 	table_fini(&r->stacks);
 	table_fini(&r->wakers);
 	f2t_idmap_fini(&r->threads);
+	f2t_profile_free(r->prof);
+	f2t_intern_fini(&r->names);
+	free(r->nodes);
+	free(r->chain);
 	free(r);
 }
 
-/* FRAMES outermost first, ';' between them, after AT bytes of BUF. */
-static size_t folded(const struct f2t_frame *frames, uint32_t n, char *buf, size_t at)
+/* The profile's stack-tree nodes, kept by id; its other definitions are the writers'. */
+static int keep_node(void *ctx, const struct f2t_item *it)
 {
-	for (uint32_t i = n; i-- > 0 && at + 2 < KEY_MAX;) {
-		size_t len;
+	struct f2t_offcpu_report *r = ctx;
+	struct node *nd;
+	int64_t name;
 
-		if (i + 1 < n)
-			buf[at++] = ';';
-		len = f2t_frame_name(&frames[i], buf + at, KEY_MAX - at);
+	if (it->kind != F2T_ITEM_STACK_NODE)
+		return 0;
+	name = f2t_intern(&r->names, it->def.node->name.s, it->def.node->name.len, NULL);
+	nd = name < 0 || name > UINT32_MAX ? NULL :
+		f2t_vec_push(&r->nodes, &r->nnodes, &r->nodecap, 1024);
+	if (!nd)
+		return -ENOMEM;
+	/* A parent is an earlier node: the walk up ends. */
+	*nd = (struct node){ it->def.node->parent < it->def.node->id ? it->def.node->parent : 0,
+			     (uint32_t)name };
+	return 0;
+}
+
+/*
+ * The @n frames of @frames (innermost first) in process @pid, outermost
+ * first, ';' between them, after @at bytes of the key, as the profile's
+ * stack tree names them.  Return: the key's length, or -ENOMEM.
+ */
+static int64_t folded(struct f2t_offcpu_report *r, const struct f2t_event *ev, int32_t pid,
+		      const struct f2t_frame *frames, uint32_t n, size_t at)
+{
+	struct f2t_item use = { .ts = ev->ts, .ev = ev,
+				.track = { F2T_TRACK_THREAD, pid, ev->pid, 0 } };
+	struct f2t_stack_ref ref;
+	size_t depth = 0;
+	int ret;
+
+	if (!n)
+		return (int64_t)at;
+	ret = f2t_profile_stack(r->prof, pid, frames, n, true, &use, keep_node, r, &ref);
+	if (ret)
+		return ret;
+	for (uint32_t id = ref.node; id && id <= r->nnodes; id = r->nodes[id - 1].parent) {
+		if (f2t_vec_reserve(&r->chain, &r->chaincap, depth + 1, 64))
+			return -ENOMEM;
+		r->chain[depth++] = id;
+	}
+	for (size_t i = depth; i-- > 0 && at + 2 < KEY_MAX;) {
+		size_t len;
+		const char *name = f2t_intern_key(&r->names, r->nodes[r->chain[i] - 1].name, &len);
+
+		if (i + 1 < depth)
+			r->key[at++] = ';';
+		if (len > KEY_MAX - 1 - at)
+			len = KEY_MAX - 1 - at;
 		/* ';' separates frames and the last ' ' the count: neither inside a name. */
-		for (size_t k = at; k < at + len; k++)
-			if (buf[k] == ';' || buf[k] == ' ')
-				buf[k] = '_';
+		for (size_t k = 0; k < len; k++)
+			r->key[at + k] = name[k] == ';' || name[k] == ' ' ? '_' : name[k];
 		at += len;
 	}
-	return at;
+	return (int64_t)at;
 }
 
 /*
@@ -148,6 +209,7 @@ int f2t_offcpu_report_add(struct f2t_offcpu_report *r, const struct f2t_event *e
 	struct thread_sum *t;
 	struct sum *e, *w;
 	size_t at, entry;
+	int64_t len;
 	uint32_t irq;
 
 	if (ev->kind != F2T_EV_OFFCPU)
@@ -157,8 +219,11 @@ int f2t_offcpu_report_add(struct f2t_offcpu_report *r, const struct f2t_event *e
 		return -ENOMEM;
 	t->ns[state_slot(ev->offcpu.state)] += ns;
 	t->n++;
-	at = (size_t)snprintf(r->key, KEY_MAX, "%d %c ", ev->pid, ev->offcpu.state);
-	at = folded(ev->offcpu.frames, ev->offcpu.nframes, r->key, at);
+	len = folded(r, ev, ev->offcpu.tgid, ev->offcpu.frames, ev->offcpu.nframes,
+		     (size_t)snprintf(r->key, KEY_MAX, "%d %c ", ev->pid, ev->offcpu.state));
+	if (len < 0)
+		return (int)len;
+	at = (size_t)len;
 	e = table_get(&r->stacks, r->key, at);
 	if (!e)
 		return -ENOMEM;
@@ -175,9 +240,13 @@ int f2t_offcpu_report_add(struct f2t_offcpu_report *r, const struct f2t_event *e
 		return 0;
 	entry = (size_t)(e - r->stacks.v);
 	irq = interrupt_depth(ev->offcpu.waker_frames, ev->offcpu.waker_nframes);
-	at = (size_t)snprintf(r->key, KEY_MAX, "%zu %d %c", entry, ev->offcpu.waker_tid,
-			      irq ? 'i' : ' ');
-	at = folded(ev->offcpu.waker_frames, irq ? irq : ev->offcpu.waker_nframes, r->key, at);
+	len = folded(r, ev, ev->offcpu.waker_tgid, ev->offcpu.waker_frames,
+		     irq ? irq : ev->offcpu.waker_nframes,
+		     (size_t)snprintf(r->key, KEY_MAX, "%zu %d %c", entry, ev->offcpu.waker_tid,
+				      irq ? 'i' : ' '));
+	if (len < 0)
+		return (int)len;
+	at = (size_t)len;
 	w = table_get(&r->wakers, r->key, at);
 	if (!w)
 		return -ENOMEM;

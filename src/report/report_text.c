@@ -443,6 +443,12 @@ static void distribution(const struct f2t_report *r, const struct f2t_table *t,
 	uint32_t top = 0;
 	int last = -1;
 
+	/* A trace recorded without them (a Perfetto config may leave them out) says nothing of waits. */
+	if (!r->st.events[F2T_EV_WAKING] && !r->st.events[F2T_EV_WAKEUP] &&
+	    !r->st.events[F2T_EV_WAKEUP_NEW]) {
+		f2t_out_puts(o, "Wakeup latency: unknown: the trace has no sched_waking or sched_wakeup events\n\n");
+		return;
+	}
 	f2t_out_printf(o, "Wakeup latency of %s: %" PRIu64 " wakeups", t->filtered ?
 		       "the threads selected" : "all threads", h->count);
 	if (!h->count) {

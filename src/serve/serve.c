@@ -6,6 +6,7 @@
  * with sendfile() from the descriptor opened at the start.
  */
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -34,6 +35,7 @@
 
 struct conn {
 	int fd;			/* -1: free */
+	bool other_user;	/* the client is another user's program */
 	size_t len;
 	uint64_t deadline_ms;
 	char buf[F2T_HTTP_HEAD_MAX];
@@ -148,6 +150,44 @@ static int send_file(struct server *s, int fd)
 	return 0;
 }
 
+/*
+ * The uid owning the other end of loopback connection @fd, from the
+ * kernel's table of this network namespace's sockets (/proc/net/tcp, as
+ * identd reads it): both ends are on this machine.
+ *
+ * Return: the uid, or -1 when not found (a value: the caller refuses).
+ */
+static long peer_uid(int fd)
+{
+	struct sockaddr_in me, peer;
+	socklen_t len = sizeof(me);
+	char line[512];
+	long uid = -1;
+	FILE *f;
+
+	if (getsockname(fd, (struct sockaddr *)&me, &len))
+		return -1;
+	len = sizeof(peer);
+	if (getpeername(fd, (struct sockaddr *)&peer, &len))
+		return -1;
+	f = fopen("/proc/net/tcp", "re");
+	if (!f)
+		return -1;
+	while (uid < 0 && fgets(line, sizeof(line), f)) {
+		unsigned int lip, lport, rip, rport;
+		unsigned long u;
+
+		/* The kernel prints each address as the u32 it holds: s_addr as is. */
+		if (sscanf(line, " %*u: %8X:%4X %8X:%4X %*X %*X:%*X %*X:%*X %*X %lu", &lip, &lport,
+			   &rip, &rport, &u) == 5 &&
+		    lip == peer.sin_addr.s_addr && lport == ntohs(peer.sin_port) &&
+		    rip == me.sin_addr.s_addr && rport == ntohs(me.sin_port) && u <= UINT32_MAX)
+			uid = (long)u;
+	}
+	fclose(f);
+	return uid;
+}
+
 /* "127.0.0.1", "localhost" or "[::1]", with or without a port. */
 static bool loopback_host(struct f2t_http_str h)
 {
@@ -169,7 +209,7 @@ static bool loopback_host(struct f2t_http_str h)
 }
 
 /* Answers one whole request; 1 once the file went out whole, 0, or negative errno. */
-static int answer(struct server *s, int fd, const struct f2t_http_req *req)
+static int answer(struct server *s, int fd, bool other_user, const struct f2t_http_req *req)
 {
 	size_t nlen = strlen(s->name);
 	bool ours = req->target.len == nlen + 1 && req->target.p[0] == '/' &&
@@ -178,6 +218,10 @@ static int answer(struct server *s, int fd, const struct f2t_http_req *req)
 
 	if (!req->host.p) {
 		error_answer(fd, "400 Bad Request", "");
+		return 0;
+	}
+	if (other_user) {
+		error_answer(fd, "403 Forbidden", "");
 		return 0;
 	}
 	/* A page of another origin, or a name rebound to us, gets nothing. */
@@ -239,7 +283,7 @@ static int conn_read(struct server *s, struct conn *c)
 		error_answer(c->fd, parsed == -E2BIG ? "431 Request Header Fields Too Large" :
 			     "400 Bad Request", "");
 	else
-		ret = answer(s, c->fd, &req);
+		ret = answer(s, c->fd, c->other_user, &req);
 	shutdown(c->fd, SHUT_WR);
 	conn_close(c);
 	return ret;
@@ -249,6 +293,7 @@ static void conn_accept(struct server *s)
 {
 	struct timeval tv = { .tv_sec = F2T_SERVE_TIMEOUT_S };
 	int fd = accept4(s->lfd, NULL, NULL, SOCK_CLOEXEC);
+	long uid;
 
 	if (fd < 0)
 		return;
@@ -261,17 +306,96 @@ static void conn_accept(struct server *s)
 		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 		c->fd = fd;
 		c->len = 0;
+		/* Only our own user's programs (the browser, an ssh forwarding) get the file. */
+		uid = peer_uid(fd);
+		c->other_user = uid != (long)getuid();
+		if (c->other_user)
+			f2t_warn("refused a client of %s %ld: only the programs of uid %d (ours) "
+				 "may fetch the file", uid < 0 ? "unknown uid" : "uid", uid,
+				 (int)getuid());
 		c->deadline_ms = now_ms() + F2T_SERVE_TIMEOUT_S * 1000ull;
 		return;
 	}
 	close(fd);
 }
 
+/* The inode of the socket listening on TCP @port (IPv4 or IPv6), or 0. */
+static unsigned long listener_inode(unsigned int port)
+{
+	static const char *const tables[] = { "/proc/net/tcp", "/proc/net/tcp6" };
+	unsigned long inode = 0;
+	char line[512];
+
+	for (size_t i = 0; !inode && i < sizeof(tables) / sizeof(tables[0]); i++) {
+		FILE *f = fopen(tables[i], "re");
+
+		while (f && !inode && fgets(line, sizeof(line), f)) {
+			unsigned int lport, st;
+			unsigned long ino;
+
+			if (sscanf(line, " %*u: %*[0-9A-Fa-f]:%X %*[0-9A-Fa-f]:%*X %X %*X:%*X %*X:%*X "
+				   "%*X %*u %*u %lu", &lport, &st, &ino) == 3 &&
+			    lport == port && st == 0x0A /* TCP_LISTEN */)
+				inode = ino;
+		}
+		if (f)
+			fclose(f);
+	}
+	return inode;
+}
+
+/*
+ * "PID (COMM)" of the process holding the socket that listens on @port,
+ * when it is one /proc lets us look into (ours), in @buf; else "".
+ */
+static void port_holder(unsigned int port, char *buf, size_t len)
+{
+	unsigned long inode = listener_inode(port);
+	char want[64], path[64], link[64], comm[32] = "";
+	struct dirent *p, *d;
+	DIR *procs, *fds;
+
+	buf[0] = '\0';
+	if (!inode || !(procs = opendir("/proc")))
+		return;
+	snprintf(want, sizeof(want), "socket:[%lu]", inode);
+	while (!buf[0] && (p = readdir(procs))) {
+		if (!strspn(p->d_name, "0123456789"))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.20s/fd", p->d_name);
+		fds = opendir(path);
+		while (fds && !buf[0] && (d = readdir(fds))) {
+			ssize_t n = readlinkat(dirfd(fds), d->d_name, link, sizeof(link) - 1);
+			FILE *f;
+
+			if (n <= 0 || (link[n] = '\0', strcmp(link, want)))
+				continue;
+			snprintf(path, sizeof(path), "/proc/%.20s/comm", p->d_name);
+			f = fopen(path, "re");
+			if (f && !fgets(comm, sizeof(comm), f))
+				comm[0] = '\0';
+			if (f)
+				fclose(f);
+			/* A task names itself: only what prints plainly. */
+			for (char *c = comm; *c; c++)
+				if (*c == '\n')
+					*c = '\0';
+				else if (*c < ' ' || *c > '~')
+					*c = '?';
+			snprintf(buf, len, "%.20s (%s)", p->d_name, comm);
+		}
+		if (fds)
+			closedir(fds);
+	}
+	closedir(procs);
+}
+
 static int listen_on(struct server *s, unsigned int port)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
 				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	int one = 1;
+	char who[96], by[192];
+	int one = 1, err;
 
 	s->lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (s->lfd < 0) {
@@ -282,14 +406,20 @@ static int listen_on(struct server *s, unsigned int port)
 	setsockopt(s->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (!bind(s->lfd, (struct sockaddr *)&a, sizeof(a)) && !listen(s->lfd, 16))
 		return 0;
-	if (errno == EADDRINUSE)
-		f2t_err("127.0.0.1:%u is in use by another program (`ss -ltnp 'sport = :%u'` "
-			"names it: a trace_processor_shell --httpd, another `ftrace2trace open`?); "
-			"stop it, or serve on another port with --port and forward port %u to it",
-			port, port, F2T_SERVE_PORT);
-	else
-		f2t_err("cannot listen on 127.0.0.1:%u: %s", port, strerror(errno));
-	return -errno;
+	err = -errno;
+	if (err == -EADDRINUSE) {
+		port_holder(port, who, sizeof(who));
+		if (who[0])
+			snprintf(by, sizeof(by), "process %s", who);
+		else
+			snprintf(by, sizeof(by), "another program (`ss -ltnp 'sport = :%u'` names it: "
+				 "a trace_processor_shell --httpd, another `ftrace2trace open`?)", port);
+		f2t_err("127.0.0.1:%u is in use by %s; stop it, or serve on another port with "
+			"--port and forward port %u to it", port, by, F2T_SERVE_PORT);
+	} else {
+		f2t_err("cannot listen on 127.0.0.1:%u: %s", port, strerror(-err));
+	}
+	return err;
 }
 
 /* The file must be something Perfetto UI opens: whole, not our raw capture. */

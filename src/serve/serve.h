@@ -7,9 +7,10 @@
  * preflight (Private Network Access), then the link
  * https://ui.perfetto.dev/#!/?url=http://127.0.0.1:9001/NAME, a browser
  * where one is configured, and the end once the file has been fetched.
- * Only that file, under that name, to clients on loopback that name a
- * loopback host (no DNS rebinding) and, when a page asks, for Perfetto
- * UI's origin alone; the request parser is serve/httpreq.h.
+ * Only that file, under that name, to our own user's programs on loopback
+ * (the owner of the client's socket, as the kernel's socket table says)
+ * that name a loopback host (no DNS rebinding) and, when a page asks, for
+ * Perfetto UI's origin alone; the request parser is serve/httpreq.h.
  */
 #ifndef F2T_SERVE_H
 #define F2T_SERVE_H

@@ -15,6 +15,7 @@ static const struct f2t_input_kind *const kinds[] = {
 	&f2t_tracedat_input,
 	&f2t_html_input,
 	&f2t_text_input,
+	&f2t_pftrace_input,
 };
 
 struct f2t_input *f2t_input_open(const char *path)
@@ -49,7 +50,7 @@ struct f2t_input *f2t_input_open(const char *path)
 		ret = kinds[i]->open(name, fd, &in);
 		goto out;
 	}
-	f2t_err("%s: offset 0: not a file this build reads (an ftrace2trace capture, a trace-cmd trace.dat, ftrace text or a systrace HTML file)",
+	f2t_err("%s: offset 0: not a file this build reads (an ftrace2trace capture, a trace-cmd trace.dat, ftrace text, a systrace HTML file or a Perfetto trace)",
 		name);
 	ret = -EINVAL;
 out:

@@ -54,10 +54,12 @@ struct f2t_input *f2t_input_open(const char *path);
 void f2t_input_close(struct f2t_input *in);
 
 /* The openers: our capture (capture_input.c), trace-cmd's trace.dat
- * (tracedat_input.c), ftrace text and systrace HTML (text_input.c). */
+ * (tracedat_input.c), ftrace text and systrace HTML (text_input.c), a
+ * Perfetto trace (pftrace_input.c). */
 extern const struct f2t_input_kind f2t_capture_input;
 extern const struct f2t_input_kind f2t_tracedat_input;
 extern const struct f2t_input_kind f2t_text_input;
 extern const struct f2t_input_kind f2t_html_input;
+extern const struct f2t_input_kind f2t_pftrace_input;
 
 #endif

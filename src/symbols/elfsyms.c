@@ -91,9 +91,16 @@ static void keep(struct f2t_elfsyms *e, const struct stat *st, const char *debug
 	read_files = e;
 }
 
+/*
+ * Adds symbol name @s without its symbol version: a shared library's
+ * .symtab names its versioned definitions "clock_nanosleep@GLIBC_2.2.5" and
+ * "__libc_start_main@@GLIBC_2.34", while the function is the part before
+ * the '@' (what a caller wrote, what the .dynsym entry says).
+ */
 static int add_name(struct f2t_elfsyms *e, const char *s, uint32_t *at)
 {
-	size_t len = strlen(s) + 1;
+	const char *ver = strchr(s + 1, '@');
+	size_t len = (ver ? (size_t)(ver - s) : strlen(s)) + 1;
 
 	if (e->slen + len > e->scap) {
 		/* Names are found by 32-bit offsets. */
@@ -102,7 +109,8 @@ static int add_name(struct f2t_elfsyms *e, const char *s, uint32_t *at)
 		if (f2t_vec_reserve(&e->strs, &e->scap, e->slen + len, 64 * 1024))
 			return -ENOMEM;
 	}
-	memcpy(e->strs + e->slen, s, len);
+	memcpy(e->strs + e->slen, s, len - 1);
+	e->strs[e->slen + len - 1] = '\0';
 	*at = (uint32_t)e->slen;
 	e->slen += len;
 	return 0;

@@ -101,7 +101,6 @@ struct session {
 };
 
 struct f2t_unwinder {
-	uint64_t regs_mask;
 	struct f2t_maps *maps;
 	struct f2t_symbolizer *sym;
 	char *debug_root;
@@ -688,13 +687,12 @@ static size_t session_budget(void)
 	return n < MIN_SESSIONS ? MIN_SESSIONS : n > MAX_SESSIONS ? MAX_SESSIONS : n;
 }
 
-struct f2t_unwinder *f2t_unwinder_new(const char *arch, uint64_t regs_mask,
-				      struct f2t_maps *maps, struct f2t_symbolizer *sym,
-				      const char *debug_root)
+struct f2t_unwinder *f2t_unwinder_new(const char *arch, struct f2t_maps *maps,
+				      struct f2t_symbolizer *sym, const char *debug_root)
 {
 	struct f2t_unwinder *u;
 
-	if (!arch || strcmp(arch, "x86_64") || !(regs_mask & (1ULL << PX_IP)))
+	if (!arch || strcmp(arch, "x86_64"))
 		return NULL;
 	u = calloc(1, sizeof(*u));
 	if (!u)
@@ -709,7 +707,6 @@ struct f2t_unwinder *f2t_unwinder_new(const char *arch, uint64_t regs_mask,
 		return NULL;
 	}
 	elf_version(EV_CURRENT);
-	u->regs_mask = regs_mask;
 	u->maps = maps;
 	u->sym = sym;
 	u->vdso_fd = -1;
@@ -747,10 +744,13 @@ size_t f2t_unwind(struct f2t_unwinder *u, const struct f2t_unwind_sample *smp, u
 
 	if (w.max > F2T_UNWIND_MAX_FRAMES)
 		w.max = F2T_UNWIND_MAX_FRAMES;
-	err = f2t_unwind_x86_64_regs(u->regs_mask, smp->regs, smp->nregs, regs, &valid);
+	err = f2t_unwind_x86_64_regs(smp->regs_mask, smp->regs, smp->nregs, regs, &valid);
 	if (!w.max || !(valid & (1u << DW_IP)))
 		return 0;
-	u->st.samples++;
+	if (smp->episode)
+		u->st.episodes++;
+	else
+		u->st.samples++;
 	/* A 32-bit process's registers are not x86_64's: its leaf only. */
 	if (err || smp->abi != PERF_SAMPLE_REGS_ABI_64 || smp->pid <= 0)
 		goto leaf;
@@ -766,7 +766,10 @@ size_t f2t_unwind(struct f2t_unwinder *u, const struct f2t_unwind_sample *smp, u
 	if (w.n >= 2)
 		return w.n;
 leaf:
-	u->st.leaf_only++;
+	if (smp->episode)
+		u->st.episodes_leaf_only++;
+	else
+		u->st.leaf_only++;
 	ips[0] = regs[DW_IP];
 	call[0] = false;
 	return 1;

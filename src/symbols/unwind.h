@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * User-space stack unwinding after the fact, for --call-graph dwarf: the
- * registers and the copy of the stack a sample carries are handed to
- * libdw's unwinder (CFI from .eh_frame / .debug_frame of the mapped files).
+ * User-space stack unwinding after the fact, for --call-graph dwarf and the
+ * innermost frames of off-CPU stacks: the registers and the copy of the
+ * stack a sample or an episode carries are handed to libdw's unwinder (CFI from .eh_frame / .debug_frame of the mapped files).
  * One libdwfl session per process, kept while its mappings stay the same.
  */
 #ifndef F2T_UNWIND_H
@@ -21,13 +21,22 @@
 /* DWARF registers of x86_64 an unwinder starts from: rax..rsp, r8..r15, rip. */
 #define F2T_X86_64_DWARF_REGS 17
 
+/*
+ * The sample_regs_user mask of the three registers an off-CPU episode keeps
+ * (perf's x86_64 numbering: bp 6, sp 7, ip 8), in that order.
+ */
+#define F2T_UNWIND_X86_64_IP (1ULL << 8)
+#define F2T_UNWIND_X86_64_IP_SP_BP ((1ULL << 6) | (1ULL << 7) | F2T_UNWIND_X86_64_IP)
+
 struct f2t_unwinder;
 
 /* What one sample hands the unwinder (pointers into the record). */
 struct f2t_unwind_sample {
 	int32_t pid, tid;
 	uint64_t abi;			/* PERF_SAMPLE_REGS_ABI_* */
-	const unsigned char *regs;	/* nregs u64, sample_regs_user bit order, unaligned */
+	uint64_t regs_mask;		/* which registers @regs holds (sample_regs_user) */
+	bool episode;			/* an off-CPU episode's, counted apart from samples */
+	const unsigned char *regs;	/* nregs u64, regs_mask bit order, unaligned */
 	unsigned int nregs;
 	const unsigned char *stack;	/* the copied stack, from the stack pointer up */
 	size_t stack_len;		/* its valid length (dyn_size) */
@@ -36,6 +45,8 @@ struct f2t_unwind_sample {
 struct f2t_unwind_stats {
 	uint64_t samples;	/* samples with user registers */
 	uint64_t leaf_only;	/* ... of which no caller was found */
+	uint64_t episodes;	/* off-CPU episodes with user registers */
+	uint64_t episodes_leaf_only;	/* ... of which no caller was found */
 	uint64_t sessions;	/* libdwfl sessions built */
 	uint64_t rebuilt;	/* ... because a process's files moved or went away (exec) */
 	uint64_t evicted;	/* ... after another process's session was dropped */
@@ -56,8 +67,7 @@ int f2t_unwind_x86_64_regs(uint64_t regs_mask, const unsigned char *regs, unsign
 			   uint64_t *dwarf, uint32_t *valid);
 
 /**
- * f2t_unwinder_new() - an unwinder for samples recorded on @arch
- * @regs_mask: the sample_regs_user mask the samples were taken with
+ * f2t_unwinder_new() - an unwinder for stacks recorded on @arch
  * @maps: the address spaces (kept, not copied)
  * @sym: for recorded build-ids and the vDSO (kept)
  * @debug_root: where separate debug files live by build-id (NULL: the
@@ -66,9 +76,8 @@ int f2t_unwind_x86_64_regs(uint64_t regs_mask, const unsigned char *regs, unsign
  * Return: the unwinder, or NULL when @arch cannot be unwound here (then
  * samples keep only their user instruction pointer).
  */
-struct f2t_unwinder *f2t_unwinder_new(const char *arch, uint64_t regs_mask,
-				      struct f2t_maps *maps, struct f2t_symbolizer *sym,
-				      const char *debug_root);
+struct f2t_unwinder *f2t_unwinder_new(const char *arch, struct f2t_maps *maps,
+				      struct f2t_symbolizer *sym, const char *debug_root);
 void f2t_unwinder_free(struct f2t_unwinder *u);
 
 /**

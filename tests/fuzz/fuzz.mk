@@ -25,6 +25,7 @@ FUZZ_MAX_LEN_capture := 65536
 FUZZ_MAX_LEN_ringbuf := 16384
 FUZZ_MAX_LEN_perf    := 32768
 FUZZ_MAX_LEN_tracedat := 160000
+FUZZ_MAX_LEN_pftrace := 65536
 # Flags of one target.  Most tracedat inputs end with more allocations than
 # frees (what libtracecmd keeps), so libFuzzer ran its whole leak scan after
 # them: 3/4 of the time, for no leak found (leaks are still checked when

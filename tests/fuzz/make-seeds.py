@@ -10,12 +10,17 @@ that are not (kernel symbols make them megabytes):
   ftrace2trace record -b 256 -F 499 --call-graph dwarf,2048 -k dwarf.cap \\
       -- build/tests/helpers/burn_nofp
 
+and, when given, an off-CPU capture (its episodes' records with their user
+stack copies, the stacks, the perf records naming the mappings):
+
+  ftrace2trace record --off-cpu -k offcpu.cap -- build/tests/helpers/offwait 5
+
 The FXT and JSON seeds are the converter's outputs for the small captures
 (SEEDS_F2T names the ftrace2trace binary).  The function-tracer page is
 written here, after the kernel's format files (the kernel refuses the
 function tracer on the machines we record on).
 
-usage: make-seeds.py FP.CAP DWARF.CAP
+usage: make-seeds.py FP.CAP DWARF.CAP [OFFCPU.CAP]
 """
 import os
 import struct
@@ -29,6 +34,7 @@ F2T = os.environ.get("SEEDS_F2T", os.path.join(os.path.dirname(TESTS), "ftrace2t
 
 META, HEADER_PAGE, EVENT_FORMAT, TASKS, CPU_DATA, CPU_STATS, KALLSYMS = 1, 2, 3, 4, 5, 6, 7
 PERF_INFO, PERF_DATA, MAPS, BUILD_IDS, JIT_MAP, END = 9, 10, 11, 12, 13, 0xFFFF
+OFFCPU_INFO, OFFCPU_DATA, OFFCPU_STACKS = 14, 15, 16
 PAGE = 4096
 
 
@@ -341,6 +347,25 @@ def main():
                b"plain text\n", b"B|x|bad pid", b"C|1|c|1e999"]
     for i, m in enumerate(markers):
         write("corpus/marker/%02d" % i, m)
+    if len(sys.argv) > 3:
+        offcpu_seed(read_cap(sys.argv[3]))
+
+
+def offcpu_seed(oc):
+    """corpus/capfile/offcpu.cap: 24 episodes with their stack copies."""
+    info = next(b for t, a, b in oc if t == OFFCPU_INFO and a == 0)
+    size = int(dict(kv.split(b"=", 1) for kv in info.split(b"\n") if kv)[b"record_size"])
+    data, n = b"".join(b for t, a, b in oc if t == OFFCPU_DATA), 0
+    off = 0
+    while off + size <= len(data) and n < 24:
+        copy = struct.unpack_from("<I", data, off + 80)[0] if size >= 88 else 0
+        off += size + ((copy + 7) & ~7)
+        n += 1
+    keep = [(t, a, b) for t, a, b in oc if t in (META, HEADER_PAGE, EVENT_FORMAT, TASKS, PERF_INFO, OFFCPU_INFO,
+                                                  OFFCPU_STACKS)]
+    perf = [(PERF_DATA, a, b"".join(r for t, m, r in perf_records(b) if t in (1, 3, 4, 7, 10)))
+            for t, a, b in oc if t == PERF_DATA]
+    write("corpus/capfile/offcpu.cap", cap_bytes(keep + perf + [(OFFCPU_DATA, 0, data[:off])]))
 
 
 if __name__ == "__main__":

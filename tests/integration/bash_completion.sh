@@ -43,10 +43,12 @@ expect() {
 
 expect "record report" ftrace2trace re
 expect "a.cap d.txt runs" ftrace2trace report --off-cpu ""
+expect "a.cap d.txt f.pftrace runs" ftrace2trace report ""
 expect "convert dump merge open record report" ftrace2trace ""
 expect "--help --version" ftrace2trace --
 expect "--no-sample" ftrace2trace record --no-
-expect "--format --freq --function --function-graph" ftrace2trace record --f
+expect "--flight-recorder --format --freq --function --function-graph" ftrace2trace record --f
+expect "--trigger-latency --trigger-marker" ftrace2trace record --trigger-
 expect "--offset --output" ftrace2trace merge --o
 expect "--help --stats -h -s" ftrace2trace dump -
 expect "" ftrace2trace record -d ""
@@ -59,13 +61,13 @@ expect "c.json runs" ftrace2trace merge --output ""
 expect "a.cap runs" ftrace2trace record -k ""
 expect "fp" ftrace2trace record --call-graph f
 expect "$$" ftrace2trace record -p "$$"
-# Operands: each subcommand's own kinds of file (convert: a capture, trace.dat
-# or text), and directories.
-expect "a.cap d.txt runs" ftrace2trace convert ""
+# Operands: each subcommand's own kinds of file (convert: a capture, trace.dat,
+# text or a Perfetto trace; report --off-cpu: no Perfetto trace), and directories.
+expect "a.cap d.txt f.pftrace runs" ftrace2trace convert ""
 expect "runs/r.cap" ftrace2trace convert runs/
 expect "b.fxt runs" ftrace2trace dump -s ""
 expect "c.json runs" ftrace2trace merge -o m.json ""
-expect "a.cap d.txt runs" ftrace2trace report --csv ""
+expect "a.cap d.txt f.pftrace runs" ftrace2trace report --csv ""
 expect "--slow --sort" ftrace2trace report --s
 expect "--all-processes" ftrace2trace report --all
 expect "--no-browser" ftrace2trace open --no

@@ -99,6 +99,9 @@ wait $PP 2>/dev/null
 grep -q "warning: flight recorder: .* -b [0-9]* holds about" small.err ||
 	fail "the rings did not overwrite (no warning that -b 64 is short): $(cat small.err)"
 grep -q "snapshot 1: .*, 0 events lost" small.err || fail "overwritten past counted as lost: $(cat small.err)"
+least=$(sed -n 's/.*snapshot 1: from [0-9.]* s before the trigger (\([0-9.]*\) s on the CPU whose ring held least).*/\1/p' small.err)
+awk -v l="${least:-9}" 'BEGIN { exit !(l < 0.9) }' ||
+	fail "a 64 KB ring held ${least:-?} s of a ping-pong's CPU, not less than the 1 s window: $(cat small.err)"
 grep -q "lost events: 0 " small.err || fail "the conversion counts the overwritten past as lost: $(cat small.err)"
 no_loss small.pftrace
 ok "rings that overwrote (-b 64 under a ping-pong): no events lost, no data-loss stat"

@@ -24,7 +24,7 @@ cd "$TMP" || exit 1
 rc=$?
 grep -q "built without BPF" err && skip "this build has no BPF: $(grep -- --off-cpu err)"
 [ "$rc" -eq 0 ] || fail "record --off-cpu: exit $rc: $(cat err)"
-grep -q "off-CPU episodes of at least 1 us, 0 lost (ring buffer full), 0 lost (blocked-task map full)" err ||
+grep -q "off-CPU episodes of at least 1 us, 0 lost (ring buffer full), 0 lost (no task storage for the thread)" err ||
 	fail "no off-CPU summary, or episodes lost: $(cat err)"
 
 "$F2T" report --off-cpu --folded oc.cap >folded 2>rerr || fail "report --folded: $(cat rerr)"
@@ -71,7 +71,7 @@ F2T_TEST_OFFCPU_STACK_ENTRIES=3 "$F2T" record --off-cpu -k full.cap -o full.json
 	taskset -c 0 "$BLOCKER" 3 "$TMP/blocker2.dat" >out2 2>err2 || fail "record with a full stack table: $(cat err2)"
 lost=$(sed -n 's/.* \([0-9]*\) stacks lost (stack map collisions or full), .*/\1/p' err2)
 [ "${lost:-0}" -gt 0 ] || fail "a 3-entry stack table lost no stack: $(cat err2)"
-grep -q "off-CPU episodes of at least 1 us, 0 lost (ring buffer full), 0 lost (blocked-task map full)" err2 ||
+grep -q "off-CPU episodes of at least 1 us, 0 lost (ring buffer full), 0 lost (no task storage for the thread)" err2 ||
 	fail "episodes lost with a full stack table: $(cat err2)"
 "$F2T" report --off-cpu full.cap >table2 2>rerr || fail "report of a capture with lost stacks: $(cat rerr)"
 grep -q ", $lost stacks lost" table2 || fail "report does not say the $lost lost stacks: $(head -3 table2)"

@@ -13,6 +13,7 @@ set -u
 . "$F2T_TESTS/helpers/record-common.bash"
 need_root
 . "$F2T_TESTS/helpers/report-common.bash"
+unset COLUMNS
 
 # The neighbour: a busy loop, not started by the command.
 bash -c 'while :; do :; done' &

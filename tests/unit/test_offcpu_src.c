@@ -6,7 +6,9 @@
  * and the kernel and user stacks of the episode and its waker are where
  * the record says; the tracing's own
  * frames are dropped; malformed stack and episode records are refused,
- * naming the file and offset.
+ * naming the file and offset.  Records carry a user stack copy of their
+ * own length after them; a capture from before (56-byte records) decodes
+ * as it did.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -44,24 +46,36 @@ static void put_stack(unsigned char *buf, size_t *len, uint32_t id, const uint64
 	*len += 8 + (size_t)n * 8;
 }
 
-/* A capture with two episodes, written in the wrong order, and its stacks. */
-static void write_capture(const void *kstacks, size_t klen, const void *data, size_t dlen)
+/*
+ * A capture with the episode records DATA (RECORD_SIZE bytes each, and
+ * their stack copies) and the kernel stacks.
+ */
+static void write_capture_sized(const void *kstacks, size_t klen, const void *data, size_t dlen,
+				size_t record_size)
 {
-	static const char info[] = "record_size=56\nmin_ns=1000\nscope=command\nmax_depth=127\n";
 	static const char counts[] = "episodes=2\ndropped_ring=3\ndropped_map=0\n"
 				     "stack_collisions=1\nstacks_shortened=0\nstacks_reused=640\n"
 				     "stacks_rechecked=10\nstacks_stale=2\n";
+	char info[128];
 	struct f2t_capw *w;
 
+	snprintf(info, sizeof(info),
+		 "record_size=%zu\nmin_ns=1000\nscope=command\nmax_depth=127\narch=x86_64\n",
+		 record_size);
 	snprintf(path, sizeof(path), "/tmp/f2t-test-offcpu-%d", (int)getpid());
 	w = f2t_capw_open(path, false);
 	assert_non_null(w);
 	assert_int_equal(f2t_capw_add(w, F2T_CAP_KALLSYMS, 0, ksyms, sizeof(ksyms) - 1), 0);
-	assert_int_equal(f2t_capw_add(w, F2T_CAP_OFFCPU_INFO, 0, info, sizeof(info) - 1), 0);
+	assert_int_equal(f2t_capw_add(w, F2T_CAP_OFFCPU_INFO, 0, info, strlen(info)), 0);
 	assert_int_equal(f2t_capw_add(w, F2T_CAP_OFFCPU_DATA, 0, data, dlen), 0);
 	assert_int_equal(f2t_capw_add(w, F2T_CAP_OFFCPU_INFO, 1, counts, sizeof(counts) - 1), 0);
 	assert_int_equal(f2t_capw_add(w, F2T_CAP_OFFCPU_STACKS, 0, kstacks, klen), 0);
 	assert_int_equal(f2t_capw_close(w), 0);
+}
+
+static void write_capture(const void *kstacks, size_t klen, const void *data, size_t dlen)
+{
+	write_capture_sized(kstacks, klen, data, dlen, sizeof(struct f2t_offcpu_rec));
 }
 
 static struct f2t_offcpu_rec rec(uint64_t start, uint64_t end, uint32_t tid, uint32_t state,
@@ -85,6 +99,21 @@ static struct f2t_source *open_it(struct f2t_capr **cap, struct f2t_recording *r
 	k = f2t_capr_find(*cap, F2T_CAP_KALLSYMS, -1);
 	r->kallsyms = (struct f2t_text){ k->data, k->len };
 	return f2t_perfsrc_open(*cap, r, NULL);
+}
+
+/* The capture written last opens, and its first episode is refused as malformed. */
+static void assert_first_refused(void)
+{
+	struct f2t_recording r;
+	struct f2t_capr *cap;
+	struct f2t_source *s = open_it(&cap, &r);
+	struct f2t_event ev;
+
+	assert_non_null(s);
+	assert_int_equal(s->ops->next(s, &ev), -EINVAL);
+	s->ops->close(s);
+	f2t_capr_close(cap);
+	unlink(path);
 }
 
 static void test_episodes_in_order_with_stacks(void **state)
@@ -145,6 +174,64 @@ static void test_episodes_in_order_with_stacks(void **state)
 	unlink(path);
 }
 
+/* Records with stack copies of their own lengths, and a 56-byte one of an older capture. */
+static void test_records_with_stack_copies(void **state)
+{
+	unsigned char data[3 * sizeof(struct f2t_offcpu_rec) + 64];
+	struct f2t_offcpu_rec a = rec(1000, 40000, 11, F2T_OFFCPU_S, -14, 0, -2);
+	struct f2t_offcpu_rec b = rec(2000, 30000, 13, F2T_OFFCPU_D, -14, 0, -2);
+	struct f2t_recording r;
+	struct f2t_capr *cap;
+	struct f2t_source *s;
+	struct f2t_event ev;
+	size_t len = 0;
+
+	/* A 48-byte copy (a stack no unwinder here can use: no mappings), then none. */
+	a.uip = 0x401000;
+	a.usp = 0x7ffc0000;
+	a.ucopy = 48;
+	memcpy(data, &a, sizeof(a));
+	memset(data + sizeof(a), 0xaa, 48);
+	len = sizeof(a) + 48;
+	memcpy(data + len, &b, sizeof(b));
+	len += sizeof(b);
+	write_capture(NULL, 0, data, len);
+	s = open_it(&cap, &r);
+	assert_non_null(s);
+	assert_int_equal(s->ops->next(s, &ev), 1);
+	assert_int_equal(ev.pid, 13);
+	assert_int_equal(s->ops->next(s, &ev), 1);
+	assert_int_equal(ev.pid, 11);
+	assert_int_equal(ev.offcpu.state, 'S');
+	assert_int_equal(s->ops->next(s, &ev), 0);
+	s->ops->close(s);
+	f2t_capr_close(cap);
+	unlink(path);
+
+	/* A copy longer than what is left of the data: refused. */
+	a.ucopy = 64;
+	memcpy(data, &a, sizeof(a));
+	write_capture(NULL, 0, data, sizeof(a) + 56);
+	assert_first_refused();
+
+	/* An older capture's records: 56 bytes, up to cpu. */
+	memcpy(data, &b, F2T_OFFCPU_REC_V1_BYTES);
+	memcpy(data + F2T_OFFCPU_REC_V1_BYTES, &a, F2T_OFFCPU_REC_V1_BYTES);
+	write_capture_sized(NULL, 0, data, 2 * F2T_OFFCPU_REC_V1_BYTES, F2T_OFFCPU_REC_V1_BYTES);
+	s = open_it(&cap, &r);
+	assert_non_null(s);
+	assert_int_equal(s->ops->next(s, &ev), 1);
+	assert_int_equal(ev.pid, 13);
+	assert_int_equal(ev.offcpu.state, 'D');
+	assert_int_equal(s->ops->next(s, &ev), 1);
+	assert_int_equal(ev.pid, 11);
+	assert_int_equal(ev.offcpu.start, 1000);
+	assert_int_equal(s->ops->next(s, &ev), 0);
+	s->ops->close(s);
+	f2t_capr_close(cap);
+	unlink(path);
+}
+
 static void test_stack_longer_than_its_record_is_refused(void **state)
 {
 	unsigned char bad[16] = { 0 };
@@ -166,24 +253,16 @@ static void test_partial_episode_record_is_refused(void **state)
 {
 	struct f2t_offcpu_rec two[2] = { rec(1, 2, 11, F2T_OFFCPU_S, -14, 0, -2),
 					 rec(3, 4, 11, F2T_OFFCPU_S, -14, 0, -2) };
-	struct f2t_recording r;
-	struct f2t_capr *cap;
-	struct f2t_source *s;
-	struct f2t_event ev;
 
 	write_capture("", 0, two, sizeof(two) - 8);
-	s = open_it(&cap, &r);
-	assert_non_null(s);
-	assert_int_equal(s->ops->next(s, &ev), -EINVAL);
-	s->ops->close(s);
-	f2t_capr_close(cap);
-	unlink(path);
+	assert_first_refused();
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_episodes_in_order_with_stacks),
+		cmocka_unit_test(test_records_with_stack_copies),
 		cmocka_unit_test(test_stack_longer_than_its_record_is_refused),
 		cmocka_unit_test(test_partial_episode_record_is_refused),
 	};

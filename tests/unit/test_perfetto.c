@@ -272,6 +272,60 @@ static void test_samples(void **state)
 	f2t_profile_free(prof);
 }
 
+/*
+ * Off-CPU slices: a begin with the interned callstack, name, category and
+ * arguments (the derived ones left out), an end; the same slice again
+ * interns nothing; a slice before the sequence clock's 0 says MONOTONIC.
+ */
+static void test_offcpu(void **state)
+{
+	struct f2t_sampling s = { .event = "cpu-clock", .type = 1, .config = 0, .freq = 99 };
+	static const struct f2t_module kernel = { .id = 1 };
+	const struct f2t_frame frames[] = {
+		{ .ip = 0xffffffff81000010, .func = "schedule", .module = "[kernel.kallsyms]",
+		  .mod = &kernel, .mod_id = 1, .kernel = true, .map_start = 0xffffffff81000000,
+		  .map_len = 0x1000 },
+		{ .ip = 0xffffffff81000230, .func = "pipe_read", .module = "[kernel.kallsyms]",
+		  .mod = &kernel, .mod_id = 1, .kernel = true, .map_start = 0xffffffff81000000,
+		  .map_len = 0x1000 },
+	};
+	const struct f2t_arg args[] = {
+		{ .name = "state", .type = F2T_ARG_STR, .str = { "S", 1 } },
+		{ .name = "waker_tid", .type = F2T_ARG_I32, .i = 44 },
+		{ .name = "waker", .type = F2T_ARG_STR, .derived = true, .str = { "pipewr", 6 } },
+	};
+	struct f2t_event ev = { .kind = F2T_EV_OFFCPU, .ts = 1500, .pid = 43 };
+	struct f2t_item it = {
+		.kind = F2T_ITEM_COMPLETE, .ts = 1200, .end_ts = 1500, .ev = &ev,
+		.track = { F2T_TRACK_THREAD, 42, 43, 0 }, .category = { "off-cpu", 7 },
+		.name = { "S pipe_read", 11 }, .args = args, .nargs = 3,
+	};
+	struct f2t_profile *prof = f2t_profile_new();
+	struct pb_buf b = { 0 };
+	struct sample_seq q = { pf_samples_new(&s, true), &b };
+
+	assert_non_null(prof);
+	assert_non_null(q.ps);
+	pf_samples_clock_base(q.ps, 1000);
+	assert_int_equal(f2t_profile_stack(prof, 42, frames, 2, false, &it, to_samples, &q,
+					   &it.stack), 0);
+	assert_int_equal(pf_samples_offcpu(q.ps, &b, &it, 43), 0);
+	/* Defaults, the sequence's clock, begin, end. */
+	assert_int_equal(count_packets(&b), 4);
+	it.ts = 1600;
+	it.end_ts = 1700;
+	assert_int_equal(pf_samples_offcpu(q.ps, &b, &it, 43), 0);
+	it.ts = 900;
+	it.end_ts = 1800;
+	it.nargs = 1;
+	assert_int_equal(pf_samples_offcpu(q.ps, &b, &it, 43), 0);
+	assert_int_equal(count_packets(&b), 8);
+	dump(&b, "offcpu");
+	pb_buf_free(&b);
+	pf_samples_free(q.ps);
+	f2t_profile_free(prof);
+}
+
 static void test_tracks(void **state)
 {
 	struct pf_tracks *t = pf_tracks_new();
@@ -403,7 +457,7 @@ static void test_writer(void **state)
 		{ .ts = 3100, .cpu = 0, .pid = 10, .kind = F2T_EV_FORK,
 		  .fork = { .parent_pid = 10, .child_pid = 12, .clone_thread = 1,
 			    .clone_flags = 0x3d0f00, .parent_comm = "app", .child_comm = "app" } },
-		/* what sched_waking said again: left out */
+		/* what sched_waking said again, kept: where it was recorded is a fact (pf_writer.c) */
 		{ .ts = 3200, .cpu = 0, .pid = 10, .kind = F2T_EV_WAKEUP,
 		  .wake = { .pid = 12, .prio = 120, .target_cpu = 0, .comm = "app" } },
 	};
@@ -455,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_ftrace_stats),
 		cmocka_unit_test(test_bundle),
 		cmocka_unit_test(test_samples),
+		cmocka_unit_test(test_offcpu),
 		cmocka_unit_test(test_tracks),
 		cmocka_unit_test(test_writer),
 		cmocka_unit_test(test_writer_suspend),

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "model/profile.h"
+#include "model/stack_text.h"
 #include "model/stacks.h"
 #include "symbols/maps.h"
 
@@ -250,6 +251,40 @@ static void test_many_distinct(void **state)
 	f2t_stacks_free(s);
 }
 
+static int to_text(void *ctx, const struct f2t_item *it)
+{
+	return f2t_stack_text_define(ctx, it);
+}
+
+/* A callstack as text from the definitions: innermost first, one frame a line. */
+static void test_stack_text(void **state)
+{
+	const struct f2t_frame frames[] = {
+		{ .ip = 0x10, .func = "schedule", .module = "[kernel.kallsyms]", .kernel = true },
+		{ .ip = 0x20, .func = "pipe_read", .module = "[kernel.kallsyms]", .kernel = true },
+		{ .ip = 0x1234, .func = NULL, .module = "/bin/app", .offset = 0x234 },
+	};
+	struct f2t_profile *p = f2t_profile_new();
+	struct f2t_stack_text *t = f2t_stack_text_new();
+	struct f2t_item use = { .ts = 1, .track = { F2T_TRACK_THREAD, 7, 7, 0 } };
+	struct f2t_stack_ref whole, outer;
+	struct f2t_str s;
+
+	assert_non_null(p);
+	assert_non_null(t);
+	assert_int_equal(f2t_profile_stack(p, 7, frames, 3, false, &use, to_text, t, &whole), 0);
+	assert_int_equal(f2t_profile_stack(p, 7, frames + 1, 2, false, &use, to_text, t, &outer),
+			 0);
+	s = f2t_stack_text(t, whole.callstack);
+	assert_int_equal(s.len, strlen(s.s));
+	assert_string_equal(s.s, "schedule\npipe_read\napp+0x234");
+	assert_string_equal(f2t_stack_text(t, outer.callstack).s, "pipe_read\napp+0x234");
+	assert_string_equal(f2t_stack_text(t, 0).s, "");
+	assert_string_equal(f2t_stack_text(t, 99).s, "");
+	f2t_stack_text_free(t);
+	f2t_profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -258,6 +293,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_frames_kept),
 		cmocka_unit_test(test_renamed),
 		cmocka_unit_test(test_many_distinct),
+		cmocka_unit_test(test_stack_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,7 +2,8 @@
 /*
  * The parts of record that need neither root nor tracefs: the command line
  * written into META, command lookup, the /proc task snapshot, META keys,
- * the build-ids of mapped files read at stop and the time that may take.
+ * the build-ids of mapped files read at stop and the time that may take,
+ * a flight recorder's snapshot names, META keys and first pages.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -20,9 +21,11 @@
 
 #include "capture/capture.h"
 #include "record/child.h"
+#include "record/flight.h"
 #include "record/meta.h"
 #include "record/procsnap.h"
 #include "record/symsnap.h"
+#include "source/ringbuf/rbpage.h"
 #include "logged.h"
 
 static char path[64];
@@ -153,6 +156,93 @@ static void test_meta_keys(void **state)
 	f2t_capr_close(r);
 }
 
+/* Snapshot K of an output: NAME-K.EXT, the format's whole extension kept. */
+static void test_flight_names(void **state)
+{
+	static const struct { const char *path, *ext; unsigned int k; const char *want; } cases[] = {
+		{ "spike.pftrace", ".pftrace", 1, "spike-1.pftrace" },
+		{ "out/all.json.gz", ".json.gz", 2, "out/all-2.json.gz" },
+		{ "all.json.gz", ".json", 3, "all.json-3.gz" },	/* not its extension: the last dot */
+		{ "dir.d/trace", ".fxt", 4, "dir.d/trace-4" },	/* a dot in a directory is no extension */
+		{ ".hidden", NULL, 5, ".hidden-5" },
+		{ "run.cap", NULL, 12, "run-12.cap" },
+		{ "-", ".pftrace", 1, "--1" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *name = f2t_flight_name(cases[i].path, cases[i].ext, cases[i].k);
+
+		assert_non_null(name);
+		assert_string_equal(name, cases[i].want);
+		free(name);
+	}
+}
+
+/* A snapshot's META says where its window begins and, on one line, what triggered it. */
+static void test_meta_flight_keys(void **state)
+{
+	struct f2t_meta m = {
+		.cmdline = "-a", .clock = "mono", .subbuf_size = 4096, .ncpus = 2,
+		.flight_from_ns = 123456789, .flight_trigger = "marker \"a\nb\" written by x-1",
+	};
+	struct f2t_capw *w = f2t_capw_open(path, false);
+	struct f2t_capr *r;
+	char *v;
+
+	assert_non_null(w);
+	assert_int_equal(f2t_meta_write(w, &m), 0);
+	assert_int_equal(f2t_capw_close(w), 0);
+	r = f2t_capr_open(path);
+	assert_non_null(r);
+	v = f2t_capr_meta(r, "flight_from_ns");
+	assert_non_null(v);
+	assert_string_equal(v, "123456789");
+	free(v);
+	v = f2t_capr_meta(r, "flight_trigger");
+	assert_non_null(v);
+	assert_string_equal(v, "marker \"a b\" written by x-1");
+	free(v);
+	f2t_capr_close(r);
+	/* A recording that is no snapshot has neither key. */
+	m.flight_from_ns = 0;
+	w = f2t_capw_open(path, false);
+	assert_non_null(w);
+	assert_int_equal(f2t_meta_write(w, &m), 0);
+	assert_int_equal(f2t_capw_close(w), 0);
+	r = f2t_capr_open(path);
+	assert_non_null(r);
+	assert_null(f2t_capr_meta(r, "flight_from_ns"));
+	assert_null(f2t_capr_meta(r, "flight_trigger"));
+	f2t_capr_close(r);
+}
+
+/*
+ * The first page a snapshot reads says "nothing missed" (the overwritten
+ * past is no loss): both flags go, the data's length stays, and the page
+ * still fits as kbuffer will read it.
+ */
+static void test_page_clear_missed(void **state)
+{
+	unsigned char page[4096] = { 0 };
+	uint64_t ts = 987654321, commit = 200 | (1ull << 31) | (1ull << 30), got, count = 77;
+
+	memcpy(page, &ts, 8);
+	memcpy(page + 8, &commit, 8);
+	memcpy(page + 16 + 200, &count, 8);	/* the stored count, after the data */
+	assert_true(f2t_rb_page_fits(page, sizeof(page)));
+	f2t_rb_page_clear_missed(page);
+	memcpy(&got, page + 8, 8);
+	assert_int_equal(got, 200);
+	assert_int_equal(f2t_rb_page_time(page), ts);
+	assert_true(f2t_rb_page_fits(page, sizeof(page)));
+	/* A page with nothing missed is left as it was. */
+	commit = 100;
+	memcpy(page + 8, &commit, 8);
+	f2t_rb_page_clear_missed(page);
+	memcpy(&got, page + 8, 8);
+	assert_int_equal(got, 100);
+}
+
 /* The build-id readelf finds in FILE (128 bytes of HEX), or "" when it cannot tell. */
 static void readelf_build_id(const char *file, char *hex)
 {
@@ -234,6 +324,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_procsnap_has_us, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_meta_keys, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_build_ids_deadline, setup, teardown),
+		cmocka_unit_test(test_flight_names),
+		cmocka_unit_test_setup_teardown(test_meta_flight_keys, setup, teardown),
+		cmocka_unit_test(test_page_clear_missed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

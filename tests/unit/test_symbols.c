@@ -34,7 +34,16 @@ static const char source[] =
 	"int beta(int x) { return alpha(x) + 2; }\n"
 	"static __attribute__((noinline, used)) int hidden_fn(int x) { return x - 7; }\n"
 	"int cxx(int x) __asm__(\"_ZN3foo3barEi\");\n"
-	"int cxx(int x) { return hidden_fn(x) * 5; }\n";
+	"int cxx(int x) { return hidden_fn(x) * 5; }\n"
+	/* Two versions of one function, as glibc defines clock_nanosleep. */
+	"int gamma_old(int x) { return x + 11; }\n"
+	"__asm__(\".symver gamma_old, gamma@VERS_1, remove\");\n"
+	"int gamma_new(int x) { return x + 12; }\n"
+	"__asm__(\".symver gamma_new, gamma@@VERS_2, remove\");\n";
+
+static const char version_script[] =
+	"VERS_1 { global: gamma; };\n"
+	"VERS_2 { global: *; } VERS_1;\n";
 
 static int sh(const char *fmt, ...)
 {
@@ -58,8 +67,14 @@ static int build(void **state)
 		return -1;
 	fputs(source, f);
 	fclose(f);
+	f = fopen(strcat(strcpy((char[256]){ 0 }, dir), "/v.map"), "w");
+	if (!f)
+		return -1;
+	fputs(version_script, f);
+	fclose(f);
 	/* Without a compiler (or binutils) the ELF tests skip; the rest still run. */
-	built = sh("cd %s && cc -shared -fPIC -O1 -Wl,--build-id=sha1 -o lib.so src.c 2>/dev/null"
+	built = sh("cd %s && cc -shared -fPIC -O1 -Wl,--build-id=sha1 -Wl,--version-script=v.map"
+		   " -o lib.so src.c 2>/dev/null"
 		   " && strip --strip-all -o stripped.so lib.so"
 		   " && nm lib.so > nm.txt", dir) == 0;
 	return 0;
@@ -138,6 +153,24 @@ static void test_elf_lookup(void **state)
 	assert_int_equal(f2t_elfsyms_vaddr(e, a, &v), 0);
 	assert_int_equal(v, a);
 	assert_int_equal(f2t_elfsyms_build_id(e)->len, 20);
+	f2t_elfsyms_free(e);
+}
+
+/* A versioned definition is named for its function: "gamma@VERS_1" is gamma. */
+static void test_elf_symbol_versions(void **state)
+{
+	char path[300];
+	struct f2t_elfsyms *e;
+	uint64_t off;
+
+	if (!built)
+		skip();
+	path_of(path, sizeof(path), "lib.so");
+	assert_int_equal(f2t_elfsyms_open(path, NULL, "/nonexistent", &e), 0);
+	assert_string_equal(f2t_elfsyms_lookup(e, nm_addr("gamma@VERS_1") + 1, &off), "gamma");
+	assert_int_equal(off, 1);
+	assert_string_equal(f2t_elfsyms_lookup(e, nm_addr("gamma@@VERS_2"), &off), "gamma");
+	assert_string_equal(f2t_elfsyms_lookup(e, nm_addr("alpha"), &off), "alpha");
 	f2t_elfsyms_free(e);
 }
 
@@ -386,6 +419,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_elf_lookup),
+		cmocka_unit_test(test_elf_symbol_versions),
 		cmocka_unit_test(test_elf_build_ids),
 		cmocka_unit_test(test_elf_read_once),
 		cmocka_unit_test(test_elf_not_a_regular_file),

@@ -268,13 +268,13 @@ static void test_unwind_own_stack(void **state)
 	assert_true(f2t_maps_parse_proc(maps, getpid(), text, len) > 0);
 	sym = f2t_symbolizer_new(&rec, maps, NULL);
 	assert_non_null(sym);
-	assert_null(f2t_unwinder_new("aarch64", full_mask, maps, sym, NULL));
-	u = f2t_unwinder_new("x86_64", full_mask, maps, sym, NULL);
+	assert_null(f2t_unwinder_new("aarch64", maps, sym, NULL));
+	u = f2t_unwinder_new("x86_64", maps, sym, NULL);
 	assert_non_null(u);
 
 	smp = (struct f2t_unwind_sample){
 		.pid = getpid(), .tid = getpid(), .abi = PERF_SAMPLE_REGS_ABI_64,
-		.regs = packed, .nregs = nregs, .stack = s.stack, .stack_len = s.len,
+		.regs_mask = full_mask, .regs = packed, .nregs = nregs, .stack = s.stack, .stack_len = s.len,
 	};
 	n = f2t_unwind(u, &smp, ips, call, F2T_UNWIND_MAX_FRAMES);
 	for (size_t i = 0; i < n; i++) {

@@ -6,9 +6,14 @@
  * with interrupts off): a min-heap holding REORDER_NS of records puts them
  * in order.  Each stack is symbolized when its episode is taken, through
  * the symbolizer the perf source lends (perfsrc.c), whose replay of the
- * address spaces is then at the episode's moment.
+ * address spaces is then at the episode's moment.  The user stack's
+ * innermost frames come from unwinding the episode's registers and stack
+ * copy with the binaries' CFI (the C library's system-call wrappers have no
+ * frame pointer, and the kernel's frame-pointer walk skips their caller);
+ * the frame-pointer frames go on from where the unwinding stopped.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,15 +22,24 @@
 #include "capture/perf_rec.h"
 #include "source/offcpu/offcpu_src.h"
 #include "symbols/symbolizer.h"
+#include "symbols/unwind.h"
 #include "util/log.h"
 #include "util/vec.h"
 
 #define REORDER_NS 10000000ull	/* 10 ms: far more than two CPUs' switches ever differ */
 #define MAX_STACK_ID (1u << 24)	/* the kernel's stack ids are bucket numbers */
 
+/* A record read, not handed out yet: where it is in the capture. */
+struct held {
+	uint64_t end_ns;
+	const unsigned char *rec;
+};
+
 struct f2t_offcpu_feed {
 	const struct f2t_capr *cap;
 	struct f2t_symbolizer *sym;	/* lent */
+	struct f2t_unwinder *unw;	/* lent; NULL: frame pointers only */
+	size_t rec_size;		/* the fixed part of a record (v1: the whole) */
 	/* The kernel [0] and user [1] stack maps. */
 	struct stack_map {
 		const unsigned char *stacks;
@@ -35,10 +49,14 @@ struct f2t_offcpu_feed {
 	/* The OFFCPU_DATA records not read yet: record ri, byte pos. */
 	size_t ri, pos;
 	/* Records read, not handed out: a min-heap by end time. */
-	struct f2t_offcpu_rec *heap;
+	struct held *heap;
 	size_t nheap, capheap;
 	uint64_t newest;		/* the latest end time read */
-	struct f2t_frame frames[2 * F2T_OFFCPU_MAX_DEPTH];
+	/* The episode being taken: its stack copy, and its user frames unwound. */
+	const unsigned char *ustack;
+	uint64_t ips[F2T_UNWIND_MAX_FRAMES];
+	bool calls[F2T_UNWIND_MAX_FRAMES];
+	struct f2t_frame frames[2 * F2T_OFFCPU_MAX_DEPTH + F2T_UNWIND_MAX_FRAMES];
 	struct f2t_frame wframes[2 * F2T_OFFCPU_MAX_DEPTH];
 	struct f2t_stats st;
 };
@@ -85,28 +103,93 @@ bad:
 	return -EINVAL;
 }
 
-/* The frames of stack ID after the first N of OUT; returns the new count. */
-static uint32_t add_stack(struct f2t_offcpu_feed *s, int32_t id, int32_t pid, bool kernel,
-			  struct f2t_frame *out, uint32_t n)
+/*
+ * Stack ID of the kernel [0] or user [1] map: its frame count and the
+ * address of its first frame (u64s, unaligned); 0 when there is none.
+ */
+static uint32_t find_stack(struct f2t_offcpu_feed *s, int32_t id, bool kernel,
+			   const unsigned char **ips)
 {
 	const struct stack_map *m = &s->map[!kernel];
 	const unsigned char *e;
 	uint32_t k;
 
 	if (id < 0)
-		return n;	/* none kept: no user stack, a collision (counted by the recorder) */
+		return 0;	/* none kept: no user stack, a collision (counted by the recorder) */
 	if ((uint32_t)id >= m->nids || !m->at[id]) {
 		s->st.offcpu_stacks_missing++;
-		return n;
+		return 0;
 	}
 	e = m->stacks + m->at[id] - 1;
 	memcpy(&k, e + 4, 4);
+	*ips = e + 8;
+	return k;
+}
+
+/* The frames of stack ID after the first N of OUT; returns the new count. */
+static uint32_t add_stack(struct f2t_offcpu_feed *s, int32_t id, int32_t pid, bool kernel,
+			  struct f2t_frame *out, uint32_t n)
+{
+	const unsigned char *ips = NULL;
+	uint32_t k = find_stack(s, id, kernel, &ips);
+
 	for (uint32_t i = 0; i < k; i++) {
-		uint64_t ip = f2t_perf_u64(e + 8 + (size_t)i * 8);
+		uint64_t ip = f2t_perf_u64(ips + (size_t)i * 8);
 
 		/* Kernel entries are all return addresses; a user stack's first is where it was. */
 		f2t_symbolize(s->sym, pid, ip, kernel, kernel || i > 0, &out[n++]);
 	}
+	return n;
+}
+
+/*
+ * The user frames of episode R into OUT after N: those unwound from its
+ * registers and stack copy, then the frame-pointer walk's from the first
+ * return address it shares with them (the frame the unwinding stopped in,
+ * at the copy's end or where CFI ran out); all of the walk's after the
+ * unwound ones when they share none.  The walk's alone when there is
+ * nothing to unwind.  Returns the new count.
+ */
+static uint32_t add_user_stack(struct f2t_offcpu_feed *s, const struct f2t_offcpu_rec *r,
+			       struct f2t_frame *out, uint32_t n)
+{
+	unsigned char regs[24];
+	const unsigned char *fp = NULL;
+	uint32_t nfp = find_stack(s, r->ustack, false, &fp), from = 0, joined;
+	size_t k = 0;
+
+	if (s->unw && r->uip && r->ucopy) {
+		/* perf's x86_64 order: bp, sp, ip. */
+		struct f2t_unwind_sample smp = {
+			.pid = (int32_t)r->tgid, .tid = (int32_t)r->tid,
+			.abi = PERF_SAMPLE_REGS_ABI_64, .regs_mask = F2T_UNWIND_X86_64_IP_SP_BP,
+			.episode = true, .regs = regs, .nregs = 3,
+			.stack = s->ustack, .stack_len = r->ucopy,
+		};
+
+		memcpy(regs, &r->ufp, 8);
+		memcpy(regs + 8, &r->usp, 8);
+		memcpy(regs + 16, &r->uip, 8);
+		k = f2t_unwind(s->unw, &smp, s->ips, s->calls, F2T_UNWIND_MAX_FRAMES);
+	}
+	if (k < 2)
+		return add_stack(s, r->ustack, (int32_t)r->tgid, false, out, n);
+	/* The walk's first frame is the leaf the unwinding starts from. */
+	from = nfp ? 1 : 0;
+	joined = 0;
+	for (size_t i = k; i-- > 1 && !joined;)
+		for (uint32_t j = 1; j < nfp; j++)
+			if (f2t_perf_u64(fp + (size_t)j * 8) == s->ips[i]) {
+				k = i + 1;
+				from = j + 1;
+				joined = 1;
+				break;
+			}
+	for (size_t i = 0; i < k; i++)
+		f2t_symbolize(s->sym, (int32_t)r->tgid, s->ips[i], false, s->calls[i], &out[n++]);
+	for (uint32_t j = from; j < nfp; j++)
+		f2t_symbolize(s->sym, (int32_t)r->tgid, f2t_perf_u64(fp + (size_t)j * 8), false, true,
+			      &out[n++]);
 	return n;
 }
 
@@ -124,22 +207,28 @@ static uint32_t skip_tracing(const struct f2t_frame *f, uint32_t n)
 	return 0;
 }
 
-static uint32_t stack_of(struct f2t_offcpu_feed *s, int32_t kid, int32_t uid, int32_t pid,
+/* The blocked thread's stacks (WAKER false) or its waker's, into OUT from *START. */
+static uint32_t stack_of(struct f2t_offcpu_feed *s, const struct f2t_offcpu_rec *r, bool waker,
 			 struct f2t_frame *out, const struct f2t_frame **start)
 {
-	uint32_t n = add_stack(s, kid, pid, true, out, 0), skip = skip_tracing(out, n);
+	int32_t pid = (int32_t)(waker ? r->waker_tgid : r->tgid);
+	uint32_t n = add_stack(s, waker ? r->waker_kstack : r->kstack, pid, true, out, 0);
+	uint32_t skip = skip_tracing(out, n);
 
-	n = add_stack(s, uid, pid, false, out, n);
+	if (waker)
+		n = add_stack(s, r->waker_ustack, pid, false, out, n);
+	else
+		n = add_user_stack(s, r, out, n);
 	*start = out + skip;
 	return n - skip;
 }
 
 /* ---- the reorder heap ---- */
 
-static void heap_up(struct f2t_offcpu_rec *h, size_t i)
+static void heap_up(struct held *h, size_t i)
 {
 	while (i && h[i].end_ns < h[(i - 1) / 2].end_ns) {
-		struct f2t_offcpu_rec t = h[i];
+		struct held t = h[i];
 
 		h[i] = h[(i - 1) / 2];
 		h[(i - 1) / 2] = t;
@@ -147,11 +236,11 @@ static void heap_up(struct f2t_offcpu_rec *h, size_t i)
 	}
 }
 
-static void heap_down(struct f2t_offcpu_rec *h, size_t n)
+static void heap_down(struct held *h, size_t n)
 {
 	for (size_t i = 0;;) {
 		size_t l = 2 * i + 1, m = i;
-		struct f2t_offcpu_rec t;
+		struct held t;
 
 		if (l < n && h[l].end_ns < h[m].end_ns)
 			m = l;
@@ -166,6 +255,24 @@ static void heap_down(struct f2t_offcpu_rec *h, size_t n)
 	}
 }
 
+/*
+ * The bytes of the record at P, LEFT bytes from the end of its OFFCPU_DATA
+ * record; 0 when it does not fit (a damaged capture).
+ */
+static size_t record_bytes(const struct f2t_offcpu_feed *s, const unsigned char *p, uint64_t left)
+{
+	uint32_t ucopy;
+
+	if (left < s->rec_size)
+		return 0;
+	if (s->rec_size < sizeof(struct f2t_offcpu_rec))
+		return s->rec_size;	/* a capture from before the stack copy */
+	memcpy(&ucopy, p + offsetof(struct f2t_offcpu_rec, ucopy), 4);
+	if (ucopy > F2T_OFFCPU_USTACK_MAX || ucopy % 8 || left < F2T_OFFCPU_REC_BYTES(ucopy))
+		return 0;
+	return F2T_OFFCPU_REC_BYTES(ucopy);
+}
+
 /* Reads the next record into the heap: 1, 0 when none is left, negative errno. */
 static int read_one(struct f2t_offcpu_feed *s)
 {
@@ -173,21 +280,25 @@ static int read_one(struct f2t_offcpu_feed *s)
 
 	for (; s->ri < cap->nrecs; s->ri++, s->pos = 0) {
 		const struct f2t_cap_rec *r = &cap->recs[s->ri];
+		const unsigned char *p = (const unsigned char *)r->data + s->pos;
+		size_t len;
+		uint64_t end;
 
 		if (r->type != F2T_CAP_OFFCPU_DATA || s->pos >= r->len)
 			continue;
-		if (r->len % sizeof(struct f2t_offcpu_rec)) {
+		len = record_bytes(s, p, r->len - s->pos);
+		if (!len) {
 			f2t_err("%s: offset %llu: off-CPU data of %llu bytes is not whole records",
 				cap->path, (unsigned long long)r->offset, (unsigned long long)r->len);
 			return -EINVAL;
 		}
 		if (f2t_vec_reserve(&s->heap, &s->capheap, s->nheap + 1, 1024))
 			return -ENOMEM;
-		memcpy(&s->heap[s->nheap], (const unsigned char *)r->data + s->pos,
-		       sizeof(struct f2t_offcpu_rec));
-		s->pos += sizeof(struct f2t_offcpu_rec);
-		if (s->heap[s->nheap].end_ns > s->newest)
-			s->newest = s->heap[s->nheap].end_ns;
+		memcpy(&end, p + offsetof(struct f2t_offcpu_rec, end_ns), 8);
+		s->heap[s->nheap] = (struct held){ end, p };
+		s->pos += len;
+		if (end > s->newest)
+			s->newest = end;
 		heap_up(s->heap, s->nheap++);
 		return 1;
 	}
@@ -222,8 +333,12 @@ int f2t_offcpu_feed_peek(struct f2t_offcpu_feed *s, uint64_t *ts)
 
 void f2t_offcpu_feed_take(struct f2t_offcpu_feed *s, struct f2t_event *ev)
 {
-	struct f2t_offcpu_rec r = s->heap[0];
+	struct f2t_offcpu_rec r = { 0 };
+	const unsigned char *p = s->heap[0].rec;
 
+	/* A capture from before the stack copy has the fields up to cpu. */
+	memcpy(&r, p, s->rec_size);
+	s->ustack = p + s->rec_size;
 	s->heap[0] = s->heap[--s->nheap];
 	heap_down(s->heap, s->nheap);
 	ev->kind = F2T_EV_OFFCPU;
@@ -235,11 +350,8 @@ void f2t_offcpu_feed_take(struct f2t_offcpu_feed *s, struct f2t_event *ev)
 	ev->offcpu.state = state_letter(r.state);
 	ev->offcpu.waker_tid = (int32_t)r.waker_tid;
 	ev->offcpu.waker_tgid = (int32_t)r.waker_tgid;
-	ev->offcpu.nframes = stack_of(s, r.kstack, r.ustack, (int32_t)r.tgid, s->frames,
-				      &ev->offcpu.frames);
-	ev->offcpu.waker_nframes = stack_of(s, r.waker_kstack, r.waker_ustack,
-					    (int32_t)r.waker_tgid, s->wframes,
-					    &ev->offcpu.waker_frames);
+	ev->offcpu.nframes = stack_of(s, &r, false, s->frames, &ev->offcpu.frames);
+	ev->offcpu.waker_nframes = stack_of(s, &r, true, s->wframes, &ev->offcpu.waker_frames);
 }
 
 void f2t_offcpu_feed_counts(const struct f2t_offcpu_feed *s, struct f2t_stats *st)
@@ -269,12 +381,13 @@ static int read_info(struct f2t_offcpu_feed *s, const struct f2t_cap_rec *info)
 	const struct f2t_cap_rec *end = f2t_capr_find(s->cap, F2T_CAP_OFFCPU_INFO, 1);
 	uint64_t size = f2t_capr_kv_u64(info, "record_size");
 
-	if (size != sizeof(struct f2t_offcpu_rec)) {
+	if (size != sizeof(struct f2t_offcpu_rec) && size != F2T_OFFCPU_REC_V1_BYTES) {
 		f2t_err("%s: offset %llu: off-CPU records of %llu bytes are not ones this build "
 			"decodes", s->cap->path, (unsigned long long)info->offset,
 			(unsigned long long)size);
 		return -EINVAL;
 	}
+	s->rec_size = (size_t)size;
 	s->st.offcpu_dropped = counter(end, F2T_OFFCPU_DROPPED_RING) +
 			       counter(end, F2T_OFFCPU_DROPPED_MAP);
 	s->st.offcpu_stacks_lost = counter(end, F2T_OFFCPU_STACK_COLLISIONS);
@@ -283,8 +396,17 @@ static int read_info(struct f2t_offcpu_feed *s, const struct f2t_cap_rec *info)
 	return 0;
 }
 
+char *f2t_offcpu_unwind_arch(const struct f2t_capr *cap)
+{
+	const struct f2t_cap_rec *info = f2t_capr_find(cap, F2T_CAP_OFFCPU_INFO, 0);
+
+	if (!info || f2t_capr_kv_u64(info, "record_size") != sizeof(struct f2t_offcpu_rec))
+		return NULL;
+	return f2t_capr_kv(info, "arch");
+}
+
 struct f2t_offcpu_feed *f2t_offcpu_feed_open(const struct f2t_capr *cap,
-					     struct f2t_symbolizer *sym)
+					     struct f2t_symbolizer *sym, struct f2t_unwinder *unw)
 {
 	const struct f2t_cap_rec *info = f2t_capr_find(cap, F2T_CAP_OFFCPU_INFO, 0);
 	struct f2t_offcpu_feed *s;
@@ -301,6 +423,7 @@ struct f2t_offcpu_feed *f2t_offcpu_feed_open(const struct f2t_capr *cap,
 	}
 	s->cap = cap;
 	s->sym = sym;
+	s->unw = unw;
 	ret = read_info(s, info);
 	for (int i = 0; !ret && i < 2; i++)
 		ret = index_stacks(s, &s->map[i], f2t_capr_find(cap, F2T_CAP_OFFCPU_STACKS, i));

@@ -25,18 +25,30 @@
 
 struct f2t_offcpu_feed;
 struct f2t_symbolizer;
+struct f2t_unwinder;
+
+/**
+ * f2t_offcpu_unwind_arch() - the machine whose user registers and stacks
+ * the capture's episodes keep, for an unwinder
+ *
+ * Return: its name (uname's machine) to free, or NULL when the episodes
+ * keep none (a capture from before they did, or none at all).
+ */
+char *f2t_offcpu_unwind_arch(const struct f2t_capr *cap);
 
 /**
  * f2t_offcpu_feed_open() - the off-CPU episodes of a capture
  * @cap: the capture; must outlive the feed
  * @sym: names the frames (lent: it must outlive the feed)
+ * @unw: unwinds the user stacks' innermost frames (lent likewise); NULL:
+ *       the frame-pointer frames alone
  *
  * Return: the feed; NULL with errno ENOENT when the capture has none (not
  * an error, nothing reported), or NULL with errno set after reporting why
  * (naming the file and offset).
  */
 struct f2t_offcpu_feed *f2t_offcpu_feed_open(const struct f2t_capr *cap,
-					     struct f2t_symbolizer *sym);
+					     struct f2t_symbolizer *sym, struct f2t_unwinder *unw);
 void f2t_offcpu_feed_free(struct f2t_offcpu_feed *f);
 
 /*

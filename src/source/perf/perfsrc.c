@@ -34,7 +34,7 @@ struct f2t_perfsrc {
 	char event[32];
 	struct f2t_maps *maps;
 	struct f2t_symbolizer *sym;
-	struct f2t_unwinder *unw;	/* --call-graph dwarf only */
+	struct f2t_unwinder *unw;	/* --call-graph dwarf, or off-CPU stack copies */
 	struct f2t_sample_filter *filter;	/* per-CPU events: whose samples to keep */
 	char *dwarf_arch;		/* dwarf: the recording machine's, for unw */
 	struct f2t_perfwalk *walk;	/* NULL: no perf records (episodes alone) */
@@ -180,15 +180,15 @@ static int decode_sample(struct f2t_perfsrc *s, const struct f2t_perf_rec *c,
 
 		memcpy(s->ips, chain, k * 8);
 		n = frames_of_chain(s, (int32_t)pid, s->ips, k, kernel, 0);
-	} else if ((t & PERF_SAMPLE_IP) && (kernel || !regs || !s->unw)) {
+	} else if ((t & PERF_SAMPLE_IP) && (kernel || !regs || !s->dwarf_arch || !s->unw)) {
 		/* A user-mode dwarf sample's IP is the unwinder's first frame. */
 		f2t_symbolize(s->sym, (int32_t)pid, ip, kernel, false, &s->frames[n++]);
 	}
-	if (regs && s->unw && n < MAX_FRAMES) {
+	if (regs && s->dwarf_arch && s->unw && n < MAX_FRAMES) {
 		/* dwarf: the user part of the stack is ours to unwind. */
 		struct f2t_unwind_sample smp = {
 			.pid = (int32_t)pid, .tid = (int32_t)tid, .abi = regs_abi,
-			.regs = regs, .nregs = s->nregs, .stack = stack, .stack_len = (size_t)dyn_size,
+			.regs_mask = s->regs_mask, .regs = regs, .nregs = s->nregs, .stack = stack, .stack_len = (size_t)dyn_size,
 		};
 		size_t k = f2t_unwind(s->unw, &smp, s->ips, s->calls, MAX_FRAMES - n);
 
@@ -319,6 +319,8 @@ static void perfsrc_counts(const struct f2t_source *src, struct f2t_stats *st)
 		f2t_unwinder_stats(s->unw, &us);
 		st->unwind_samples += us.samples;
 		st->unwind_leaf_only += us.leaf_only;
+		st->offcpu_unwound += us.episodes;
+		st->offcpu_unwound_leaf_only += us.episodes_leaf_only;
 	}
 }
 
@@ -333,8 +335,9 @@ static void perfsrc_close(struct f2t_source *src)
 		struct f2t_unwind_stats us;
 
 		f2t_unwinder_stats(s->unw, &us);
-		f2t_info("dwarf unwinding: %llu libdwfl sessions for %llu samples (%llu rebuilt for changed mappings, %llu after an eviction)",
+		f2t_info("dwarf unwinding: %llu libdwfl sessions for %llu samples and %llu off-CPU episodes (%llu rebuilt for changed mappings, %llu after an eviction)",
 			 (unsigned long long)us.sessions, (unsigned long long)us.samples,
+			 (unsigned long long)us.episodes,
 			 (unsigned long long)us.rebuilt, (unsigned long long)us.evicted);
 	}
 	f2t_unwinder_free(s->unw);
@@ -381,15 +384,22 @@ struct f2t_source *f2t_perfsrc_open(const struct f2t_capr *cap, const struct f2t
 		ret = -errno;
 		goto out;
 	}
-	if (s->dwarf_arch)
-		s->unw = f2t_unwinder_new(s->dwarf_arch, s->regs_mask, s->maps, s->sym, debug_root);
+	if (s->dwarf_arch && (s->regs_mask & F2T_UNWIND_X86_64_IP))
+		s->unw = f2t_unwinder_new(s->dwarf_arch, s->maps, s->sym, debug_root);
+	if (!s->unw) {
+		/* Off-CPU episodes keep registers and a stack copy to unwind too. */
+		char *arch = f2t_offcpu_unwind_arch(cap);
+
+		s->unw = arch ? f2t_unwinder_new(arch, s->maps, s->sym, debug_root) : NULL;
+		free(arch);
+	}
 	ret = f2t_perfwalk_load_proc_maps(s->maps, rec);
 	if (!ret && info) {
 		s->walk = f2t_perfwalk_open(cap, s->sample_type, s->maps);
 		ret = s->walk ? 0 : -errno;
 	}
 	if (!ret) {
-		s->offcpu = f2t_offcpu_feed_open(cap, s->sym);
+		s->offcpu = f2t_offcpu_feed_open(cap, s->sym, s->unw);
 		ret = s->offcpu || errno == ENOENT ? 0 : -errno;
 	}
 out:

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# Flight recorder costs.  The ping-pong workload (two threads bouncing a
+# byte over pipes: two wakeups and two context switches per round trip, the
+# worst case for a scheduling recorder), pinned to CPU 0, run untraced,
+# under `ftrace2trace record`, `record --flight-recorder` (armed, no
+# trigger: the stop writes the last window), and `record --flight-recorder
+# --trigger-latency` (the BPF program measuring every wakeup, its threshold
+# never crossed), in alternating rounds.  Prints the median round trips/s of
+# each and its cost (untraced rate / rate - 1: the time added per round
+# trip); the recorder's resident memory and the kernel's ring memory while
+# the ping-pong runs; and the time from a trigger (a trace_marker write
+# holding --trigger-marker's text, under the same ping-pong) to the
+# snapshot's file complete, less --after.
+#
+# Goal (issue 28): an armed flight recorder costs no more than a plain
+# recording; the snapshot is on disk within a second of the trigger plus
+# --after.
+#
+# usage: sudo scripts/bench-flight.sh
+# environment: ROUNDS=100000 RUNS=7 F2T=./ftrace2trace
+#              PINGPONG=build/tests/helpers/pingpong WINDOW=10 (seconds)
+set -u
+cd "$(dirname "$0")/.."
+. scripts/bench-lib.bash
+ROUNDS=${ROUNDS:-100000}
+RUNS=${RUNS:-7}
+WINDOW=${WINDOW:-10}
+F2T=${F2T:-$PWD/ftrace2trace}
+PINGPONG=${PINGPONG:-$PWD/build/tests/helpers/pingpong}
+T=/sys/kernel/tracing
+
+die() { echo "bench-flight: $*" >&2; exit 1; }
+[ "$(id -u)" -eq 0 ] || die "needs root (tracing, BPF)"
+[ -x "$F2T" ] || die "$F2T not built (make)"
+[ -x "$PINGPONG" ] || die "$PINGPONG not built (make tests)"
+command -v taskset >/dev/null || die "taskset (util-linux) needed"
+[ -w $T/trace_marker ] || die "no $T/trace_marker"
+
+TMP=$(mktemp -d /tmp/bench-flight.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+
+rate_of() { sed -n 's/^pingpong: .*(\([0-9]*\)\/s).*/\1/p' "$1" | tail -1; }
+# rss_kb PID: the recorder's resident set now.
+rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
+
+declare -A rates failed rss rings
+variants=(untraced record flight flight+latency)
+work=(taskset -c 0 "$PINGPONG" "$ROUNDS")
+
+run_variant() {
+	local v=$1 out=$TMP/out err=$TMP/err rc r pid
+	case $v in
+	untraced) "${work[@]}" >"$out" 2>"$err" & ;;
+	record) "$F2T" record -o "$TMP/x.pftrace" -- "${work[@]}" >"$out" 2>"$err" & ;;
+	flight) "$F2T" record --flight-recorder="$WINDOW" -o "$TMP/x.pftrace" -- "${work[@]}" >"$out" 2>"$err" & ;;
+	flight+latency) "$F2T" record --flight-recorder="$WINDOW" --trigger-latency=1000000 \
+		-o "$TMP/x.pftrace" -- "${work[@]}" >"$out" 2>"$err" & ;;
+	esac
+	pid=$!
+	if [ "$v" != untraced ] && [ -z "${rss[$v]:-}" ]; then
+		sleep 1.5
+		rss[$v]=$(rss_kb $pid)
+		rings[$v]=$(cat $T/instances/ftrace2trace-$pid/buffer_total_size_kb 2>/dev/null)
+	fi
+	wait $pid
+	rc=$?
+	r=$(rate_of "$out")
+	if [ "$rc" -ne 0 ] || [ -z "$r" ]; then
+		failed[$v]="exit $rc: $(grep -v '^\s*$' "$err" | tail -2 | tr '\n' ' ')"
+		return
+	fi
+	case $v in flight*) grep -q "snapshot triggered: stop: the command exited" "$err" ||
+		echo "   $v: a trigger fired: $(grep 'snapshot triggered' "$err")" >&2 ;; esac
+	rates[$v]+="$r "
+	rm -f "$TMP/x.pftrace"
+}
+
+echo "== $ROUNDS round trips, $RUNS alternating rounds, workload pinned to CPU 0 ($(nproc) CPUs, $(uname -r)), --flight-recorder=$WINDOW"
+echo "   load: $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)"
+alternate "$RUNS" "${variants[@]}"
+base=$(median ${rates[untraced]:-})
+printf '%-15s %12s %8s %12s %14s  %s\n' variant "median rt/s" cost "RSS (KB)" "rings (KB)" "runs (rt/s)"
+for v in "${variants[@]}"; do
+	if [ -n "${failed[$v]:-}" ]; then
+		printf '%-15s %s\n' "$v" "failed (${failed[$v]})"
+		continue
+	fi
+	m=$(median ${rates[$v]})
+	c=$(awk -v m="$m" -v b="${base:-0}" 'BEGIN { if (m > 0) printf "%.3f", b / m - 1; else print "-" }')
+	printf '%-15s %12s %8s %12s %14s  %s\n' "$v" "$m" "$c" "${rss[$v]:--}" "${rings[$v]:--}" "${rates[$v]}"
+done
+
+# Trigger to file: a marker written under the ping-pong; the recorder exits
+# once the snapshot's file is complete (--max-snapshots 1).
+after=100
+times=()
+for ((i = 1; i <= RUNS; i++)); do
+	"$PINGPONG" 100000000 >/dev/null 2>&1 &
+	pp=$!
+	"$F2T" record --flight-recorder=2 --trigger-marker=BENCH-TRIGGER --after=$after -a \
+		-o "$TMP/t.pftrace" >/dev/null 2>"$TMP/terr" &
+	pid=$!
+	sleep 3
+	t0=$(date +%s%N)
+	echo "BENCH-TRIGGER $i" >$T/trace_marker
+	wait $pid
+	rc=$?
+	t1=$(date +%s%N)
+	kill $pp 2>/dev/null
+	wait $pp 2>/dev/null
+	if [ "$rc" -ne 0 ] || [ ! -s "$TMP/t.pftrace" ]; then
+		echo "   trigger run $i failed (exit $rc): $(tail -2 "$TMP/terr")" >&2
+		continue
+	fi
+	times+=($(((t1 - t0) / 1000000 - after)))
+	size=$(stat -c %s "$TMP/t.pftrace")
+	rm -f "$TMP/t.pftrace"
+done
+if [ ${#times[@]} -gt 0 ]; then
+	echo "trigger to snapshot file complete, less --after=$after ms (--flight-recorder=2 -a under a ping-pong, $((size / 1024)) KB .pftrace): median $(median "${times[@]}") ms; runs: ${times[*]} (goal: under 1000)"
+fi
+echo "note: a shared, noisy VM: compare the ratios of one run, not figures across runs"
