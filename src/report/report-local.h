@@ -129,6 +129,13 @@ void f2t_report_span(const struct f2t_report *r, uint64_t *from, uint64_t *to);
 const char *f2t_report_comm(const struct f2t_report *r, int32_t tid);
 int32_t f2t_report_pid_of(const struct f2t_report *r, int32_t tid);
 
+/*
+ * Where and when the recording was made (model/identity.h), as lines for
+ * a terminal, each starting with @indent.
+ */
+void f2t_report_identity_text(const struct f2t_trace_info *info, const char *indent,
+			      struct f2t_out *out);
+
 void f2t_report_write_text(const struct f2t_report *r, const struct f2t_table *t,
 			   struct f2t_out *out);
 void f2t_report_write_json(const struct f2t_report *r, const struct f2t_table *t,
