@@ -67,6 +67,8 @@ expect "b.fxt runs" ftrace2trace dump -s ""
 expect "c.json runs" ftrace2trace merge -o m.json ""
 expect "a.cap d.txt runs" ftrace2trace report --csv ""
 expect "--slow --sort" ftrace2trace report --s
+expect "--diff" ftrace2trace report --di
+expect "--ndjson" ftrace2trace report --nd
 expect "a.cap b.fxt c.json d.txt e.other f.pftrace g.json.gz runs" ftrace2trace report -o ""
 # record's operand is a command; after it come that command's arguments.
 expect "ftrace2trace" ftrace2trace record -o t.fxt -- ftrace2tr
