@@ -143,6 +143,9 @@ void f2t_report_write_text(const struct f2t_report *r, const struct f2t_table *t
 			   struct f2t_out *out);
 void f2t_report_write_json(const struct f2t_report *r, const struct f2t_table *t,
 			   struct f2t_out *out);
+/* A CSV field (RFC 4180), quoted when it holds a comma, a quote, a line break or edge spaces. */
+void f2t_report_csv_field(struct f2t_out *o, const char *s);
+
 void f2t_report_write_csv(const struct f2t_report *r, const struct f2t_table *t,
 			  struct f2t_out *out);
 void f2t_report_write_ndjson(const struct f2t_report *r, const struct f2t_table *t,

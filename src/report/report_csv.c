@@ -14,8 +14,7 @@
 #include "model/identity.h"
 #include "report/report-local.h"
 
-/* A field, quoted when it holds a comma, a quote, a line break or edge spaces. */
-static void field(struct f2t_out *o, const char *s)
+void f2t_report_csv_field(struct f2t_out *o, const char *s)
 {
 	size_t len = strlen(s);
 
@@ -39,7 +38,7 @@ static void identity(struct f2t_out *o, const struct f2t_identity *id)
 
 		f2t_out_putc(o, ',');
 		if (f->str)
-			field(o, f->str);
+			f2t_report_csv_field(o, f->str);
 		else if (f->known)
 			f2t_json_put_i64(o, f->num);
 	}
@@ -69,16 +68,16 @@ void f2t_report_write_csv(const struct f2t_report *r, const struct f2t_table *t,
 			const struct f2t_row *row = g->threads[j];
 
 			f2t_out_printf(o, "%d,%d,", row->tid, row->pid);
-			field(o, row->comm);
+			f2t_report_csv_field(o, row->comm);
 			for (int c = 0; c < C_COUNT; c++) {
 				f2t_out_putc(o, ',');
 				if (!f2t_report_col_needs_wakeups(c) || row->v[C_WAKEUPS])
 					f2t_json_put_u64(o, row->v[c]);
 			}
 			f2t_out_putc(o, ',');
-			field(o, g->proc.comm);
+			f2t_report_csv_field(o, g->proc.comm);
 			f2t_out_putc(o, ',');
-			field(o, r->o.title ? r->o.title : r->rec->path ? r->rec->path : "");
+			f2t_report_csv_field(o, r->o.title ? r->o.title : r->rec->path ? r->rec->path : "");
 			identity(o, &id);
 			f2t_out_putc(o, '\n');
 		}

@@ -492,22 +492,6 @@ static int write_json(struct diff *d, struct f2t_out *o)
 	return 0;
 }
 
-/* A CSV field, quoted when it holds a comma, a quote or a line break. */
-static void csv_field(struct f2t_out *o, const char *s)
-{
-	if (!s[strcspn(s, ",\"\r\n")]) {
-		f2t_out_puts(o, s);
-		return;
-	}
-	f2t_out_putc(o, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			f2t_out_putc(o, '"');
-		f2t_out_putc(o, *s);
-	}
-	f2t_out_putc(o, '"');
-}
-
 static void csv_entity(struct f2t_out *o, const struct dent *e, unsigned int of)
 {
 	static const char *const kinds[] = { "process", "thread", "cpu" };
@@ -516,9 +500,9 @@ static void csv_entity(struct f2t_out *o, const struct dent *e, unsigned int of)
 		if (!(metrics[m].of & of))
 			continue;
 		f2t_out_printf(o, "%s,", kinds[e->kind]);
-		csv_field(o, e->process ? e->process : "");
+		f2t_report_csv_field(o, e->process ? e->process : "");
 		f2t_out_putc(o, ',');
-		csv_field(o, e->thread ? e->thread : "");
+		f2t_report_csv_field(o, e->thread ? e->thread : "");
 		if (e->kind == K_CPU)
 			f2t_out_printf(o, ",%u", e->cpu);
 		else
@@ -559,7 +543,7 @@ static int write_csv(struct diff *d, struct f2t_out *o)
 		const struct dstack *st = &d->stacks[i];
 
 		f2t_out_puts(o, "offcpu_stack,,,,");
-		csv_field(o, st->stack);
+		f2t_report_csv_field(o, st->stack);
 		f2t_out_printf(o, ",blocked_ns,%" PRIu64 ",%" PRIu64 ",%" PRId64 ",", st->ns[0],
 			       st->ns[1], (int64_t)(st->ns[1] - st->ns[0]));
 		if (st->ns[0])

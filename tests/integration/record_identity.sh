@@ -15,10 +15,7 @@
 set -u
 . "$F2T_TESTS/helpers/record-common.bash"
 need_root
-TP=${TRACE_PROCESSOR:-$(command -v trace_processor_shell)}
-[ -n "$TP" ] && [ -x "$TP" ] ||
-	skip "no Perfetto trace processor (set TRACE_PROCESSOR, or put trace_processor_shell on PATH)"
-command -v python3 >/dev/null || skip "python3 needed for the checks"
+need_trace_processor
 cd "$TMP" || exit 1
 
 before=$(date +%s%N)

@@ -16,24 +16,22 @@
 set -u
 . "$F2T_TESTS/helpers/record-common.bash"
 need_root
-LOAD=$B/tests/helpers/schedload
-[ -x "$LOAD" ] || skip "$LOAD not built (make tests)"
-command -v python3 >/dev/null || skip "python3 is not installed"
+. "$F2T_TESTS/helpers/report-common.bash"
 command -v chrt >/dev/null || skip "chrt (util-linux) is not installed"
 cd "$TMP" || exit 1
 
-# record NAME RIVALS: the workload recorded into NAME.cap, its own figures in NAME.out.
-record() {
+# run NAME RIVALS: the workload recorded into NAME.cap, its own figures in NAME.out.
+run() {
 	"$F2T" record -q -b 32768 --no-sample "${offcpu[@]}" -k "$1.cap" -o "$1.json" -- \
 		chrt -r 1 "$LOAD" rivals 200 "$2" >"$1.out" 2>"$1.err"
 }
 offcpu=(--off-cpu)
-if ! record A 1; then
+if ! run A 1; then
 	grep -q "built without BPF" A.err || fail "record A: $(cat A.err)"
 	offcpu=()
-	record A 1 || fail "record A: $(cat A.err)"
+	run A 1 || fail "record A: $(cat A.err)"
 fi
-record B 2 || fail "record B: $(cat B.err)"
+run B 2 || fail "record B: $(cat B.err)"
 "$F2T" report --diff --json A.cap B.cap >diff.json 2>err || fail "report --diff --json: $(cat err)"
 "$F2T" report --diff --csv A.cap B.cap >diff.csv 2>err || fail "report --diff --csv: $(cat err)"
 "$F2T" report --diff A.cap B.cap >diff.txt 2>err || fail "report --diff: $(cat err)"
