@@ -68,7 +68,8 @@ compare() {
 				return
 			fi
 		fi ;;
-	*) diff=$(diff "$o" "$n" | sed -n '2p;/^---/{n;p;q}' | cut -c1-300 | tr '\n' ' ') ;;
+	# diff's exit 1 (they differ) must not end the script (set -e, pipefail).
+	*) diff=$({ diff "$o" "$n" || true; } | sed -n '2p;/^---/{n;p;q}' | cut -c1-300 | tr '\n' ' ') ;;
 	esac
 	echo "$name: DIFFERS: $diff"
 	status=1
