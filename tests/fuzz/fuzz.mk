@@ -42,9 +42,12 @@ fuzz_missing = $(shell printf 'int LLVMFuzzerTestOneInput(const char *d, unsigne
 	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -x c - -o /dev/null >/dev/null 2>&1 || \
 	echo "$(FUZZ_CC) cannot build a libFuzzer harness with ASan and UBSan (install clang and libclang-rt-dev: scripts/install-deps)")
 
-$(FB)/obj/%.o: %.c
+FUZZ_COV_IGNORE := tests/fuzz/coverage-ignore.txt
+
+$(FB)/obj/%.o: %.c $(FUZZ_COV_IGNORE)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -fsanitize-coverage-ignorelist=$(FUZZ_COV_IGNORE) \
+		-MMD -MP -c -o $@ $<
 
 $(FB)/libf2t.a: $(filter $(FB)/obj/src/%,$(FUZZ_OBJS))
 	@rm -f $@
