@@ -42,19 +42,19 @@ static const struct {
 	bool ns;		/* a time */
 	bool lat;		/* a latency: none without wakeups */
 } metrics[M_COUNT] = {
-	[M_THREADS] = { "threads", T },
-	[M_RUNNING] = { "running_ns", T, true },
-	[M_RUNNABLE] = { "runnable_ns", T, true },
-	[M_SLEEPING] = { "sleeping_ns", T, true },
-	[M_BLOCKED] = { "blocked_ns", T, true },
-	[M_BUSY] = { "busy_ns", C, true },
-	[M_IDLE] = { "idle_ns", C, true },
-	[M_SWITCHES] = { "switches", T | C },
-	[M_MIGRATIONS] = { "migrations", T },
-	[M_WAKEUPS] = { "wakeups", T | C },
-	[M_P50] = { "wakeup_p50_ns", T | C, true, true },
-	[M_P99] = { "wakeup_p99_ns", T | C, true, true },
-	[M_MAX] = { "wakeup_max_ns", T | C, true, true },
+	[M_THREADS] = { .name = "threads", .of = T },
+	[M_RUNNING] = { .name = "running_ns", .of = T, .ns = true },
+	[M_RUNNABLE] = { .name = "runnable_ns", .of = T, .ns = true },
+	[M_SLEEPING] = { .name = "sleeping_ns", .of = T, .ns = true },
+	[M_BLOCKED] = { .name = "blocked_ns", .of = T, .ns = true },
+	[M_BUSY] = { .name = "busy_ns", .of = C, .ns = true },
+	[M_IDLE] = { .name = "idle_ns", .of = C, .ns = true },
+	[M_SWITCHES] = { .name = "switches", .of = T | C },
+	[M_MIGRATIONS] = { .name = "migrations", .of = T },
+	[M_WAKEUPS] = { .name = "wakeups", .of = T | C },
+	[M_P50] = { .name = "wakeup_p50_ns", .of = T | C, .ns = true, .lat = true },
+	[M_P99] = { .name = "wakeup_p99_ns", .of = T | C, .ns = true, .lat = true },
+	[M_MAX] = { .name = "wakeup_max_ns", .of = T | C, .ns = true, .lat = true },
 };
 
 enum dkind { K_PROCESS, K_THREAD, K_CPU };
