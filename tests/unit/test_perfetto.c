@@ -410,10 +410,11 @@ static void test_writer(void **state)
 	struct pb_buf b = { 0 };
 
 	convert(&rec, ev, sizeof(ev) / sizeof(ev[0]), &b);
-	/* SystemInfo, ClockSnapshot, defaults, FtraceStats; a thread's track and
-	 * an instant; two bundles; FtraceStats, the process tree, the counts'
-	 * track and instant: 4 + 2 + 2 + 4. */
-	assert_int_equal(count_packets(&b), 12);
+	/* SystemInfo, the identity's metadata, ClockSnapshot, defaults,
+	 * FtraceStats; a thread's track and an instant; two bundles;
+	 * FtraceStats, the process tree, the counts' track and instant:
+	 * 5 + 2 + 2 + 4. */
+	assert_int_equal(count_packets(&b), 13);
 	dump(&b, "writer");
 	pb_buf_free(&b);
 	f2t_tasks_free(rec.tasks);
