@@ -249,6 +249,9 @@ int f2t_cmd_report(int argc, char **argv)
 		return usage_error("--off-cpu takes only --folded and --top%s", "");
 	if (offcpu.folded && !off_cpu && !diff)
 		return usage_error("--folded goes with --off-cpu or --diff%s", "");
+	if (diff && (o.sort || o.slow_ns))
+		return usage_error("--diff orders by running time and lists no waits: no --sort, "
+				   "no --slow%s", "");
 	if (diff && ninputs != 2)
 		return usage_error("--diff compares two inputs: A and B%s", "");
 	if (diff && (o.format == F2T_REPORT_NDJSON || (offcpu.folded && o.format)))

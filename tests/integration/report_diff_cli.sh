@@ -56,6 +56,7 @@ usage --diff --ndjson "$FIX/sched-tcp.cap" "$FIX/sched-tcp.cap"
 usage --diff --off-cpu "$FIX/sched-tcp.cap" "$FIX/sched-tcp.cap"
 usage "$FIX/sched-tcp.cap" "$FIX/sched-tcp.cap"
 usage --folded "$FIX/sched-tcp.cap"
+usage --diff --sort wakeups "$FIX/sched-tcp.cap" "$FIX/sched-tcp.cap"
 "$F2T" report --diff --folded -o out "$FIX/sched-tcp.cap" "$FIX/tracedat-v7.dat" >/dev/null 2>err
 [ $? -eq 1 ] && [ "$(wc -l <err)" -eq 1 ] && grep -q "no off-CPU episodes" err && [ ! -e out ] ||
 	fail "--diff --folded without off-CPU episodes: $(cat err)"
