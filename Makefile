@@ -33,7 +33,8 @@ endif
 B        := build
 SRCS     := $(shell find src -name '*.c' | sort)
 
-# Off-CPU recording (record --off-cpu) needs clang (to build bpf/ for the
+# Off-CPU recording (record --off-cpu) and the flight recorder's latency
+# trigger (record --trigger-latency) need clang (to build bpf/ for the
 # BPF target), bpftool (vmlinux.h from this machine's BTF, the skeleton)
 # and libbpf; without them the tool is built with a stub that says so.
 # BPF=0 forces the stub, BPF=1 insists.  Everything generated is in build/bpf.
@@ -44,11 +45,11 @@ ifeq ($(origin BPF),undefined)
 BPF := $(if $(and $(shell command -v $(BPF_CLANG) 2>/dev/null),$(BPFTOOL),$(wildcard $(BTF_VMLINUX)),$(shell $(PKG_CONFIG) --exists libbpf && echo y)),1,0)
 endif
 ifeq ($(BPF),1)
-SRCS     := $(filter-out src/record/offcpu_none.c,$(SRCS))
+SRCS     := $(filter-out src/record/offcpu_none.c src/record/latency_none.c,$(SRCS))
 ALL_CFLAGS += -I$(B)/bpf $(shell $(PKG_CONFIG) --cflags libbpf)
 LDLIBS   += $(shell $(PKG_CONFIG) --libs libbpf)
 else
-SRCS     := $(filter-out src/record/offcpu_bpf.c,$(SRCS))
+SRCS     := $(filter-out src/record/offcpu_bpf.c src/record/latency_bpf.c,$(SRCS))
 endif
 BPF_ARCH := $(patsubst x86_64,x86,$(patsubst aarch64,arm64,$(shell uname -m)))
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))
@@ -85,6 +86,16 @@ $(B)/bpf/offcpu.skel.h: $(B)/bpf/offcpu.bpf.o
 	$(BPFTOOL) gen skeleton $< name offcpu_bpf >$@.tmp && mv $@.tmp $@
 
 $(B)/src/record/offcpu_bpf.o: $(B)/bpf/offcpu.skel.h
+
+# The flight recorder's latency trigger (record --trigger-latency).
+$(B)/bpf/latency.bpf.o: bpf/latency.bpf.c src/record/latency_rec.h $(B)/bpf/vmlinux.h
+	$(BPF_CLANG) -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(BPF_ARCH) -I$(B)/bpf -Isrc \
+		$(shell $(PKG_CONFIG) --cflags libbpf) -Wall -c -o $@ $<
+
+$(B)/bpf/latency.skel.h: $(B)/bpf/latency.bpf.o
+	$(BPFTOOL) gen skeleton $< name latency_bpf >$@.tmp && mv $@.tmp $@
+
+$(B)/src/record/latency_bpf.o: $(B)/bpf/latency.skel.h
 
 # Every object is rebuilt when VERSION changes: F2T_VERSION is a -D.
 $(B)/%.o: %.c VERSION

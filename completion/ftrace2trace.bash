@@ -161,6 +161,7 @@ _ftrace2trace()
 	case $sub in
 	convert | report) _ftrace2trace_files "$cur" cap dat txt trace html ;;
 	dump) _ftrace2trace_files "$cur" fxt ;;
+	open) _ftrace2trace_files "$cur" pftrace perfetto-trace fxt json json.gz ;;
 	merge) _ftrace2trace_files "$cur" json ;;
 	record)
 		compopt -o filenames 2>/dev/null

@@ -68,8 +68,8 @@ compare() {
 				return
 			fi
 		fi ;;
-	# diff's exit 1 (they differ) must not end the script (set -e, pipefail).
-	*) diff=$({ diff "$o" "$n" || true; } | sed -n '2p;/^---/{n;p;q}' | cut -c1-300 | tr '\n' ' ') ;;
+	# diff says 1 for files that differ: not the end of this script (set -e, pipefail).
+	*) diff=$(diff "$o" "$n" | sed -n '2p;/^---/{n;p;q}' | cut -c1-300 | tr '\n' ' ' || true) ;;
 	esac
 	echo "$name: DIFFERS: $diff"
 	status=1

@@ -13,5 +13,6 @@ int f2t_cmd_convert(int argc, char **argv);
 int f2t_cmd_dump(int argc, char **argv);
 int f2t_cmd_merge(int argc, char **argv);
 int f2t_cmd_report(int argc, char **argv);
+int f2t_cmd_open(int argc, char **argv);
 
 #endif

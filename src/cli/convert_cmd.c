@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/suggest.h"
 #include "pipeline/convert.h"
 #include "util/log.h"
 #include "util/outfile.h"
@@ -67,6 +68,7 @@ int f2t_cmd_convert(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
+			f2t_suggest_say(argv[optind - 1], longopts);
 			usage(stderr);
 			return 2;
 		}

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/suggest.h"
 #include "cli/stdout.h"
 #include "fxt/dump.h"
 #include "util/infile.h"
@@ -75,6 +76,7 @@ int f2t_cmd_dump(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
+			f2t_suggest_say(argv[optind - 1], longopts);
 			usage(stderr);
 			return 2;
 		}

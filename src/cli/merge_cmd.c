@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/suggest.h"
 #include "merge/decimal.h"
 #include "merge/merge.h"
 #include "util/log.h"
@@ -95,6 +96,7 @@ int f2t_cmd_merge(int argc, char **argv)
 			status = 0;
 			goto out;
 		default:
+			f2t_suggest_say(argv[optind - 1], longopts);
 			usage(stderr);
 			goto out;
 		}

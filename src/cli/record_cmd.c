@@ -11,8 +11,10 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/usage.h"
 #include "pipeline/convert.h"
 #include "record/record.h"
+#include "report/report.h"
 #include "util/log.h"
 #include "output/format.h"
 
@@ -21,7 +23,8 @@
 
 enum { OPT_FORMAT = 256, OPT_FUNCTION, OPT_FUNCTION_GRAPH, OPT_NOTRACE, OPT_MAX_DEPTH,
        OPT_NO_SAMPLE, OPT_SAMPLE_ALL, OPT_CALL_GRAPH, OPT_USER, OPT_AS_ROOT, OPT_OFF_CPU,
-       OPT_OFF_CPU_MIN, OPT_REPORT };
+       OPT_OFF_CPU_MIN, OPT_REPORT, OPT_OPEN, OPT_ALL_PROCESSES, OPT_WIDE, OPT_FLIGHT,
+       OPT_AFTER, OPT_MAX_SNAPSHOTS, OPT_TRIGGER_MARKER, OPT_TRIGGER_LATENCY };
 
 static const char synopsis[] =
 	"usage: ftrace2trace record [OPTIONS] [--] COMMAND [ARGS...]\n"
@@ -55,7 +58,15 @@ static void usage(FILE *f)
 		"                          the user who ran sudo)\n"
 		"      --as-root           run COMMAND as root, even under sudo\n"
 		"      --report            when recording stops, print where each thread's\n"
-		"                          time went (`ftrace2trace report`) on stdout\n"
+		"                          time went (`ftrace2trace report`) on stdout: the\n"
+		"                          command's (or -p's) processes first, the others\n"
+		"                          summed in one line, the top %d, as wide as the\n"
+		"                          terminal\n"
+		"      --all-processes     with --report: list every process\n"
+		"      --wide              with --report: every column\n"
+		"      --open              then show the trace in Perfetto UI, as\n"
+		"                          `ftrace2trace open` does (the first .pftrace, else\n"
+		"                          .fxt or .json output)\n"
 		"  -F, --freq HZ           CPU samples per second per CPU, with kernel and\n"
 		"                          user call stacks (default %u; 0 turns them off)\n"
 		"      --no-sample         no CPU samples (same as -F 0)\n"
@@ -74,6 +85,21 @@ static void usage(FILE *f)
 		"      --function-graph[=GLOBS]  kernel calls as nested slices with durations\n"
 		"      --notrace GLOBS     functions never to trace\n"
 		"      --max-graph-depth N depth limit for --function-graph\n"
+		"\n"
+		"flight recorder:\n"
+		"      --flight-recorder[=SECONDS]  keep only the last SECONDS (default %g) in\n"
+		"                          the kernel's ring buffers, overwriting the oldest,\n"
+		"                          and write them when a trigger fires: SIGUSR1, or\n"
+		"                          the two options below (or when recording stops\n"
+		"                          before any did); no CPU samples or off-CPU stacks\n"
+		"      --trigger-marker TEXT  a trace_marker write containing TEXT\n"
+		"      --trigger-latency USECS  a wakeup latency (waking to running) longer\n"
+		"                          than USECS of a COMMAND or -p thread (any with -a),\n"
+		"                          seen in the kernel (BPF)\n"
+		"      --after MS          record MS more after the trigger (default %u)\n"
+		"      --max-snapshots N   with 1 (default), write the -o files and stop; with\n"
+		"                          more, write NAME-1.EXT, NAME-2.EXT, ... and record on\n"
+		"\n"
 		"  -q, --quiet             no progress, summary or warnings\n"
 		"  -v, --verbose           say more\n"
 		"  -h, --help              this help\n"
@@ -81,19 +107,15 @@ static void usage(FILE *f)
 		"The exit status is COMMAND's when it ran, else 0, or 1 on error\n"
 		"(127: COMMAND not found; 128 + N: signal N before tracing started).\n"
 		"Outputs appear only once complete.  See ftrace2trace-record(1).\n",
-		synopsis, F2T_RECORD_DEFAULT_BUFFER_KB, F2T_RECORD_DEFAULT_FREQ,
-		F2T_RECORD_DEFAULT_STACK, F2T_RECORD_DEFAULT_OFFCPU_MIN_US);
+		synopsis, F2T_RECORD_DEFAULT_BUFFER_KB, F2T_REPORT_DEFAULT_TOP, F2T_RECORD_DEFAULT_FREQ,
+		F2T_RECORD_DEFAULT_STACK, F2T_RECORD_DEFAULT_OFFCPU_MIN_US,
+		F2T_RECORD_DEFAULT_FLIGHT_SECS, F2T_RECORD_DEFAULT_AFTER_MS);
 }
 
-/* One line saying what is wrong, the synopsis, and where the rest is. */
+/* One line saying what is wrong, the synopsis, and where the rest is (cli/usage.h). */
 static int usage_error(const char *fmt, const char *arg)
 {
-	char msg[512];
-
-	snprintf(msg, sizeof(msg), fmt, arg);
-	f2t_err("%s", msg);
-	fprintf(stderr, "%s'ftrace2trace record --help' lists the options.\n", synopsis);
-	return 2;
+	return f2t_usage_error(synopsis, "record", fmt, arg);
 }
 
 static int parse_pids(const char *arg, pid_t *pids, size_t *n)
@@ -150,6 +172,19 @@ static const char *default_output(const char *format, char *buf, size_t len)
 	return buf;
 }
 
+/* What --open serves: the first Perfetto output, else the first other one Perfetto UI opens. */
+static const char *openable_output(const struct f2t_convert_opts *c)
+{
+	static const enum f2t_format rank[] = { F2T_FMT_PERFETTO, F2T_FMT_FXT, F2T_FMT_JSON,
+						F2T_FMT_JSON_GZ };
+
+	for (size_t k = 0; k < sizeof(rank) / sizeof(rank[0]); k++)
+		for (unsigned int i = 0; i < c->noutputs; i++)
+			if (c->outputs[i].format == rank[k])
+				return c->outputs[i].path;
+	return NULL;
+}
+
 int f2t_cmd_record(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -164,6 +199,9 @@ int f2t_cmd_record(int argc, char **argv)
 		{ "user", required_argument, NULL, OPT_USER },
 		{ "as-root", no_argument, NULL, OPT_AS_ROOT },
 		{ "report", no_argument, NULL, OPT_REPORT },
+		{ "open", no_argument, NULL, OPT_OPEN },
+		{ "all-processes", no_argument, NULL, OPT_ALL_PROCESSES },
+		{ "wide", no_argument, NULL, OPT_WIDE },
 		{ "freq", required_argument, NULL, 'F' },
 		{ "no-sample", no_argument, NULL, OPT_NO_SAMPLE },
 		{ "sample-all", no_argument, NULL, OPT_SAMPLE_ALL },
@@ -174,6 +212,11 @@ int f2t_cmd_record(int argc, char **argv)
 		{ "function-graph", optional_argument, NULL, OPT_FUNCTION_GRAPH },
 		{ "notrace", required_argument, NULL, OPT_NOTRACE },
 		{ "max-graph-depth", required_argument, NULL, OPT_MAX_DEPTH },
+		{ "flight-recorder", optional_argument, NULL, OPT_FLIGHT },
+		{ "after", required_argument, NULL, OPT_AFTER },
+		{ "max-snapshots", required_argument, NULL, OPT_MAX_SNAPSHOTS },
+		{ "trigger-marker", required_argument, NULL, OPT_TRIGGER_MARKER },
+		{ "trigger-latency", required_argument, NULL, OPT_TRIGGER_LATENCY },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -183,7 +226,7 @@ int f2t_cmd_record(int argc, char **argv)
 	static pid_t pids[MAX_PIDS];
 	static const char *events[MAX_EVENTS];
 	const char *format = NULL;
-	bool off_cpu_min_given = false;
+	bool off_cpu_min_given = false, flight_only = false, open = false;
 	char defname[64];
 	int c;
 
@@ -191,6 +234,8 @@ int f2t_cmd_record(int argc, char **argv)
 	o.sample_freq = F2T_RECORD_DEFAULT_FREQ;
 	o.off_cpu_min_ns = F2T_RECORD_DEFAULT_OFFCPU_MIN_US * 1000ull;
 	o.events = events;
+	o.after_ms = F2T_RECORD_DEFAULT_AFTER_MS;
+	o.max_snapshots = 1;
 	optind = 1;
 	opterr = 0;
 	/* '+': the first non-option starts COMMAND, so its options stay its own. */
@@ -244,6 +289,15 @@ int f2t_cmd_record(int argc, char **argv)
 			break;
 		case OPT_REPORT:
 			o.report = true;
+			break;
+		case OPT_OPEN:
+			open = true;
+			break;
+		case OPT_ALL_PROCESSES:
+			o.report_all = true;
+			break;
+		case OPT_WIDE:
+			o.report_wide = true;
 			break;
 		case 'F': {
 			unsigned long hz = strtoul(optarg, &end, 10);
@@ -299,6 +353,52 @@ int f2t_cmd_record(int argc, char **argv)
 			o.func.max_depth = (int)depth;
 			break;
 		}
+		case OPT_FLIGHT:
+			o.flight_secs = F2T_RECORD_DEFAULT_FLIGHT_SECS;
+			if (optarg) {
+				o.flight_secs = strtod(optarg, &end);
+				if (*end || !optarg[0] || !isfinite(o.flight_secs) ||
+				    o.flight_secs <= 0 || o.flight_secs > 86400)
+					return usage_error("--flight-recorder: '%s' is not a number of "
+							   "seconds (up to 86400)", optarg);
+			}
+			break;
+		case OPT_AFTER: {
+			unsigned long ms = strtoul(optarg, &end, 10);
+
+			if (*end || !optarg[0] || optarg[0] == '-' || ms > 3600000)
+				return usage_error("--after: '%s' is not a number of milliseconds "
+						   "(up to 3600000)", optarg);
+			o.after_ms = (unsigned int)ms;
+			flight_only = true;
+			break;
+		}
+		case OPT_MAX_SNAPSHOTS: {
+			unsigned long n = strtoul(optarg, &end, 10);
+
+			if (*end || !optarg[0] || optarg[0] == '-' || n < 1 || n > 100000)
+				return usage_error("--max-snapshots: '%s' is not a count from 1 to 100000",
+						   optarg);
+			o.max_snapshots = (unsigned int)n;
+			flight_only = true;
+			break;
+		}
+		case OPT_TRIGGER_MARKER:
+			if (!optarg[0] || strchr(optarg, '\n'))
+				return usage_error("--trigger-marker: give a text of one line%s", "");
+			o.trigger_marker = optarg;
+			flight_only = true;
+			break;
+		case OPT_TRIGGER_LATENCY: {
+			double us = strtod(optarg, &end);
+
+			if (*end || !optarg[0] || !isfinite(us) || us < 1 || us > 1e9)
+				return usage_error("--trigger-latency: '%s' is not a number of "
+						   "microseconds (1 to 1e9)", optarg);
+			o.trigger_latency_ns = (uint64_t)llround(us * 1e3);
+			flight_only = true;
+			break;
+		}
 		case 'q':
 			f2t_quiet = true;
 			break;
@@ -308,10 +408,8 @@ int f2t_cmd_record(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
-		case ':':
-			return usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
-			return usage_error("unknown option '%s'", argv[optind - 1]);
+			return f2t_usage_bad_option(synopsis, "record", c, argv[optind - 1], longopts);
 		}
 	}
 	if (optind < argc)
@@ -325,8 +423,18 @@ int f2t_cmd_record(int argc, char **argv)
 		return usage_error("--user and --as-root go with a COMMAND%s", "");
 	if (o.user && o.as_root)
 		return usage_error("give one of --user and --as-root%s", "");
+	if ((o.report_all || o.report_wide) && !o.report)
+		return usage_error("--all-processes and --wide go with --report%s", "");
 	if (off_cpu_min_given && !o.off_cpu)
 		return usage_error("--off-cpu-min goes with --off-cpu%s", "");
+	if (flight_only && !o.flight_secs)
+		return usage_error("--after, --max-snapshots and the --trigger options go with "
+				   "--flight-recorder%s", "");
+	if (o.flight_secs && (o.off_cpu || (o.sample_freq_given && o.sample_freq)))
+		return usage_error("--flight-recorder keeps no CPU samples or off-CPU episodes: "
+				   "leave out -F and --off-cpu%s", "");
+	if (o.flight_secs)
+		o.sample_freq = 0;	/* perf's rings are not kept as a window */
 	if ((o.func.notrace || o.func.max_depth) && o.func.mode == F2T_FUNCTRACE_OFF)
 		return usage_error("--notrace and --max-graph-depth go with --function or --function-graph%s", "");
 	if (!o.conv.noutputs) {
@@ -342,5 +450,12 @@ int f2t_cmd_record(int argc, char **argv)
 		return usage_error("--format %s applies to the -o after it, and none follows",
 				   format);
 	}
+	for (unsigned int i = 0; o.max_snapshots > 1 && i < o.conv.noutputs; i++)
+		if (!strcmp(o.conv.outputs[i].path, "-"))
+			return usage_error("-o -: several snapshots cannot all go to standard "
+					   "output (--max-snapshots 1 can)%s", "");
+	if (open && !(o.open = openable_output(&o.conv)))
+		return usage_error("--open: no output Perfetto UI opens (.pftrace, .fxt, .json, "
+				   ".json.gz)%s", "");
 	return f2t_record_run(&o);
 }

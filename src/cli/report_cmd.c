@@ -13,17 +13,19 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/usage.h"
 #include "report/offcpu.h"
 #include "report/report.h"
 #include "util/log.h"
 #include "util/outfile.h"
+#include "util/termwidth.h"
 
 #define MAX_IDS 256
 #define OFFCPU_TOP 10	/* stacks listed by --off-cpu unless --top says */
 
 enum {
 	OPT_JSON = 256, OPT_CSV, OPT_NDJSON, OPT_DIFF, OPT_FROM, OPT_TO, OPT_SLOW, OPT_OFF_CPU,
-	OPT_FOLDED
+	OPT_FOLDED, OPT_WIDE
 };
 
 static const char synopsis[] =
@@ -55,7 +57,14 @@ static void usage(FILE *f)
 		"  -s, --sort COLUMN       order threads and processes by COLUMN, largest\n"
 		"                          first (default running; the CSV column names,\n"
 		"                          with or without _ns, or tid, pid, comm)\n"
-		"  -n, --top N             the first N processes, and N threads of each\n"
+		"  -n, --top N|all         the first N processes, and N threads of each (the\n"
+		"                          text: %d unless told; JSON and CSV: all)\n"
+		"  -a, --all-processes     list every process; else, when the capture says\n"
+		"                          whose recording it was (record's COMMAND or -p),\n"
+		"                          its processes and the ones they started, first,\n"
+		"                          and the others summed in one line\n"
+		"      --wide              every column, however wide (else the tables fit\n"
+		"                          $COLUMNS, the terminal, or 80 columns)\n"
 		"  -p, --pid PID[,PID...]  only these processes\n"
 		"  -t, --tid TID[,TID...]  only these threads\n"
 		"  -c, --comm NAME         only threads named NAME, or in a process named\n"
@@ -73,17 +82,13 @@ static void usage(FILE *f)
 		"  -q, --quiet             no progress, no warnings\n"
 		"  -v, --verbose           say more\n"
 		"  -h, --help              this text\n\n"
-		"See ftrace2trace-report(1) for what each figure counts.\n", synopsis, OFFCPU_TOP);
+		"See ftrace2trace-report(1) for what each figure counts.\n", synopsis,
+		F2T_REPORT_DEFAULT_TOP, OFFCPU_TOP);
 }
 
 static int usage_error(const char *fmt, const char *arg)
 {
-	char msg[512];
-
-	snprintf(msg, sizeof(msg), fmt, arg);
-	f2t_err("%s", msg);
-	fprintf(stderr, "%s'ftrace2trace report --help' lists the options.\n", synopsis);
-	return 2;
+	return f2t_usage_error(synopsis, "report", fmt, arg);
 }
 
 /* "1,2,3" appended to @ids. */
@@ -132,6 +137,8 @@ int f2t_cmd_report(int argc, char **argv)
 		{ "from", required_argument, NULL, OPT_FROM },
 		{ "to", required_argument, NULL, OPT_TO },
 		{ "slow", required_argument, NULL, OPT_SLOW },
+		{ "all-processes", no_argument, NULL, 'a' },
+		{ "wide", no_argument, NULL, OPT_WIDE },
 		{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
 		{ "folded", no_argument, NULL, OPT_FOLDED },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -144,7 +151,7 @@ int f2t_cmd_report(int argc, char **argv)
 	struct f2t_report_opts o = { .pids = pids, .tids = tids, .comms = comms };
 	struct f2t_convert_opts conv = { 0 };
 	struct f2t_offcpu_report_opts offcpu = { .top = OFFCPU_TOP };
-	bool off_cpu = false, others = false, diff = false;
+	bool off_cpu = false, others = false, diff = false, wide = false, top_given = false;
 	size_t ninputs;
 	const char *output = NULL;
 	char cols[1024];
@@ -152,7 +159,7 @@ int f2t_cmd_report(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:s:n:p:t:c:qvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:s:n:p:t:c:aqvh", longopts, NULL)) != -1) {
 		char *end;
 
 		/* An option of the scheduling report only, which --off-cpu refuses. */
@@ -193,11 +200,24 @@ int f2t_cmd_report(int argc, char **argv)
 		case 'n': {
 			unsigned long n = strtoul(optarg, &end, 10);
 
+			top_given = true;
+			if (!strcmp(optarg, "all")) {
+				o.top = 0;
+				offcpu.top = 1000000;
+				break;
+			}
 			if (*end || !optarg[0] || optarg[0] == '-' || n == 0 || n > 1000000)
-				return usage_error("--top: '%s' is not a count from 1 to 1000000", optarg);
+				return usage_error("--top: '%s' is not a count from 1 to 1000000, or all",
+						   optarg);
 			o.top = offcpu.top = (unsigned int)n;
 			break;
 		}
+		case 'a':
+			o.all_processes = true;
+			break;
+		case OPT_WIDE:
+			wide = true;
+			break;
 		case 'p':
 			if (parse_ids(optarg, pids, &o.npids))
 				return usage_error("--pid: '%s' is not a list of process ids", optarg);
@@ -234,10 +254,8 @@ int f2t_cmd_report(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
-		case ':':
-			return usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
-			return usage_error("unknown option '%s'", argv[optind - 1]);
+			return f2t_usage_bad_option(synopsis, "report", c, argv[optind - 1], longopts);
 		}
 	}
 	ninputs = optind < argc ? (size_t)(argc - optind) : 0;
@@ -265,6 +283,10 @@ int f2t_cmd_report(int argc, char **argv)
 		f2t_err("cannot install signal handlers");
 		return 1;
 	}
+	if (!top_given && o.format == F2T_REPORT_TEXT)
+		o.top = F2T_REPORT_DEFAULT_TOP;
+	/* A file is as wide as standard output would be. */
+	o.width = wide ? 0 : f2t_term_width(STDOUT_FILENO);
 	conv.progress = !f2t_quiet && isatty(STDERR_FILENO);
 	conv.summary = f2t_verbose;
 	if (off_cpu)

@@ -40,6 +40,9 @@ struct f2t_trace_info {
 	const char *cpu_model;
 	const char *machine;	/* uname -m; "" in captures from before it was kept */
 	const char *cmdline;	/* what was recorded: the command, or "-a" */
+	/* Whose recording it was: the command's process, or the -p ones, as
+	 * "PID[,PID...]"; NULL: -a, or the input does not say. */
+	const char *pids;
 	const char *clock;	/* ftrace trace_clock, "mono" normally */
 	uint64_t start_ns;	/* trace clock at start / stop */
 	uint64_t stop_ns;

@@ -40,6 +40,15 @@ struct cpu {
 	size_t cur_idx;		/* cur > 0: its entry in threads, saving a lookup */
 	uint64_t since;		/* when cur was put there (or found there) */
 	uint64_t last;		/* the time of this CPU's last event */
+	/*
+	 * Who this CPU's own records last said runs here (a switch's next
+	 * task, an event's task), kept when cur is forgotten because that task
+	 * turned up on another CPU: another task's event here is then still a
+	 * switch the kernel did not record, as the tracker counts it
+	 * (model/tracker.c).  Forgotten after a loss only.
+	 */
+	bool named;
+	int32_t named_pid;
 	struct hold ring[F2T_TS_HISTORY];
 	uint64_t nholds;	/* holds ever pushed; the ring keeps the latest */
 };
@@ -310,7 +319,7 @@ static int found_running(struct f2t_tstates *t, uint32_t cpu, int32_t pid, uint6
 	struct thread *th;
 	int ret;
 
-	if (known)
+	if (c->named && c->named_pid != pid)
 		t->counts.gaps++;
 	ret = forget_cpu(t, cpu, F2T_TSW_GAP);
 	c->known = true;
@@ -351,6 +360,7 @@ static int lost(struct f2t_tstates *t, const struct f2t_event *ev)
 	if (ev->ts > t->loss_end)
 		t->loss_end = ev->ts;
 	c->lost = true;
+	c->named = false;
 	return forget_cpu(t, ev->cpu, F2T_TSW_LOST);
 }
 
@@ -421,6 +431,7 @@ static int on_switch(struct f2t_tstates *t, const struct f2t_event *ev)
 	if (!ret)
 		ret = switch_in(t, ev);
 	c->cur = ev->sw.next_pid;
+	c->named_pid = ev->sw.next_pid;
 	c->since = ev->ts;
 	push_hold(c, ev->sw.next_pid, ev->ts);
 	return ret;
@@ -527,6 +538,10 @@ int f2t_tstates_event(struct f2t_tstates *t, const struct f2t_event *ev)
 	if (pid >= 0 && (!c->known || c->cur != pid))
 		ret = found_running(t, ev->cpu, pid, ev->ts);
 	c->last = ev->ts;
+	if (pid >= 0) {
+		c->named = true;
+		c->named_pid = pid;
+	}
 	if (ret)
 		return ret;
 	switch (ev->kind) {
@@ -536,8 +551,11 @@ int f2t_tstates_event(struct f2t_tstates *t, const struct f2t_event *ev)
 		 * says nothing of who ran (the check above passed it by, and
 		 * switch_out() would take the CPU's task for the one named).
 		 */
-		if (ev->sw.prev_pid < 0 || ev->sw.next_pid < 0)
+		if (ev->sw.prev_pid < 0 || ev->sw.next_pid < 0) {
+			c->named = ev->sw.next_pid >= 0;
+			c->named_pid = ev->sw.next_pid;
 			return forget_cpu(t, ev->cpu, F2T_TSW_GAP);
+		}
 		return on_switch(t, ev);
 	case F2T_EV_WAKING:
 	case F2T_EV_WAKEUP:

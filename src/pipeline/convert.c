@@ -60,12 +60,14 @@ static void say_written(const struct f2t_convert_opts *opts, const struct f2t_pi
 		if (f2t_pipeline_output_status(p, i))
 			continue;
 
-		fprintf(stderr, "ftrace2trace: wrote %s%s\n", o->path,
-			o->format == F2T_FMT_PERFETTO || o->format == F2T_FMT_FXT ?
-				" (open it at https://ui.perfetto.dev)" :
-			o->format == F2T_FMT_JSON || o->format == F2T_FMT_JSON_GZ ?
-				" (open it at https://ui.perfetto.dev or chrome://tracing)" :
-			"");
+		if (o->format == F2T_FMT_PERFETTO || o->format == F2T_FMT_FXT ||
+		    o->format == F2T_FMT_JSON || o->format == F2T_FMT_JSON_GZ)
+			fprintf(stderr, "ftrace2trace: wrote %s (`ftrace2trace open %s` shows it in "
+				"https://ui.perfetto.dev%s)\n", o->path, o->path,
+				o->format == F2T_FMT_JSON || o->format == F2T_FMT_JSON_GZ ?
+				"; chrome://tracing opens it too" : "");
+		else
+			fprintf(stderr, "ftrace2trace: wrote %s\n", o->path);
 	}
 }
 

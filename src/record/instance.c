@@ -35,8 +35,11 @@
  */
 #define BUFFER_PERCENT "25"
 
-/* Set while an instance exists, for the atexit() safety net. */
-static struct f2t_inst *live_inst;
+/*
+ * Set while an instance exists, for the atexit() safety net: the
+ * recording's, and a flight recorder's marker watch.
+ */
+static struct f2t_inst *live_inst[2];
 
 /* How long to wait for another run to finish creating or cleaning up. */
 #define INSTANCES_LOCK_MS 2000
@@ -309,8 +312,9 @@ static int subbuf_size(struct f2t_inst *in)
 
 static void destroy_at_exit(void)
 {
-	if (live_inst)
-		f2t_inst_destroy(live_inst);
+	for (size_t i = 0; i < sizeof(live_inst) / sizeof(live_inst[0]); i++)
+		if (live_inst[i])
+			f2t_inst_destroy(live_inst[i]);
 }
 
 /*
@@ -368,7 +372,12 @@ int f2t_inst_create(struct f2t_inst *in, unsigned long buffer_kb)
 	err = make_locked(in);
 	if (!in->ti)
 		goto out;
-	live_inst = in;
+	for (size_t i = 0; i < sizeof(live_inst) / sizeof(live_inst[0]); i++) {
+		if (!live_inst[i]) {
+			live_inst[i] = in;
+			break;
+		}
+	}
 	if (!atexit_done && atexit(destroy_at_exit) == 0)
 		atexit_done = true;
 	/* A new instance starts with tracing on; keep it off until we are ready. */
@@ -420,6 +429,17 @@ int f2t_inst_tracing(struct f2t_inst *in, bool on)
 	return ret < 0 ? -(errno ? errno : EIO) : 0;
 }
 
+int f2t_inst_resize(struct f2t_inst *in, unsigned long kb)
+{
+	ssize_t got;
+
+	if (tracefs_instance_set_buffer_size(in->ti, kb, -1) < 0)
+		return -(errno ? errno : EIO);
+	got = tracefs_instance_get_buffer_size(in->ti, 0);
+	in->buffer_kb = got > 0 ? (unsigned long)got : kb;
+	return 0;
+}
+
 void f2t_inst_destroy(struct f2t_inst *in)
 {
 	if (!in || !in->ti)
@@ -434,6 +454,7 @@ void f2t_inst_destroy(struct f2t_inst *in)
 	if (in->lock_fd >= 0)
 		close(in->lock_fd);
 	in->lock_fd = -1;
-	if (live_inst == in)
-		live_inst = NULL;
+	for (size_t i = 0; i < sizeof(live_inst) / sizeof(live_inst[0]); i++)
+		if (live_inst[i] == in)
+			live_inst[i] = NULL;
 }

@@ -75,6 +75,16 @@ int f2t_inst_create(struct f2t_inst *in, unsigned long buffer_kb);
 int f2t_inst_tracing(struct f2t_inst *in, bool on);
 
 /**
+ * f2t_inst_resize() - another per-CPU ring size, tracing on or off
+ *
+ * A ring that grows keeps what it holds (a flight recorder grows its rings
+ * once it has seen the event rate).  Updates @in->buffer_kb.
+ *
+ * Return: 0 or negative errno.
+ */
+int f2t_inst_resize(struct f2t_inst *in, unsigned long kb);
+
+/**
  * f2t_inst_destroy() - turn tracing off, remove the instance, drop its lock
  * @in: may be one that was never created
  *

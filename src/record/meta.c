@@ -124,6 +124,8 @@ int f2t_meta_write(struct f2t_capw *w, const struct f2t_meta *m)
 	put_value(f, "boot_id", boot_id);
 	put_value(f, "cpu_model", cpu_model);
 	put_value(f, "cmdline", m->cmdline);
+	if (m->pids)
+		put_value(f, "pids", m->pids);
 	put_value(f, "clock", m->clock);
 	fprintf(f, "page_size=%ld\n", sysconf(_SC_PAGESIZE));
 	fprintf(f, "subbuf_size=%llu\n", (unsigned long long)m->subbuf_size);
@@ -137,6 +139,10 @@ int f2t_meta_write(struct f2t_capw *w, const struct f2t_meta *m)
 	put_value(f, "recorder", recorder);
 	put_sync(f, "start", &m->sync_start);
 	put_sync(f, "end", &m->sync_end);
+	if (m->flight_from_ns) {
+		fprintf(f, "flight_from_ns=%llu\n", (unsigned long long)m->flight_from_ns);
+		put_value(f, "flight_trigger", m->flight_trigger);
+	}
 	if (fclose(f) != 0) {
 		free(text);
 		return -ENOMEM;
@@ -183,7 +189,7 @@ static uint64_t stat_field(const char *text, const char *key)
 }
 
 int f2t_meta_write_cpu_stats(struct f2t_capw *w, struct tracefs_instance *ti,
-			     int ncpus, uint64_t *lost)
+			     int ncpus, bool overwrites, uint64_t *lost)
 {
 	int err = 0;
 
@@ -196,7 +202,8 @@ int f2t_meta_write_cpu_stats(struct f2t_capw *w, struct tracefs_instance *ti,
 		text = tracefs_instance_file_read(ti, path, &len);
 		if (!text)
 			continue;	/* offline CPU */
-		*lost += stat_field(text, "overrun") + stat_field(text, "commit overrun") +
+		*lost += (overwrites ? 0 : stat_field(text, "overrun")) +
+			 stat_field(text, "commit overrun") +
 			 stat_field(text, "dropped events");
 		err = f2t_capw_add(w, F2T_CAP_CPU_STATS, (uint32_t)cpu, text, (size_t)len);
 		free(text);

@@ -7,6 +7,7 @@
 #ifndef F2T_META_H
 #define F2T_META_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <tracefs.h>
 
@@ -20,6 +21,7 @@ struct f2t_meta_sync {
 
 struct f2t_meta {
 	const char *cmdline;	/* the recorded command, or "-a" */
+	const char *pids;	/* the command's process, or -p's: "PID[,PID...]"; NULL: -a */
 	const char *clock;
 	uint64_t subbuf_size;
 	uint32_t ncpus;
@@ -28,6 +30,13 @@ struct f2t_meta {
 	uint64_t start_boottime_ns;
 	uint64_t stop_ns;	/* CLOCK_MONOTONIC right before tracing off */
 	struct f2t_meta_sync sync_start, sync_end;	/* record/syncmark.c */
+	/*
+	 * A flight recorder's snapshot: where its window begins (the ring
+	 * buffers overwrote what came before, which is no loss) and what
+	 * triggered it.  0 and NULL otherwise.
+	 */
+	uint64_t flight_from_ns;
+	const char *flight_trigger;
 };
 
 /* The three clocks, read back to back right after tracing went on. */
@@ -53,13 +62,15 @@ int f2t_meta_write_static(struct f2t_capw *w);
 
 /**
  * f2t_meta_write_cpu_stats() - per_cpu/cpuN/stats of every CPU as CPU_STATS
- * @lost: set to the events the kernel says it lost (overrun, commit
- *        overrun, dropped events), summed over CPUs
+ * @overwrites: the rings overwrote their oldest data on purpose (a flight
+ *              recorder): the overrun is the past given up, not a loss
+ * @lost: set to the events the kernel says it lost (overrun unless
+ *        @overwrites, commit overrun, dropped events), summed over CPUs
  *
  * Return: 0 or negative errno.
  */
 int f2t_meta_write_cpu_stats(struct f2t_capw *w, struct tracefs_instance *ti,
-			     int ncpus, uint64_t *lost);
+			     int ncpus, bool overwrites, uint64_t *lost);
 
 /**
  * f2t_meta_join_cmdline() - ARGV as one line, quoted where a shell needs it

@@ -66,9 +66,8 @@ static int add_process(struct f2t_textbuf *b, long tgid)
 	return err;
 }
 
-int f2t_procsnap_write(struct f2t_capw *w, uint32_t arg)
+int f2t_procsnap_take(struct f2t_textbuf *b)
 {
-	struct f2t_textbuf b = { 0 };
 	struct dirent *de;
 	DIR *d = opendir("/proc");
 	int err = 0;
@@ -79,9 +78,17 @@ int f2t_procsnap_write(struct f2t_capw *w, uint32_t arg)
 		long pid = numeric(de->d_name);
 
 		if (pid > 0)
-			err = add_process(&b, pid);
+			err = add_process(b, pid);
 	}
 	closedir(d);
+	return err;
+}
+
+int f2t_procsnap_write(struct f2t_capw *w, uint32_t arg)
+{
+	struct f2t_textbuf b = { 0 };
+	int err = f2t_procsnap_take(&b);
+
 	if (!err)
 		err = f2t_capw_add(w, F2T_CAP_TASKS, arg, b.p ? b.p : "", b.len);
 	free(b.p);

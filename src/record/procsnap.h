@@ -10,6 +10,18 @@
 #include <stdint.h>
 
 #include "capture/capture.h"
+#include "util/textbuf.h"
+
+/**
+ * f2t_procsnap_take() - append the snapshot's lines to @b
+ *
+ * What f2t_procsnap_write() writes, kept in memory: a flight recorder
+ * writes the snapshot it took when it was armed and the one at the
+ * trigger as one record, the later line of a thread winning.
+ *
+ * Return: 0 or negative errno (@b keeps what was added).
+ */
+int f2t_procsnap_take(struct f2t_textbuf *b);
 
 /**
  * f2t_procsnap_write() - write a TASKS record

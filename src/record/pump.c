@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "record/pump.h"
+#include "source/ringbuf/rbpage.h"
 #include "util/log.h"
 
 /*
@@ -37,8 +38,46 @@ static int flush_batch(struct f2t_pump *p, struct f2t_pump_cpu *c)
 	return err;
 }
 
-/* Moves up to MAX sub-buffers; DRAIN reads with tracefs_cpu_flush(). */
-static int move(struct f2t_pump *p, struct f2t_pump_cpu *c, size_t max, bool drain)
+/*
+ * A flight recorder's drain (f2t_pump_drain_window()): sub-buffers before
+ * FROM_NS are dropped, and the first one read says nothing was missed.
+ */
+struct window {
+	uint64_t from_ns;
+	bool first, trimming;
+};
+
+/*
+ * The sub-buffer just read at DST, as the window sees it: while every
+ * earlier one is dropped, the batch holds one, the latest that began at
+ * or before the window; it goes when the next one also did.
+ */
+static unsigned char *window_page(struct f2t_pump *p, struct f2t_pump_cpu *c,
+				  struct window *win, unsigned char *dst)
+{
+	if (win->first)
+		f2t_rb_page_clear_missed(dst);
+	win->first = false;
+	if (!win->trimming)
+		return dst;
+	if (f2t_rb_page_time(dst) > win->from_ns) {
+		win->trimming = false;
+		return dst;
+	}
+	if (c->used) {
+		memmove(c->batch, dst, p->subbuf);
+		c->used = 0;
+		dst = c->batch;
+	}
+	return dst;
+}
+
+/*
+ * Moves up to MAX sub-buffers; DRAIN reads with tracefs_cpu_flush(); WIN,
+ * when not NULL, keeps only a flight recorder's window.
+ */
+static int move(struct f2t_pump *p, struct f2t_pump_cpu *c, size_t max, bool drain,
+		struct window *win)
 {
 	int err = 0;
 
@@ -63,6 +102,8 @@ static int move(struct f2t_pump *p, struct f2t_pump_cpu *c, size_t max, bool dra
 		 */
 		if ((size_t)n < p->subbuf)
 			memset(dst + n, 0, p->subbuf - (size_t)n);
+		if (win)
+			dst = window_page(p, c, win, dst);
 		c->used += p->subbuf;
 		if (c->used + p->subbuf > p->batch_cap * p->subbuf) {
 			err = flush_batch(p, c);
@@ -130,7 +171,7 @@ out:
 
 int f2t_pump_read(struct f2t_pump *p, size_t i)
 {
-	return move(p, &p->c[i], p->max_per_read, false);
+	return move(p, &p->c[i], p->max_per_read, false, NULL);
 }
 
 int f2t_pump_drain(struct f2t_pump *p)
@@ -139,7 +180,19 @@ int f2t_pump_drain(struct f2t_pump *p)
 
 	/* Tracing is off, so this ends; the bound is a guard, not a limit. */
 	for (size_t i = 0; i < p->n && !err; i++)
-		err = move(p, &p->c[i], 4 * p->max_per_read, true);
+		err = move(p, &p->c[i], 4 * p->max_per_read, true, NULL);
+	return err;
+}
+
+int f2t_pump_drain_window(struct f2t_pump *p, uint64_t from_ns)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < p->n && !err; i++) {
+		struct window win = { .from_ns = from_ns, .first = true, .trimming = from_ns > 0 };
+
+		err = move(p, &p->c[i], 4 * p->max_per_read, true, &win);
+	}
 	return err;
 }
 

@@ -70,6 +70,20 @@ int f2t_pump_read(struct f2t_pump *p, size_t i);
  */
 int f2t_pump_drain(struct f2t_pump *p);
 
+/**
+ * f2t_pump_drain_window() - a flight recorder's drain: its window only
+ * @from_ns: where the window begins, on the trace clock (0: all it holds)
+ *
+ * As f2t_pump_drain(), after tracing stopped in an instance that overwrote
+ * its oldest data: the sub-buffers that ended before @from_ns are dropped,
+ * and the first one read of each CPU, which carries the count of events
+ * overwritten since the last read (the past given up, not a loss inside
+ * the window), has its missed-events flags cleared.
+ *
+ * Return: 0 or negative errno.
+ */
+int f2t_pump_drain_window(struct f2t_pump *p, uint64_t from_ns);
+
 /* Closes every fd (so the instance can be removed) and frees. */
 void f2t_pump_close(struct f2t_pump *p);
 

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 #include "record/symsnap.h"
 #include "record/child.h"
 #include "record/events.h"
+#include "record/flight.h"
 #include "record/instance.h"
 #include "record/meta.h"
 #include "record/offcpu.h"
@@ -36,6 +38,9 @@
 #include "record/syncmark.h"
 #include "record/ttyrelay.h"
 #include "report/report.h"
+#include "output/format.h"
+#include "serve/serve.h"
+#include "util/termwidth.h"
 #include "util/log.h"
 #include "util/outfile.h"
 #include "util/sudo.h"
@@ -72,6 +77,18 @@ struct run {
 	char sampling[128];		/* what was sampled and how, for the summary */
 	size_t ncpus_read;		/* CPUs whose ring we read */
 	int exit_code;			/* when not 0/1 */
+	/* --flight-recorder */
+	bool flight_on;
+	struct f2t_flight flight;
+	unsigned int snapshots;		/* taken so far */
+	bool flight_done;		/* the last one is the capture to convert */
+	struct f2t_convert_opts conv;	/* what convert() writes: -o, or a snapshot's names */
+	char *snap_names[F2T_MAX_OUTPUTS];	/* NAME-K.EXT of the snapshot converted here */
+	pid_t converters[64];		/* snapshots converted apart, not reaped yet */
+	size_t nconverters;
+	bool converter_failed;
+	char *keep;			/* -k FILE-K of snapshot K */
+	uint64_t lost_before, bytes_before;	/* the kernel's counts at the last snapshot */
 };
 
 /* Is NAME (canonical) where one of the first N outputs goes? */
@@ -121,14 +138,29 @@ static int check_outputs(struct run *r)
 }
 
 /*
+ * -k FILE, or FILE-K for snapshot K when a flight recorder takes several;
+ * NULL without -k.
+ */
+static const char *keep_name(struct run *r)
+{
+	const char *keep = r->o->keep_capture;
+
+	if (!keep || !r->flight_on || r->o->max_snapshots <= 1)
+		return keep;
+	free(r->keep);
+	r->keep = f2t_flight_name(keep, NULL, r->snapshots + 1);
+	return r->keep ? r->keep : keep;
+}
+
+/*
  * The capture goes to -k FILE, or to an unnamed temporary file next to the
  * first output (a directory we know is writable, and on the same disk as
  * the result rather than in a possibly RAM-backed /tmp), read back through
  * /proc/self/fd: no run, not even a killed one, leaves it behind.
  */
-static int open_capture(struct run *r)
+static int open_capture(struct run *r, const char *keep)
 {
-	const char *keep = r->o->keep_capture, *tmpdir = getenv("TMPDIR");
+	const char *tmpdir = getenv("TMPDIR");
 	char near[PATH_MAX];
 	int err;
 
@@ -143,6 +175,7 @@ static int open_capture(struct run *r)
 		return err;
 	}
 	if (keep) {
+		r->cap_fd = -1;
 		/* Converting a capture into itself would read what it overwrites. */
 		if (same_as_output(r, r->o->conv.noutputs, f2t_capw_name(r->capw))) {
 			f2t_err("-k %s is also an output", keep);
@@ -262,20 +295,28 @@ static int open_sampler(struct run *r)
 	return err;
 }
 
+/* What every capture begins with: the formats, header_page, printk formats. */
+static int capture_header(struct run *r)
+{
+	/* A capture write error is reported once, by f2t_record_run(). */
+	int err = f2t_events_write_formats(&r->events, r->capw);
+
+	if (!err)
+		err = f2t_meta_write_static(r->capw);
+	if (err == -ENOMEM)
+		f2t_err("out of memory");
+	return err;	/* header_page unreadable: said so */
+}
+
 /* Everything up to (not including) tracing on. */
 static int setup(struct run *r)
 {
 	const struct f2t_record_opts *o = r->o;
 	int err;
 
-	/* A capture write error is reported once, by f2t_record_run(). */
-	err = f2t_events_write_formats(&r->events, r->capw);
-	if (!err)
-		err = f2t_meta_write_static(r->capw);
-	if (err == -ENOMEM)
-		f2t_err("out of memory");
+	err = capture_header(r);
 	if (err)
-		return err;	/* header_page unreadable: said so */
+		return err;
 	/*
 	 * Fork before opening the readers: a child held at its gate has not
 	 * exec'd yet, so close-on-exec has not dropped inherited fds, and
@@ -309,6 +350,18 @@ static int setup(struct run *r)
 		};
 
 		err = f2t_offcpu_open(&r->offcpu, &oo, r->capw);	/* prints its errors */
+		if (err)
+			return err;
+	}
+	if (r->flight_on) {
+		struct f2t_flight_opts fo = {
+			.secs = o->flight_secs, .after_ns = (uint64_t)o->after_ms * 1000000,
+			.fixed_size = o->buffer_kb != 0, .marker = o->trigger_marker,
+			.latency = { .threshold_ns = o->trigger_latency_ns, .scope = scope_of(o),
+				     .child = r->child.pid, .pids = o->pids, .npids = o->npids },
+		};
+
+		err = f2t_flight_open(&r->flight, &fo, &r->inst);	/* prints its errors */
 		if (err)
 			return err;
 	}
@@ -429,12 +482,47 @@ static void describe_sampling(struct run *r)
 			 r->sampler.event, r->o->sample_freq, kept);
 }
 
+/* The capture complete: closed, or its error said. */
+static int close_capture(struct run *r)
+{
+	char *name = strdup(f2t_capw_name(r->capw));
+	uint64_t bytes = f2t_capw_bytes(r->capw);
+	int err = f2t_capw_close(r->capw);
+
+	r->capw = NULL;
+	if (err)
+		capture_error(r, name ? name : "the capture", bytes, err);
+	free(name);
+	return err;
+}
+
+/* Whose recording this is, for the report: "PID[,PID...]"; NULL for -a or ENOMEM. */
+static char *pid_list(const struct run *r)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!r->o->command && !r->o->npids)
+		return NULL;
+	f = open_memstream(&s, &len);
+	if (!f)
+		return NULL;
+	if (r->o->command)
+		fprintf(f, "%d", (int)r->child.pid);
+	for (size_t i = 0; i < r->o->npids; i++)
+		fprintf(f, "%s%d", i ? "," : "", (int)r->o->pids[i]);
+	if (fclose(f)) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
 /* Tracing off, everything left in the rings, final facts, capture closed. */
 static int finish_capture(struct run *r)
 {
 	int err, e, drain_err, sync_err;
-	uint64_t bytes;
-	char *name;
 
 	/* While tracing is still on, so the kernel records it. */
 	sync_err = f2t_syncmark_write(r->inst.ti, "end", &r->meta.sync_end);
@@ -470,10 +558,15 @@ static int finish_capture(struct run *r)
 		drain_err = drain_err ? drain_err : e;
 	}
 	err = f2t_procsnap_write(r->capw, 1);
-	e = f2t_meta_write_cpu_stats(r->capw, r->inst.ti, r->inst.ncpus, &r->lost);
+	e = f2t_meta_write_cpu_stats(r->capw, r->inst.ti, r->inst.ncpus, false, &r->lost);
+	err = err ? err : e;
+	r->meta.pids = pid_list(r);
+	e = r->meta.pids || (!r->o->command && !r->o->npids) ? 0 : -ENOMEM;
 	err = err ? err : e;
 	e = f2t_meta_write(r->capw, &r->meta);
 	err = err ? err : e;
+	free((char *)r->meta.pids);
+	r->meta.pids = NULL;
 	/* The readers' fds pin the instance; close them so it can go. */
 	r->ncpus_read = r->pump.n;
 	r->samples = r->sampler.samples;
@@ -489,14 +582,7 @@ static int finish_capture(struct run *r)
 	err = drain_err ? drain_err : err;
 	if (err)
 		return err;	/* the capture is aborted, and its error reported, by our caller */
-	name = strdup(f2t_capw_name(r->capw));
-	bytes = f2t_capw_bytes(r->capw);
-	err = f2t_capw_close(r->capw);
-	r->capw = NULL;
-	if (err)
-		capture_error(r, name ? name : "the capture", bytes, err);
-	free(name);
-	return err;
+	return close_capture(r);
 }
 
 static void summary(struct run *r)
@@ -542,6 +628,308 @@ static void summary(struct run *r)
 			 (unsigned long long)r->lost, r->inst.buffer_kb);
 }
 
+/*
+ * A flight recorder's snapshot: tracing stops, the window is drained into
+ * the capture with the names and facts it needs, the capture is closed.
+ * LAST: the readers, the triggers and the instance go too, as at the end
+ * of any recording; otherwise the caller converts it apart and re-arms.
+ */
+static int snapshot(struct run *r, bool last)
+{
+	struct f2t_flight *f = &r->flight;
+	struct f2t_meta m = r->meta;
+	uint64_t from = f2t_flight_window_start(f), lost = 0, shift;
+	int err, e;
+
+	e = f2t_syncmark_write(r->inst.ti, "end", &m.sync_end);
+	m.stop_ns = f2t_meta_now();
+	err = f2t_inst_tracing(&r->inst, false);
+	if (err)
+		f2t_warn("cannot turn tracing off: %s", strerror(-err));
+	err = f2t_resource_error(e) ? e : 0;	/* said */
+	/* Names: the /proc snapshot of the arming, then the trigger's (a thread's later line wins). */
+	if (!err)
+		err = f2t_procsnap_take(&f->tasks);
+	if (!err)
+		err = f2t_capw_add(r->capw, F2T_CAP_TASKS, 0, f->tasks.p ? f->tasks.p : "",
+				   f->tasks.len);
+	r->pump.w = r->capw;
+	/* Pages are cut at the window's start when their times are CLOCK_MONOTONIC's. */
+	if (!err)
+		err = f2t_pump_drain_window(&r->pump, strcmp(r->inst.clock, "mono") ? 0 : from);
+	if (!err)
+		err = f2t_procsnap_write(r->capw, 1);
+	if (!err)
+		err = f2t_meta_write_cpu_stats(r->capw, r->inst.ti, r->inst.ncpus, true, &lost);
+	/* The kernel counts from the instance's creation: this window's share is the growth. */
+	r->lost = lost - r->lost_before;
+	r->lost_before = lost;
+	shift = from > m.start_ns ? from - m.start_ns : 0;
+	m.start_ns += shift;
+	m.start_realtime_ns += shift;
+	m.start_boottime_ns += shift;
+	m.sync_start.id[0] = '\0';	/* written when recording began: overwritten since */
+	m.flight_from_ns = from;
+	m.flight_trigger = f->cause;
+	m.pids = pid_list(r);
+	if (!err && !m.pids && (r->o->command || r->o->npids))
+		err = -ENOMEM;
+	if (!err)
+		err = f2t_meta_write(r->capw, &m);
+	free((char *)m.pids);
+	r->meta.stop_ns = m.stop_ns;
+	r->ncpus_read = r->pump.n;
+	if (!f2t_quiet && !err)
+		fprintf(stderr, "ftrace2trace: snapshot %u: from %.2f s before the trigger to "
+			"%.2f s after, %s captured from %zu CPUs, %llu events lost\n", r->snapshots,
+			(double)(f->trigger_ns - from) / 1e9,
+			(double)(m.stop_ns - f->trigger_ns) / 1e9,
+			f2t_human_bytes(r->pump.bytes - r->bytes_before, (char[32]){ 0 }, 32),
+			r->ncpus_read, (unsigned long long)r->lost);
+	r->bytes_before = r->pump.bytes;
+	if (r->lost)
+		f2t_warn("the kernel lost %llu events inside the window", (unsigned long long)r->lost);
+	if (last) {
+		f2t_pump_close(&r->pump);
+		f2t_flight_close(f);
+		f2t_inst_destroy(&r->inst);
+	}
+	if (err) {
+		if (!f2t_capw_error(r->capw))
+			f2t_err("completing snapshot %u: %s", r->snapshots, strerror(-err));
+		return err;
+	}
+	return close_capture(r);
+}
+
+/* Snapshot K's outputs: the -o names, or NAME-K.EXT when there may be several. */
+static int snapshot_outputs(struct run *r)
+{
+	r->conv = r->o->conv;
+	for (unsigned int i = 0; i < r->conv.noutputs; i++) {
+		const struct f2t_format_desc *d = f2t_format_desc(r->conv.outputs[i].format);
+
+		free(r->snap_names[i]);
+		r->snap_names[i] = NULL;
+		if (r->o->max_snapshots <= 1)
+			continue;
+		r->snap_names[i] = f2t_flight_name(r->conv.outputs[i].path, d ? d->ext : NULL,
+						   r->snapshots);
+		if (!r->snap_names[i])
+			return -ENOMEM;
+		r->conv.outputs[i].path = r->snap_names[i];
+	}
+	return 0;
+}
+
+/* Converters that ended: their status noted.  BLOCK: wait for them all. */
+static void reap_converters(struct run *r, bool block)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < r->nconverters; i++) {
+		int status;
+		pid_t got = waitpid(r->converters[i], &status, block ? 0 : WNOHANG);
+
+		if (got == 0) {
+			r->converters[kept++] = r->converters[i];
+			continue;
+		}
+		if (got < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+			r->converter_failed = true;
+	}
+	r->nconverters = kept;
+}
+
+static int convert(struct run *r);
+
+/*
+ * Converts the snapshot just taken in a child process, as the user who ran
+ * sudo, while we record on.  The child first lets go of what would keep
+ * the instance busy (its trace_pipe_raw and trace_pipe descriptors) and
+ * says so by closing its end of a pipe; it ends with _exit(), leaving the
+ * instance and the kernel's state to us.
+ */
+static int convert_apart(struct run *r)
+{
+	int sync[2], err;
+	pid_t pid;
+	char c;
+
+	reap_converters(r, r->nconverters == sizeof(r->converters) / sizeof(r->converters[0]));
+	if (pipe2(sync, O_CLOEXEC) < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		err = -errno;
+		f2t_err("cannot start converting snapshot %u: %s", r->snapshots, strerror(-err));
+		close(sync[0]);
+		close(sync[1]);
+		return err;
+	}
+	if (!pid) {
+		close(sync[0]);
+		f2t_pump_close(&r->pump);
+		f2t_markwatch_close_fd(&r->flight.mw);
+		close(sync[1]);
+		_exit(f2t_sudo_drop() == 0 && convert(r) == 0 ? 0 : 1);
+	}
+	close(sync[1]);
+	while (read(sync[0], &c, 1) < 0 && errno == EINTR)
+		;
+	close(sync[0]);
+	r->converters[r->nconverters++] = pid;
+	return 0;
+}
+
+/* A new capture, tracing on again: the next window. */
+static int rearm(struct run *r)
+{
+	int err;
+
+	if (r->cap_fd >= 0)
+		close(r->cap_fd);
+	r->cap_fd = -1;
+	err = open_capture(r, keep_name(r));
+	if (!err)
+		err = capture_header(r);
+	if (!err && (r->o->func.mode != F2T_FUNCTRACE_OFF || r->o->nevents))
+		err = f2t_symsnap_kallsyms(r->capw);
+	if (err)
+		return err;
+	f2t_flight_taken(&r->flight);
+	err = f2t_inst_tracing(&r->inst, true);
+	if (err) {
+		f2t_err("cannot turn tracing on again in %s: %s", r->inst.name, strerror(-err));
+		return err;
+	}
+	return f2t_flight_arm(&r->flight, f2t_meta_now());
+}
+
+/* Snapshot K taken, and converted: here when it is the last, else apart. */
+static int take_snapshot(struct run *r, bool *last)
+{
+	int err;
+
+	r->snapshots++;
+	*last = *last || r->snapshots >= r->o->max_snapshots;
+	err = snapshot_outputs(r);
+	if (!err)
+		err = snapshot(r, *last);
+	if (err || *last)
+		return err;
+	err = convert_apart(r);
+	if (!err)
+		err = rearm(r);
+	return err;
+}
+
+/* Empties the self-pipe after a SIGUSR1: the loop goes on. */
+static void drain_signals(void)
+{
+	char buf[64];
+
+	while (read(f2t_sig_fd(), buf, sizeof(buf)) > 0)
+		;
+}
+
+/*
+ * The flight recorder's loop: nothing is read from the rings; triggers and
+ * stop conditions are waited for.  Returns 0 or negative errno; @why says
+ * why it ended (STOP_NONE: the last snapshot was taken).
+ */
+static int flight_loop(struct run *r, enum stop_reason *why)
+{
+	size_t max = 2 + F2T_FLIGHT_NPOLL + F2T_TTY_NPOLL + r->watch.n;
+	struct pollfd *pfd = calloc(max, sizeof(*pfd));
+	uint64_t deadline = 0, now = f2t_meta_now();
+	bool last = false;
+	int err = 0;
+
+	if (!pfd)
+		return -ENOMEM;
+	if (r->o->duration > 0)
+		deadline = r->meta.start_ns + (uint64_t)llround(r->o->duration * 1e9);
+	while (!err && !last && (*why = stop_condition(r, now, deadline)) == STOP_NONE) {
+		size_t n = 0, fl0, tty0;
+		int timeout = f2t_flight_timeout_ms(&r->flight, now), got;
+
+		if (r->child.stopped && f2t_tty_suspend(&r->tty))
+			f2t_child_signal(&r->child, SIGCONT);
+		r->child.stopped = 0;
+		pfd[n++] = (struct pollfd){ .fd = f2t_sig_fd(), .events = POLLIN };
+		pfd[n++] = (struct pollfd){ .fd = r->child.pid ? r->child.pidfd : -1,
+					    .events = POLLIN };
+		for (size_t i = 0; i < r->watch.n; i++)
+			pfd[n++] = (struct pollfd){
+				.fd = r->watch.gone[i] ? -1 : r->watch.fds[i], .events = POLLIN };
+		fl0 = n;
+		f2t_flight_pollfds(&r->flight, pfd + n);
+		n += F2T_FLIGHT_NPOLL;
+		tty0 = n;
+		f2t_tty_pollfds(&r->tty, pfd + n);
+		n += F2T_TTY_NPOLL;
+		if (timeout > POLL_MS)
+			timeout = POLL_MS;
+		if (deadline && deadline - now < (uint64_t)timeout * 1000000)
+			timeout = (int)((deadline - now + 999999) / 1000000);
+		if (poll(pfd, n, timeout) < 0 && errno != EINTR) {
+			err = -errno;
+			f2t_err("poll: %s", strerror(errno));
+			break;
+		}
+		now = f2t_meta_now();
+		if (f2t_tty_relay(&r->tty, pfd + tty0))
+			f2t_child_signal(&r->child, SIGSTOP);
+		if (pfd[0].revents)
+			drain_signals();
+		got = f2t_flight_check(&r->flight, pfd + fl0, f2t_sig_take_snapshot(), now);
+		if (got < 0)
+			err = got;
+		else if (got)
+			err = take_snapshot(r, &last);
+		reap_converters(r, false);
+	}
+	if (last)
+		*why = STOP_NONE;
+	free(pfd);
+	return err;
+}
+
+/*
+ * Recording as a flight recorder, up to the capture to convert here, if
+ * any: the last snapshot's, or, when recording stopped before any trigger,
+ * the window of the stop (what `perf record --overwrite` writes at exit).
+ * A stop after some snapshots leaves nothing more (r->flight_done unset).
+ */
+static int flight_record(struct run *r)
+{
+	static const char *const causes[] = {
+		[STOP_COMMAND] = "stop: the command exited", [STOP_PIDS] = "stop: the -p processes exited",
+		[STOP_DURATION] = "stop: duration reached", [STOP_SIGNAL] = "stop: signal",
+	};
+	enum stop_reason why = STOP_NONE;
+	bool last = true;
+	int err = flight_loop(r, &why);
+
+	f2t_tty_finish(&r->tty);
+	if (why == STOP_SIGNAL && f2t_sig_from_kernel())
+		f2t_child_signal(&r->child, f2t_sig_received());
+	if (err)
+		return err;
+	if (why != STOP_NONE)
+		f2t_info("stopping: %s", causes[why] + 6);
+	if (why != STOP_NONE && r->snapshots)
+		return 0;
+	if (why != STOP_NONE) {
+		err = f2t_flight_trigger(&r->flight, causes[why], f2t_meta_now());
+		if (!err)
+			err = take_snapshot(r, &last);
+	}
+	r->flight_done = !err;
+	return err;
+}
+
 /* Recording proper; returns 0 or negative errno, or sets r->exit_code. */
 static int record(struct run *r)
 {
@@ -569,7 +957,8 @@ static int record(struct run *r)
 	err = f2t_syncmark_write(r->inst.ti, "start", &r->meta.sync_start);
 	if (f2t_resource_error(err))
 		return err;	/* said */
-	err = f2t_procsnap_write(r->capw, 0);
+	err = r->flight_on ? f2t_flight_arm(&r->flight, r->meta.start_ns)
+			   : f2t_procsnap_write(r->capw, 0);
 	/*
 	 * Mappings made from now on arrive as MMAP2 records; older ones are
 	 * read here, after sampling started, so none falls in between.  A
@@ -592,6 +981,8 @@ static int record(struct run *r)
 		}
 	}
 	f2t_info("recording%s", o->command ? "" : "; Ctrl-C stops");
+	if (r->flight_on)
+		return flight_record(r);
 	err = pump_loop(r);
 	if (!err)
 		err = finish_capture(r);
@@ -602,7 +993,7 @@ static int record(struct run *r)
 
 static int convert(struct run *r)
 {
-	struct f2t_convert_opts conv = r->o->conv;
+	struct f2t_convert_opts conv = r->conv;
 	int err;
 
 	conv.progress = !f2t_quiet && isatty(STDERR_FILENO);
@@ -618,6 +1009,9 @@ static int convert(struct run *r)
 		struct f2t_report_opts ro = {
 			.format = F2T_REPORT_TEXT,
 			.title = r->o->keep_capture ? r->o->keep_capture : "this recording",
+			.top = F2T_REPORT_DEFAULT_TOP,
+			.all_processes = r->o->report_all,
+			.width = r->o->report_wide ? 0 : f2t_term_width(STDOUT_FILENO),
 		};
 
 		err = f2t_report_run(r->cap_path, &ro, &conv, "-");
@@ -630,7 +1024,8 @@ static int convert(struct run *r)
 
 int f2t_record_run(const struct f2t_record_opts *o)
 {
-	struct run r = { .o = o, .cap_fd = -1, .tty.master = -1, .tty.slave = -1 };
+	struct run r = { .o = o, .cap_fd = -1, .tty.master = -1, .tty.slave = -1,
+			 .conv = o->conv, .flight_on = o->flight_secs > 0, .flight.mw.fd = -1 };
 	unsigned long said = f2t_errors();
 	int err;
 
@@ -639,6 +1034,8 @@ int f2t_record_run(const struct f2t_record_opts *o)
 		r.prog.hint = "(Ctrl-C stops)";
 	/* First, so that no signal can kill us between creating files and tracing. */
 	err = f2t_sig_install();
+	if (!err && r.flight_on)
+		err = f2t_sig_install_snapshot();
 	if (err) {
 		f2t_err("cannot install signal handlers: %s", strerror(-err));
 		goto out;
@@ -668,7 +1065,7 @@ int f2t_record_run(const struct f2t_record_opts *o)
 	if (!err)
 		err = check_outputs(&r);
 	if (!err)
-		err = open_capture(&r);
+		err = open_capture(&r, keep_name(&r));
 	if (err)
 		goto out;
 
@@ -702,7 +1099,7 @@ int f2t_record_run(const struct f2t_record_opts *o)
 	 * who ran sudo, a conversion's bug no way to root.
 	 */
 	err = f2t_sudo_drop();
-	if (!err)
+	if (!err && (!r.flight_on || r.flight_done))
 		err = convert(&r);
 out:
 	f2t_progress_clear(&r.prog);
@@ -715,6 +1112,7 @@ out:
 	f2t_pump_close(&r.pump);
 	f2t_sampler_close(&r.sampler);
 	f2t_offcpu_close(r.offcpu);
+	f2t_flight_close(&r.flight);
 	f2t_symsnap_free(&r.symsnap);
 	f2t_child_finish(&r.child);
 	/* After: a command still running is ended by us, not hung up. */
@@ -724,8 +1122,17 @@ out:
 	f2t_capw_abort(r.capw);
 	if (r.cap_fd >= 0)
 		close(r.cap_fd);
-	for (unsigned int i = 0; i < o->conv.noutputs; i++)
+	for (unsigned int i = 0; i < o->conv.noutputs; i++) {
 		free(r.out_names[i]);
+		free(r.snap_names[i]);
+	}
+	free(r.keep);
+	/* Snapshots converted apart: the run fails with any of them. */
+	reap_converters(&r, true);
+	if (r.converter_failed && !err) {
+		f2t_err("a snapshot's conversion failed (said above)");
+		err = -EIO;
+	}
 	f2t_sig_restore();
 	f2t_pidwatch_close(&r.watch);
 	f2t_runas_free(&r.runas);
@@ -734,6 +1141,9 @@ out:
 	if (r.exit_code)
 		return r.exit_code;
 	if (err)
+		return 1;
+	/* Last, with nothing of the recording left: serving can take minutes. */
+	if (o->open && f2t_serve_once(o->open, &(struct f2t_serve_opts){ .browser = true }) < 0)
 		return 1;
 	return o->command ? f2t_child_exit_code(&r.child) : 0;
 }

@@ -32,6 +32,9 @@ struct f2t_record_opts {
 	const char *user;		/* --user NAME: the command runs as NAME */
 	bool as_root;			/* --as-root: the command stays root under sudo */
 	bool report;			/* --report: print `ftrace2trace report` at the end */
+	bool report_all;		/* --all-processes: not only the command's */
+	bool report_wide;		/* --wide: every column */
+	const char *open;		/* --open: this output, served to Perfetto UI at the end */
 	struct f2t_functrace_opts func;	/* --function, --function-graph */
 	/* CPU sampling */
 	unsigned int sample_freq;	/* -F; 0 = off */
@@ -42,12 +45,21 @@ struct f2t_record_opts {
 	/* Off-CPU episodes through BPF (record/offcpu.h) */
 	bool off_cpu;			/* --off-cpu */
 	uint64_t off_cpu_min_ns;	/* --off-cpu-min, in ns */
+	/* Flight recorder (record/flight.h) */
+	double flight_secs;		/* --flight-recorder[=SECONDS]; 0 = off */
+	unsigned int after_ms;		/* --after */
+	unsigned int max_snapshots;	/* --max-snapshots */
+	const char *trigger_marker;	/* --trigger-marker TEXT, or NULL */
+	uint64_t trigger_latency_ns;	/* --trigger-latency, in ns; 0 = none */
 };
 
 /* Samples per second per CPU unless -F says otherwise. */
 #define F2T_RECORD_DEFAULT_FREQ 999u
 /* Off-CPU episodes shorter than this are not kept unless --off-cpu-min says. */
 #define F2T_RECORD_DEFAULT_OFFCPU_MIN_US 1u
+/* The flight recorder's window, and how long it goes on after a trigger. */
+#define F2T_RECORD_DEFAULT_FLIGHT_SECS 10.0
+#define F2T_RECORD_DEFAULT_AFTER_MS 100u
 /* User stack bytes copied per sample with --call-graph dwarf. */
 #define F2T_RECORD_DEFAULT_STACK 8192u
 

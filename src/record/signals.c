@@ -9,7 +9,7 @@
 
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
 static int self_pipe[2] = { -1, -1 };
-static volatile sig_atomic_t first_signal, from_kernel;
+static volatile sig_atomic_t first_signal, from_kernel, snapshots_asked;
 
 static void on_stop(int sig, siginfo_t *info, void *ctx)
 {
@@ -24,6 +24,34 @@ static void on_stop(int sig, siginfo_t *info, void *ctx)
 		/* full pipe: the loop is already awake */
 	}
 	errno = saved;
+}
+
+static void on_snapshot(int sig)
+{
+	int saved = errno;
+
+	(void)sig;
+	snapshots_asked++;
+	if (self_pipe[1] >= 0 && write(self_pipe[1], "u", 1) < 0) {
+		/* full pipe: the loop is already awake */
+	}
+	errno = saved;
+}
+
+int f2t_sig_install_snapshot(void)
+{
+	struct sigaction sa = { .sa_handler = on_snapshot };
+
+	sigemptyset(&sa.sa_mask);
+	return sigaction(SIGUSR1, &sa, NULL) < 0 ? -errno : 0;
+}
+
+bool f2t_sig_take_snapshot(void)
+{
+	sig_atomic_t n = snapshots_asked;
+
+	snapshots_asked = 0;
+	return n != 0;
 }
 
 int f2t_sig_install(void)
@@ -67,6 +95,7 @@ void f2t_sig_restore(void)
 	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
 		sigaction(stop_signals[i], &dfl, NULL);
 	sigaction(SIGPIPE, &dfl, NULL);
+	sigaction(SIGUSR1, &dfl, NULL);
 	for (int i = 0; i < 2; i++) {
 		if (self_pipe[i] >= 0)
 			close(self_pipe[i]);

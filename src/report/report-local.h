@@ -65,6 +65,9 @@ struct f2t_report {
 	struct f2t_wait *slow;		/* the waits longer than o.slow_ns */
 	size_t nslow, slow_cap;
 	struct f2t_stats st;		/* the run's counts, at its end */
+	/* The recording's processes (tgid -> nothing): the input's pids and
+	 * the processes they started; none: the input names none. */
+	struct f2t_idmap focus;
 	bool ended;			/* the pass reached its end: the report is whole */
 	bool continued;			/* a later input of one table: no CSV header */
 	int err;			/* from a span, passed on */
@@ -80,9 +83,10 @@ enum f2t_report_col {
 
 /* A thread's row, or a process's roll-up of its threads. */
 struct f2t_row {
-	int32_t tid, pid;		/* tid -1: a process row */
+	int32_t tid, pid;		/* tid -1: a process row; pid -1 too: the others */
 	const char *comm;
 	uint32_t nthreads;
+	uint32_t nprocs;		/* the others: how many processes summed */
 	uint64_t v[C_COUNT];
 	const struct f2t_wait *wmax;	/* the longest wakeup latency; NULL: none */
 	/* Wakeup latencies (NULL: none): a thread's own; a process's, its only
@@ -105,6 +109,9 @@ struct f2t_table {
 	size_t ngroups;
 	struct f2t_lathist all;		/* every selected thread's latencies */
 	bool filtered;			/* a filter was given */
+	/* The processes not the recording's, summed (nprocs 0: none, or
+	 * listed: --all-processes, a filter, an input naming none). */
+	struct f2t_row others;
 };
 
 const char *f2t_report_col_name(enum f2t_report_col c);
@@ -131,6 +138,8 @@ void f2t_report_span(const struct f2t_report *r, uint64_t *from, uint64_t *to);
 /* A task's name now, "<idle>" for tid 0, "?" for unknown ones. */
 const char *f2t_report_comm(const struct f2t_report *r, int32_t tid);
 int32_t f2t_report_pid_of(const struct f2t_report *r, int32_t tid);
+/* Is process @pid the recording's own (the focus)?  False when it names none. */
+bool f2t_report_focused(const struct f2t_report *r, int32_t pid);
 
 /*
  * Where and when the recording was made (model/identity.h), as lines for

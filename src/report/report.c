@@ -24,8 +24,19 @@ struct f2t_report *f2t_report_new(const struct f2t_report_opts *o,
 		goto nomem;
 	r->o = *o;
 	r->rec = rec;
-	if (f2t_idmap_init(&r->cputask, sizeof(uint64_t)))
+	if (f2t_idmap_init(&r->cputask, sizeof(uint64_t)) || f2t_idmap_init(&r->focus, 1))
 		goto nomem;
+	/* "PID[,PID...]" as the recorder wrote it; anything else names nobody. */
+	for (const char *p = rec->info.pids; p && *p;) {
+		char *end;
+		long pid = strtol(p, &end, 10);
+
+		if (end == p || pid <= 0 || pid > INT32_MAX || (*end && *end != ','))
+			break;
+		if (!f2t_idmap_get(&r->focus, pid, NULL))
+			goto nomem;
+		p = *end ? end + 1 : end;
+	}
 	r->ts = f2t_tstates_new(sizeof(struct f2t_rthread), on_span, r);
 	if (!r->ts)
 		goto nomem;
@@ -55,6 +66,7 @@ void f2t_report_free(struct f2t_report *r)
 	f2t_idmap_fini(&r->cputask);
 	for (uint32_t cpu = 0; cpu < F2T_MAX_CPUS; cpu++)
 		free(r->cpus[cpu].hist);
+	f2t_idmap_fini(&r->focus);
 	free(r->slow);
 	free(r);
 }
@@ -195,6 +207,12 @@ static int tap_event(void *ctx, const struct f2t_event *ev)
 	struct f2t_report *r = ctx;
 	int ret = f2t_tstates_event(r->ts, ev);
 
+	/* A process the recording's processes start is theirs (the tracker has its tgid). */
+	if (!ret && ev->kind == F2T_EV_FORK && r->focus.n &&
+	    f2t_report_focused(r, f2t_report_pid_of(r, ev->fork.parent_pid)) &&
+	    !f2t_idmap_get(&r->focus, f2t_report_pid_of(r, ev->fork.child_pid), NULL))
+		ret = -ENOMEM;
+
 	if (ret)
 		f2t_err("report: %s", strerror(-ret));
 	return ret;
@@ -269,6 +287,11 @@ int32_t f2t_report_pid_of(const struct f2t_report *r, int32_t tid)
 	const struct f2t_task *t = tid > 0 ? f2t_tasks_find(r->rec->tasks, tid) : NULL;
 
 	return t && t->tgid > 0 ? t->tgid : tid;
+}
+
+bool f2t_report_focused(const struct f2t_report *r, int32_t pid)
+{
+	return pid > 0 && f2t_idmap_find(&r->focus, pid);
 }
 
 int f2t_report_write(struct f2t_report *r, struct f2t_out *out)

@@ -49,7 +49,14 @@ struct f2t_report_opts {
 	uint64_t from_ns, to_ns;
 	uint64_t slow_ns;		/* list the waits longer than this; 0: none */
 	const char *title;		/* what the report is about; NULL: the input's path */
+	/* The text: every process, not only the recording's (its command's,
+	 * -p's and what they started) with the others summed in one line. */
+	bool all_processes;
+	unsigned int width;		/* columns to fit the tables in; 0: no limit */
 };
+
+/* Processes and threads of each the text lists unless --top says. */
+#define F2T_REPORT_DEFAULT_TOP 10
 
 struct f2t_report;
 

@@ -284,6 +284,25 @@ static int group(const struct f2t_report *r, struct f2t_table *t, int key)
 	return 0;
 }
 
+/* The processes not the recording's (f2t_report_focused()), summed into t->others. */
+static int sum_others(const struct f2t_report *r, struct f2t_table *t)
+{
+	struct f2t_row *others = &t->others;
+
+	for (size_t i = 0; i < t->ngroups; i++) {
+		const struct f2t_group *g = &t->groups[i];
+
+		if (f2t_report_focused(r, g->proc.pid))
+			continue;
+		if (roll_up(others, &g->proc))
+			return -ENOMEM;
+		others->nthreads += g->proc.nthreads;
+		others->nprocs++;
+	}
+	latencies(others);
+	return 0;
+}
+
 int f2t_report_table(const struct f2t_report *r, struct f2t_table *t)
 {
 	struct collect c = { .r = r, .t = t };
@@ -305,6 +324,9 @@ int f2t_report_table(const struct f2t_report *r, struct f2t_table *t)
 			f2t_lathist_merge(&t->all, t->rows[i].hist);
 	}
 	ret = group(r, t, key < 0 ? C_RUNNING : key);
+	t->others = (struct f2t_row){ .pid = -1, .tid = -1 };
+	if (!ret && r->focus.n && !t->filtered && !r->o.all_processes)
+		ret = sum_others(r, t);
 	if (ret)
 		f2t_report_table_free(t);
 	return ret;
@@ -315,6 +337,8 @@ void f2t_report_table_free(struct f2t_table *t)
 	for (size_t i = 0; i < t->ngroups; i++)
 		if (t->groups[i].proc.own_hist)
 			free(t->groups[i].proc.hist);
+	if (t->others.own_hist)
+		free(t->others.hist);
 	free(t->groups);
 	free(t->order);
 	free(t->rows);

@@ -6,6 +6,7 @@
  * them.  ftrace2trace-report(1) shows an example.
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -78,12 +79,95 @@ static void header(const struct f2t_report *r, struct f2t_out *o)
 	f2t_out_puts(o, "\n\n");
 }
 
-/* PID, TID and COMM of a row: a process's roll-up, or one of its threads. */
+/* Text of bounded length built up piece by piece (a cell, a wait's tail). */
+struct sbuf {
+	char b[1024];
+	size_t n;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void sb_printf(struct sbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (sb->n >= sizeof(sb->b) - 1)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(sb->b + sb->n, sizeof(sb->b) - sb->n, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		sb->n += (size_t)n < sizeof(sb->b) - sb->n ? (size_t)n : sizeof(sb->b) - 1 - sb->n;
+}
+
+/* The columns of the two per-thread tables after PID, TID and COMM. */
+enum { T_LIFE, T_RUNNING, T_WOKEN, T_PREEMPTED, T_SLEEPING, T_BLOCKED, T_OTHER, T_UNKNOWN,
+       T_COUNT };
+enum { W_VOL, W_INV, W_MIGR, W_WAKEUPS, W_P50, W_P90, W_P99, W_MAX, W_COUNT };
+
+struct col {
+	const char *head;
+	int w, pad;		/* width, of which spaces before the value */
+};
+
+#define WHO_W 39		/* "%7d %7d  %-22s" */
+
+static const struct col tcols[T_COUNT] = {
+	[T_LIFE] = { "LIFE", 10, 1 }, [T_RUNNING] = { "RUNNING", 16, 2 },
+	[T_WOKEN] = { "RUNNABLE:WOKEN", 16, 2 }, [T_PREEMPTED] = { "RUNNABLE:PREEMPT", 16, 2 },
+	[T_SLEEPING] = { "SLEEPING(S)", 16, 2 }, [T_BLOCKED] = { "BLOCKED(D)", 16, 2 },
+	[T_OTHER] = { "OTHER(I,T,P)", 16, 2 }, [T_UNKNOWN] = { "UNKNOWN", 16, 2 },
+};
+static const struct col wcols[W_COUNT] = {
+	[W_VOL] = { "SW:VOL", 8, 1 }, [W_INV] = { "SW:INV", 8, 1 }, [W_MIGR] = { "MIGR", 7, 1 },
+	[W_WAKEUPS] = { "WAKEUPS", 9, 1 }, [W_P50] = { "P50", 10, 1 }, [W_P90] = { "P90", 10, 1 },
+	[W_P99] = { "P99", 10, 1 }, [W_MAX] = { "MAX", 10, 1 },
+};
+/* What a table narrower than its columns loses, first to last (ftrace2trace-report(1)). */
+static const int tdrop[] = { T_OTHER, T_UNKNOWN, T_LIFE, T_BLOCKED, T_PREEMPTED, T_SLEEPING };
+static const int wdrop[] = { W_P90, W_MIGR, W_INV, W_VOL, W_P50 };
+
+/* Which columns fit in r->o.width, and whether a wait's tail goes on its row. */
+struct layout {
+	bool t[T_COUNT], w[W_COUNT];
+	bool tail_inline;
+	unsigned int width;
+};
+
+static void lay_out(const struct f2t_report *r, struct layout *l)
+{
+	int tw = WHO_W, ww = WHO_W;
+
+	l->width = r->o.width;
+	l->tail_inline = !l->width;
+	for (int c = 0; c < T_COUNT; c++)
+		l->t[c] = true, tw += tcols[c].w;
+	for (int c = 0; c < W_COUNT; c++)
+		l->w[c] = true, ww += wcols[c].w;
+	for (size_t i = 0; l->width && tw > (int)l->width && i < sizeof(tdrop) / sizeof(*tdrop); i++)
+		l->t[tdrop[i]] = false, tw -= tcols[tdrop[i]].w;
+	for (size_t i = 0; l->width && ww > (int)l->width && i < sizeof(wdrop) / sizeof(*wdrop); i++)
+		l->w[wdrop[i]] = false, ww -= wcols[wdrop[i]].w;
+}
+
+static void head_cells(struct f2t_out *o, const struct col *cols, const bool *shown, int n)
+{
+	f2t_out_printf(o, "%7s %7s  %-22s", "PID", "TID", "COMM");
+	for (int c = 0; c < n; c++)
+		if (shown[c])
+			f2t_out_printf(o, "%*s%*s", cols[c].pad, "", cols[c].w - cols[c].pad,
+				       cols[c].head);
+}
+
+/* PID, TID and COMM of a row: a process's roll-up, one of its threads, or the others. */
 static void who(struct f2t_out *o, const struct f2t_row *row, bool alone)
 {
 	char comm[40];
 
-	if (row->tid < 0) {
+	if (row->pid < 0) {
+		snprintf(comm, sizeof(comm), "%u others, %u threads", row->nprocs, row->nthreads);
+		f2t_out_printf(o, "%7s %7s  %-22s", "-", "-", comm);
+	} else if (row->tid < 0) {
 		snprintf(comm, sizeof(comm), "%s [%u thread%s]", row->comm, row->nthreads,
 			 row->nthreads == 1 ? "" : "s");
 		f2t_out_printf(o, "%7d %7s  %-22s", row->pid, "-", comm);
@@ -102,114 +186,224 @@ static void time_cell(struct f2t_out *o, uint64_t ns, uint64_t life)
 	f2t_out_printf(o, "  %9s %3.0f%%", dur(b, ns), pct(ns, life));
 }
 
-static void time_row(const struct f2t_report *r, struct f2t_out *o, const struct f2t_row *row,
-		     bool alone)
+static void time_row(const struct f2t_report *r, const struct layout *l, struct f2t_out *o,
+		     const struct f2t_row *row, bool alone)
 {
+	static const enum f2t_report_col state[T_COUNT] = {
+		[T_RUNNING] = C_RUNNING, [T_WOKEN] = C_WOKEN, [T_PREEMPTED] = C_PREEMPTED,
+		[T_SLEEPING] = C_SLEEPING, [T_BLOCKED] = C_BLOCKED, [T_UNKNOWN] = C_UNKNOWN,
+	};
 	const uint64_t *v = row->v;
 	char b[DUR_LEN];
 
 	who(o, row, alone);
-	f2t_out_printf(o, " %9s", dur(b, v[C_LIFE]));
-	time_cell(o, v[C_RUNNING], v[C_LIFE]);
-	time_cell(o, v[C_WOKEN], v[C_LIFE]);
-	time_cell(o, v[C_PREEMPTED], v[C_LIFE]);
-	time_cell(o, v[C_SLEEPING], v[C_LIFE]);
-	time_cell(o, v[C_BLOCKED], v[C_LIFE]);
-	time_cell(o, v[C_IDLE] + v[C_STOPPED], v[C_LIFE]);
-	time_cell(o, v[C_UNKNOWN], v[C_LIFE]);
+	if (l->t[T_LIFE])
+		f2t_out_printf(o, " %9s", dur(b, v[C_LIFE]));
+	for (int c = T_RUNNING; c < T_COUNT; c++)
+		if (l->t[c])
+			time_cell(o, c == T_OTHER ? v[C_IDLE] + v[C_STOPPED] : v[state[c]],
+				  v[C_LIFE]);
 	f2t_out_putc(o, '\n');
 }
 
-static void holders(const struct f2t_report *r, struct f2t_out *o,
+static void holders(const struct f2t_report *r, struct sbuf *sb,
 		    const struct f2t_tstate_holder *h, size_t n, bool complete)
 {
 	char b[DUR_LEN];
 
 	for (size_t i = 0; i < n; i++) {
-		f2t_out_printf(o, "%s%s", i ? ", " : "", f2t_report_comm(r, h[i].tid));
+		sb_printf(sb, "%s%s", i ? ", " : "", f2t_report_comm(r, h[i].tid));
 		if (h[i].tid > 0)
-			f2t_out_printf(o, "[%d]", h[i].tid);
-		f2t_out_printf(o, " %s", dur(b, h[i].ns));
+			sb_printf(sb, "[%d]", h[i].tid);
+		sb_printf(sb, " %s", dur(b, h[i].ns));
 	}
 	if (!complete)
-		f2t_out_puts(o, n ? ", ..." : "not known");
+		sb_printf(sb, "%s", n ? ", ..." : "not known");
 }
 
-static void write_waker(const struct f2t_report *r, struct f2t_out *o, const struct f2t_wait *w)
+static void write_waker(const struct f2t_report *r, struct sbuf *sb, const struct f2t_wait *w)
 {
 	if (w->preempted)
-		f2t_out_puts(o, "preempted");
+		sb_printf(sb, "preempted");
 	else if (w->waker < 0)
-		f2t_out_puts(o, "woken by ?");
+		sb_printf(sb, "woken by ?");
 	else
-		f2t_out_printf(o, "woken by %s[%d]", f2t_report_comm(r, w->waker), w->waker);
+		sb_printf(sb, "woken by %s[%d]", f2t_report_comm(r, w->waker), w->waker);
 }
 
-static void wait_row(const struct f2t_report *r, struct f2t_out *o, const struct f2t_row *row,
-		     bool alone)
+/*
+ * @sb's text from column @col of the current line on, in lines of at most
+ * @width columns (0: one line), the next ones after @indent spaces, cut at
+ * blanks; a line of fewer than 20 columns is not cut.
+ */
+static void wrap(struct f2t_out *o, const struct sbuf *sb, size_t col, size_t indent,
+		 size_t width)
 {
+	size_t at = 0;
+
+	if (col < indent)
+		f2t_out_printf(o, "%*s", (int)(indent - col), "");
+	if (col < indent)
+		col = indent;
+	do {
+		size_t room = !width ? sb->n : width > col + 20 ? width - col : 20;
+		size_t len = sb->n - at;
+
+		if (len > room) {
+			size_t cut = room;
+
+			while (cut > 0 && sb->b[at + cut] != ' ')
+				cut--;
+			len = cut ? cut : room;
+		}
+		f2t_out_printf(o, "%.*s\n", (int)len, sb->b + at);
+		at += len;
+		while (at < sb->n && sb->b[at] == ' ')
+			at++;
+		if (at < sb->n)
+			f2t_out_printf(o, "%*s", (int)indent, "");
+		col = indent;
+	} while (at < sb->n);
+}
+
+static void wait_row(const struct f2t_report *r, const struct layout *l, struct f2t_out *o,
+		     const struct f2t_row *row, bool alone)
+{
+	static const enum f2t_report_col counts[] = {
+		[W_VOL] = C_VOL, [W_INV] = C_INVOL, [W_MIGR] = C_MIGRATIONS, [W_WAKEUPS] = C_WAKEUPS,
+		[W_P50] = C_P50, [W_P90] = C_P90, [W_P99] = C_P99, [W_MAX] = C_MAX,
+	};
 	const uint64_t *v = row->v;
-	char b[4][DUR_LEN];
+	struct sbuf tail = { .n = 0 };
+	char b[DUR_LEN];
 
 	who(o, row, alone);
-	f2t_out_printf(o, " %7" PRIu64 " %7" PRIu64 " %6" PRIu64 " %8" PRIu64, v[C_VOL], v[C_INVOL],
-		       v[C_MIGRATIONS], v[C_WAKEUPS]);
+	for (int c = 0; c < W_COUNT; c++) {
+		int w = wcols[c].w - wcols[c].pad;
+
+		if (!l->w[c])
+			continue;
+		if (c <= W_WAKEUPS)
+			f2t_out_printf(o, " %*" PRIu64, w, v[counts[c]]);
+		else
+			f2t_out_printf(o, " %*s", w, v[C_WAKEUPS] ? dur(b, v[counts[c]]) : "-");
+	}
 	if (!v[C_WAKEUPS]) {
-		f2t_out_printf(o, " %9s %9s %9s %9s\n", "-", "-", "-", "-");
+		f2t_out_putc(o, '\n');
 		return;
 	}
-	f2t_out_printf(o, " %9s %9s %9s %9s", dur(b[0], v[C_P50]), dur(b[1], v[C_P90]),
-		       dur(b[2], v[C_P99]), dur(b[3], v[C_MAX]));
-	f2t_out_printf(o, "  at %.6f cpu %" PRIu64 " ", v[C_MAX_AT] / 1e9, v[C_MAX_CPU]);
+	sb_printf(&tail, "at %.6f cpu %" PRIu64 " ", v[C_MAX_AT] / 1e9, v[C_MAX_CPU]);
 	if (row->wmax) {
-		write_waker(r, o, row->wmax);
-		f2t_out_puts(o, "; cpu held by ");
-		holders(r, o, row->wmax->held, row->wmax->nheld, row->wmax->complete);
+		write_waker(r, &tail, row->wmax);
+		sb_printf(&tail, "; cpu held by ");
+		holders(r, &tail, row->wmax->held, row->wmax->nheld, row->wmax->complete);
+	}
+	if (l->tail_inline) {
+		f2t_out_printf(o, "  %.*s\n", (int)tail.n, tail.b);
+		return;
 	}
 	f2t_out_putc(o, '\n');
+	wrap(o, &tail, 0, 20, l->width);
 }
 
-typedef void (*row_fn)(const struct f2t_report *r, struct f2t_out *o, const struct f2t_row *row,
-		       bool alone);
+typedef void (*row_fn)(const struct f2t_report *r, const struct layout *l, struct f2t_out *o,
+		       const struct f2t_row *row, bool alone);
 
-/* Every selected group --top lets through, each with its threads. */
-static void groups(const struct f2t_report *r, const struct f2t_table *t, struct f2t_out *o,
-		   row_fn fn)
+static void group_rows(const struct f2t_report *r, const struct layout *l, struct f2t_out *o,
+		       const struct f2t_group *g, row_fn fn)
 {
-	size_t ng = f2t_report_top(r, t->ngroups);
+	size_t n = f2t_report_top(r, g->n);
 
-	for (size_t i = 0; i < ng; i++) {
-		const struct f2t_group *g = &t->groups[i];
-		size_t n = f2t_report_top(r, g->n);
-
-		if (g->n == 1 && g->threads[0]->tid == g->proc.pid) {
-			fn(r, o, g->threads[0], true);
-			continue;
-		}
-		fn(r, o, &g->proc, false);
-		for (size_t j = 0; j < n; j++)
-			fn(r, o, g->threads[j], false);
-		if (n < g->n)
-			f2t_out_printf(o, "%16s  ... %zu more threads\n", "", g->n - n);
+	if (g->n == 1 && g->threads[0]->tid == g->proc.pid) {
+		fn(r, l, o, g->threads[0], true);
+		return;
 	}
-	if (ng < t->ngroups)
-		f2t_out_printf(o, "... %zu more processes (--top)\n", t->ngroups - ng);
+	fn(r, l, o, &g->proc, false);
+	for (size_t j = 0; j < n; j++)
+		fn(r, l, o, g->threads[j], false);
+	if (n < g->n)
+		f2t_out_printf(o, "%16s  ... %zu more threads\n", "", g->n - n);
+}
+
+/*
+ * The groups --top lets through: the recording's own processes first (when
+ * it names them and no filter was given), then the others, or the others
+ * summed in one row (t->others) unless --all-processes.
+ */
+static void groups(const struct f2t_report *r, const struct f2t_table *t, const struct layout *l,
+		   struct f2t_out *o, row_fn fn)
+{
+	bool focus = r->focus.n && !t->filtered;
+	size_t shown = 0, left = 0, top = f2t_report_top(r, t->ngroups);
+
+	for (int pass = focus ? 0 : 1; pass < 2; pass++) {
+		if (pass == 1 && focus && !r->o.all_processes)
+			break;
+		for (size_t i = 0; i < t->ngroups; i++) {
+			const struct f2t_group *g = &t->groups[i];
+
+			if (focus && f2t_report_focused(r, g->proc.pid) != !pass)
+				continue;
+			if (shown == top) {
+				left++;
+				continue;
+			}
+			shown++;
+			group_rows(r, l, o, g, fn);
+		}
+	}
+	if (left)
+		f2t_out_printf(o, "... %zu more processes (--top)\n", left);
+	if (t->others.nprocs)
+		fn(r, l, o, &t->others, false);
+}
+
+/* "(left out to fit ...)" when the layout dropped columns. */
+static void dropped(const struct layout *l, struct f2t_out *o)
+{
+	struct sbuf sb = { .n = 0 };
+	const char *sep = "(left out to fit the width: ";
+
+	for (size_t i = 0; i < sizeof(tdrop) / sizeof(*tdrop); i++)
+		if (!l->t[tdrop[i]]) {
+			sb_printf(&sb, "%s%s", sep, tcols[tdrop[i]].head);
+			sep = ", ";
+		}
+	for (size_t i = 0; i < sizeof(wdrop) / sizeof(*wdrop); i++)
+		if (!l->w[wdrop[i]]) {
+			sb_printf(&sb, "%s%s", sep, wcols[wdrop[i]].head);
+			sep = ", ";
+		}
+	if (!sb.n)
+		return;
+	sb_printf(&sb, "; --wide shows them)");
+	wrap(o, &sb, 0, 0, l->width);
 }
 
 static void tables(const struct f2t_report *r, const struct f2t_table *t, struct f2t_out *o)
 {
-	f2t_out_printf(o, "Where each thread's time went (%% of its observed life), by process:\n");
-	f2t_out_printf(o, "%7s %7s  %-22s %9s  %14s  %14s  %14s  %14s  %14s  %14s  %14s\n", "PID",
-		       "TID", "COMM", "LIFE", "RUNNING", "RUNNABLE:WOKEN", "RUNNABLE:PREEMPT",
-		       "SLEEPING(S)", "BLOCKED(D)", "OTHER(I,T,P)", "UNKNOWN");
-	groups(r, t, o, time_row);
-	f2t_out_printf(o, "\nContext switches, migrations, wakeup latency (waking -> running):\n");
-	f2t_out_printf(o, "%7s %7s  %-22s %7s %7s %6s %8s %9s %9s %9s %9s  %s\n", "PID", "TID",
-		       "COMM", "SW:VOL", "SW:INV", "MIGR", "WAKEUPS", "P50", "P90", "P99", "MAX",
-		       "THE MAX: WHEN (s), CPU, WHO WOKE IT, WHAT HELD THE CPU");
-	groups(r, t, o, wait_row);
+	struct layout l;
+
+	lay_out(r, &l);
+	f2t_out_printf(o, "Where each thread's time went (%% of its observed life), by process:\n%s",
+		       !r->focus.n || t->filtered ? "" : r->o.all_processes ?
+		       "(the recording's processes first: its command's or -p's, what they started)\n" :
+		       "(the recording's processes, then the others in one row: --all-processes)\n");
+	head_cells(o, tcols, l.t, T_COUNT);
+	f2t_out_putc(o, '\n');
+	groups(r, t, &l, o, time_row);
+	f2t_out_printf(o, "\nContext switches, migrations, wakeup latency (waking -> running):\n%s",
+		       l.tail_inline ? "" : "(under each row, its longest wait: when (s), CPU, waker, "
+		       "what held the CPU)\n");
+	head_cells(o, wcols, l.w, W_COUNT);
+	f2t_out_puts(o, l.tail_inline ? "  THE MAX: WHEN (s), CPU, WHO WOKE IT, WHAT HELD THE CPU\n" :
+		     "\n");
+	groups(r, t, &l, o, wait_row);
+	dropped(&l, o);
 	f2t_out_putc(o, '\n');
 }
+
+#define CPU_ROW_W 43	/* a CPU's row before its longest running tasks */
 
 static void write_cpus(const struct f2t_report *r, struct f2t_out *o)
 {
@@ -226,11 +420,13 @@ static void write_cpus(const struct f2t_report *r, struct f2t_out *o)
 		size_t ntop = f2t_report_cpu_top(r, cpu, top, 3);
 		uint64_t known = c->busy + c->idle;
 
+		struct sbuf sb = { .n = 0 };
+
 		f2t_out_printf(o, "%4u %6.1f%% %6.1f%% %7.1f%% %11.1f  ", cpu, pct(c->busy, len),
 			       pct(c->idle, len), pct(known < len ? len - known : 0, len),
 			       len ? (double)c->switches * 1e9 / (double)len : 0.0);
-		holders(r, o, top, ntop, true);
-		f2t_out_putc(o, '\n');
+		holders(r, &sb, top, ntop, true);
+		wrap(o, &sb, CPU_ROW_W, CPU_ROW_W, r->o.width);
 	}
 	f2t_out_putc(o, '\n');
 }
@@ -288,16 +484,17 @@ static void write_slow(const struct f2t_report *r, struct f2t_out *o)
 		       "WHY / WHAT HELD THE CPU");
 	for (size_t i = 0; i < r->nslow; i++) {
 		const struct f2t_wait *w = &r->slow[i];
+		struct sbuf sb = { .n = 0 };
 
 		if (!f2t_report_selects(r, w->tid))
 			continue;
 		f2t_out_printf(o, "%12.6f %7d %7d  %-16s %4u %9s  ", (w->start - first) / 1e9,
 			       f2t_report_pid_of(r, w->tid), w->tid, f2t_report_comm(r, w->tid),
 			       w->cpu, dur(b, w->ns));
-		write_waker(r, o, w);
-		f2t_out_puts(o, "; ");
-		holders(r, o, w->held, w->nheld, w->complete);
-		f2t_out_putc(o, '\n');
+		write_waker(r, &sb, w);
+		sb_printf(&sb, "; ");
+		holders(r, &sb, w->held, w->nheld, w->complete);
+		f2t_out_printf(o, "%.*s\n", (int)sb.n, sb.b);
 	}
 	f2t_out_putc(o, '\n');
 }

@@ -32,9 +32,10 @@ FUZZ_MAX_LEN_tracedat := 160000
 # each file mapped: one process reaches the kernel's map limit after about
 # 280 000 files, so inputs run in child processes that come and go (-fork).
 FUZZ_FLAGS_tracedat  := -detect_leaks=0 -fork=1
-# The off-CPU recorder goes in as its stub: the fuzzers never record, and the
-# BPF skeleton is no business of theirs.
-FUZZ_LIB_SRCS := $(sort $(filter-out src/record/offcpu_bpf.c,$(LIB_SRCS)) src/record/offcpu_none.c)
+# The off-CPU recorder and the latency trigger go in as their stubs: the
+# fuzzers never record, and the BPF skeletons are no business of theirs.
+FUZZ_LIB_SRCS := $(sort $(filter-out src/record/offcpu_bpf.c src/record/latency_bpf.c,$(LIB_SRCS)) \
+		   src/record/offcpu_none.c src/record/latency_none.c)
 FUZZ_OBJS    := $(FUZZ_LIB_SRCS:%.c=$(FB)/obj/%.o) $(FB)/obj/tests/fuzz/fuzz_common.o
 
 # Empty when $(FUZZ_CC) can build a fuzzer with both sanitizers; else why not.

@@ -43,7 +43,7 @@ expect() {
 
 expect "record report" ftrace2trace re
 expect "a.cap d.txt runs" ftrace2trace report --off-cpu ""
-expect "convert dump merge record report" ftrace2trace ""
+expect "convert dump merge open record report" ftrace2trace ""
 expect "--help --version" ftrace2trace --
 expect "--no-sample" ftrace2trace record --no-
 expect "--format --freq --function --function-graph" ftrace2trace record --f
@@ -69,6 +69,10 @@ expect "a.cap d.txt runs" ftrace2trace report --csv ""
 expect "--slow --sort" ftrace2trace report --s
 expect "--diff" ftrace2trace report --di
 expect "--ndjson" ftrace2trace report --nd
+expect "--all-processes" ftrace2trace report --all
+expect "--no-browser" ftrace2trace open --no
+expect "b.fxt c.json f.pftrace g.json.gz runs" ftrace2trace open ""
+expect "--open" ftrace2trace record --op
 expect "a.cap b.fxt c.json d.txt e.other f.pftrace g.json.gz runs" ftrace2trace report -o ""
 # record's operand is a command; after it come that command's arguments.
 expect "ftrace2trace" ftrace2trace record -o t.fxt -- ftrace2tr

@@ -22,6 +22,8 @@ mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top" "$@" >>"$TMP/make.
 	fail "make $* failed: $(tail -5 "$TMP/make.log")"; }
 
 D=$TMP/root
+# There before: an empty bin and man directory, as on a fresh system.
+mkdir -p "$D/usr/local/bin" "$D/usr/local/share/man"
 mk install DESTDIR="$D"
 P=$D/usr/local
 for f in bin/ftrace2trace include/ftrace2trace/marker.h share/pkgconfig/ftrace2trace-marker.pc \
@@ -72,10 +74,16 @@ F2T_TRACE_MARKER=$TMP/markers "$TMP/use" || fail "the program's markers failed"
 	fail "the program wrote these markers: $(cat "$TMP/markers")"
 ok "pkg-config --cflags ftrace2trace-marker: $cflags; a program built with it writes markers"
 
+# A second install over the first notes no directory of its own, and
+# forgets none the first created.
+mk install DESTDIR="$D"
 mk uninstall DESTDIR="$D"
 left=$(find "$D" ! -type d)
 [ -z "$left" ] || fail "make uninstall left: $left"
-ok "make uninstall removed every file"
+left=$(cd "$D" && find . -mindepth 1 -type d | sort | paste -sd' ')
+[ "$left" = "./usr ./usr/local ./usr/local/bin ./usr/local/share ./usr/local/share/man" ] ||
+	fail "make uninstall left these directories: $left"
+ok "make uninstall removed every file, and the directories install created: $left remain"
 
 # Another PREFIX: the .pc names it.
 mk install DESTDIR="$TMP/opt" PREFIX=/opt/f2t

@@ -47,6 +47,9 @@ expect_refused "convert -o root-only/victim" as_nobody convert -q "$N/in.cap" --
 expect_refused "convert -o root-only/new.json" as_nobody convert -q "$N/in.cap" -o "$R/new.json"
 expect_refused "report -o root-only/victim" as_nobody report "$N/in.cap" -o "$R/victim"
 expect_refused "merge -o root-only/victim" as_nobody merge -q -o "$R/victim" "$N/in.json"
+# open serves nothing the user could not read.
+expect_refused "open root-only/secret.json" timeout 10 env SUDO_UID="$uid" SUDO_GID="$gid" \
+	"$F2T" open --no-browser --port 39001 "$R/secret.json"
 if can_record; then
 	expect_refused "record -o root-only/new.fxt" as_nobody record -q -o "$R/new.fxt" -- true
 	expect_refused "record -k root-only/new.cap" as_nobody record -q -k "$R/new.cap" -o "$N/r.fxt" -- true

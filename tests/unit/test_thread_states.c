@@ -3,7 +3,8 @@
  * Thread states over time, on short event sequences whose spans are worked
  * out by hand in the comments: a wakeup then the switch in, a preemption,
  * D against S, a new task, an exit, a thread that existed before the trace,
- * a switch from idle the kernel did not record, lost events, a migration.
+ * a switch from idle the kernel did not record, lost events, a migration;
+ * the scheduling gaps counted as the tracker counts them (the summary's).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,7 +15,9 @@
 
 #include <cmocka.h>
 
+#include "model/stats.h"
 #include "model/thread_states.h"
+#include "model/tracker.h"
 #include "sched_events.h"
 
 #define MAX_SPANS 256
@@ -345,6 +348,43 @@ static void test_lost_events(void **state)
 	assert_int_equal(f2t_tstates_counts(r->t)->gaps, 0);
 }
 
+/*
+ * The gaps counted here are the tracker's (the summary's `sched_gaps`):
+ * 100 runs on cpu 0; on cpu 1, where 200 was put, an event of 100 (the
+ * switch there to 100 was not recorded: a gap); back on cpu 0, an event of
+ * 300 (the switch from 100 to 300 was not recorded either: a second gap,
+ * though 100's move to cpu 1 already said cpu 0 had changed hands).  After
+ * a loss, nothing: the lost events may hold the switch.
+ */
+static void test_gaps_as_the_tracker_counts(void **state)
+{
+	struct rec *r = *state;
+	struct f2t_tasks *tasks = f2t_tasks_new(), *hints = f2t_tasks_new();
+	struct f2t_tracker *tr = f2t_tracker_new(tasks, hints);
+	struct f2t_stats st = { 0 };
+	const struct f2t_event evs[] = {
+		ev_switch(100, 0, 0, "R", 100),
+		ev_switch(110, 1, 0, "R", 200),
+		ev_mark(120, 1, 100),
+		ev_mark(130, 0, 300),
+		ev_switch(140, 0, 300, "S", 0),
+		ev_lost(150, 1, 3),
+		ev_mark(160, 1, 400),
+	};
+
+	assert_non_null(tr);
+	for (size_t i = 0; i < sizeof(evs) / sizeof(evs[0]); i++) {
+		feed(r, evs[i]);
+		assert_int_equal(f2t_tracker_event(tr, &evs[i], &st), 0);
+	}
+	end(r);
+	assert_int_equal(st.sched_gaps, 2);
+	assert_int_equal(f2t_tstates_counts(r->t)->gaps, 2);
+	f2t_tracker_free(tr);
+	f2t_tasks_free(tasks);
+	f2t_tasks_free(hints);
+}
+
 static void test_migration(void **state)
 {
 	struct rec *r = *state;
@@ -466,6 +506,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_missing_switch_from_idle, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lost_events, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migration, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_gaps_as_the_tracker_counts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_woken_on_its_way_to_sleep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_what_held_the_cpu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_negative_pid_switch, setup, teardown),

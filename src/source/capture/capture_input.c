@@ -20,7 +20,7 @@ struct capture_input {
 	struct f2t_capr *cap;
 	/* The metadata values the recording points to, owned here. */
 	char *host, *kernel, *kernel_version, *boot_id, *cpu_model, *machine, *cmdline, *clock;
-	char *recorder, *tz;
+	char *recorder, *tz, *pids;
 	char *sync_start_id, *sync_end_id, *kernel_build_id, *sample_event, *sample_scope;
 	struct f2t_cpu_stats *cpu_stats;
 	struct f2t_pid_text *jit_maps, *proc_maps;
@@ -55,6 +55,8 @@ static void read_info(struct capture_input *c)
 	c->cmdline = f2t_capr_meta(cap, "cmdline");
 	c->clock = f2t_capr_meta(cap, "clock");
 	c->recorder = f2t_capr_meta(cap, "recorder");
+	c->pids = f2t_capr_meta(cap, "pids");
+	info->pids = c->pids;
 	info->host = c->host ? c->host : "";
 	info->kernel = c->kernel ? c->kernel : "";
 	info->machine = c->machine ? c->machine : "";
@@ -138,6 +140,7 @@ static uint64_t stat_value(const char *text, size_t len, const char *key)
 static int read_cpu_stats(struct capture_input *c)
 {
 	struct f2t_recording *rec = &c->in.rec;
+	bool flight = meta_u64(c->cap, "flight_from_ns") != 0;
 	size_t n = 0;
 
 	for (size_t i = 0; i < c->cap->nrecs; i++)
@@ -162,9 +165,12 @@ static int read_cpu_stats(struct capture_input *c)
 			.dropped = stat_value(r->data, r->len, "dropped events: "),
 			.read = stat_value(r->data, r->len, "read events: "),
 		};
-		rec->kernel_overrun += s->overrun + s->commit_overrun;
+		/* A flight recorder's rings overwrote the past on purpose: no loss. */
+		rec->kernel_overrun += (flight ? 0 : s->overrun) + s->commit_overrun;
 		rec->kernel_dropped += s->dropped;
-		rec->kernel_read += s->read;
+		/* A flight recorder's drain drops the pages before its window: no match to expect. */
+		if (!flight)
+			rec->kernel_read += s->read;
 		rec->ncpu_stats++;
 	}
 	rec->cpu_stats = c->cpu_stats;
@@ -236,6 +242,7 @@ static void capture_close(struct f2t_input *in)
 	free(c->cmdline);
 	free(c->clock);
 	free(c->recorder);
+	free(c->pids);
 	free(c->sync_start_id);
 	free(c->sync_end_id);
 	free(c->kernel_build_id);

@@ -38,4 +38,26 @@ static inline bool f2t_rb_page_fits(const unsigned char *page, uint32_t size)
 	return f2t_rb_page_fits_long(page, size, true);
 }
 
+/*
+ * A 64-bit kernel's page made to say "nothing missed before me": its commit
+ * word's flags cleared (a stored count after the data is left, unread).
+ */
+static inline void f2t_rb_page_clear_missed(unsigned char *page)
+{
+	uint64_t commit;
+
+	memcpy(&commit, page + 8, 8);
+	commit &= ~((1ull << 31) | (1ull << 30));
+	memcpy(page + 8, &commit, 8);
+}
+
+/* The page's base timestamp: its first event's time on the trace clock. */
+static inline uint64_t f2t_rb_page_time(const unsigned char *page)
+{
+	uint64_t ts;
+
+	memcpy(&ts, page, 8);
+	return ts;
+}
+
 #endif

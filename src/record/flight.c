@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Flight recorder (flight.h).  The rings are sized from what the kernel
+ * says it wrote: per CPU, the events still held plus those overwritten
+ * (per_cpu/cpuN/stats: entries + overrun) times the bytes an event takes
+ * there (bytes / entries), over the time since arming.  The busiest CPU
+ * decides, as every CPU's ring has one size; the rings only grow, and are
+ * checked 1, 2, 4, 8 ... s after arming, then every minute, so a workload
+ * that speeds up later is followed too.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "record/flight.h"
+#include "record/procsnap.h"
+#include "util/log.h"
+
+#define NS 1000000000ull
+#define CHECK_FIRST_NS NS
+#define CHECK_MAX_NS (60 * NS)
+/* Room above the rate seen: a burst, the sub-buffer the reader holds. */
+#define HEADROOM 1.5
+/* An event in the ring, before any has been seen (about 58 bytes measured). */
+#define EVENT_BYTES_GUESS 64.0
+
+static uint64_t stat_field(const char *text, const char *key)
+{
+	size_t klen = strlen(key);
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, key, klen) && p[klen] == ':')
+			return strtoull(p + klen + 1, NULL, 10);
+	return 0;
+}
+
+/* Bytes per second the busiest CPU wrote into its ring since arming. */
+static double ring_rate(const struct f2t_flight *f, uint64_t now, double *events)
+{
+	double best = 0, secs = (double)(now - f->armed_ns) / 1e9;
+
+	*events = 0;
+	for (int cpu = 0; cpu < f->inst->ncpus && secs > 0; cpu++) {
+		char path[64], *text;
+		uint64_t entries, written, bytes;
+		double per_event, rate;
+
+		snprintf(path, sizeof(path), "per_cpu/cpu%d/stats", cpu);
+		text = tracefs_instance_file_read(f->inst->ti, path, NULL);
+		if (!text)
+			continue;	/* offline CPU */
+		entries = stat_field(text, "entries");
+		written = entries + stat_field(text, "overrun");
+		bytes = stat_field(text, "bytes");
+		free(text);
+		per_event = entries ? (double)bytes / (double)entries : EVENT_BYTES_GUESS;
+		rate = (double)written * per_event / secs;
+		if (rate > best) {
+			best = rate;
+			*events = (double)written / secs;
+		}
+	}
+	return best;
+}
+
+/* The rings grown to hold the window at the rate seen so far. */
+static void size_rings(struct f2t_flight *f, uint64_t now)
+{
+	double events, rate = ring_rate(f, now, &events);
+	double hold = f->o.secs + (double)f->o.after_ns / 1e9;
+	unsigned long want = (unsigned long)ceil(rate * hold * HEADROOM / 1024.0), was;
+	int err;
+
+	if (want <= f->inst->buffer_kb)
+		return;
+	if (f->o.fixed_size) {
+		f2t_warn("flight recorder: %.0f events/s on the busiest CPU: -b %lu holds about "
+			 "%.2f s, not %g", events, f->inst->buffer_kb,
+			 (double)f->inst->buffer_kb * 1024.0 / rate, f->o.secs);
+		f->o.fixed_size = false;	/* said once */
+		f->max_kb = f->inst->buffer_kb;
+		return;
+	}
+	if (want > f->max_kb)
+		want = f->max_kb;
+	if (want <= f->inst->buffer_kb)
+		return;
+	was = f->inst->buffer_kb;
+	err = f2t_inst_resize(f->inst, want);
+	if (err) {
+		f2t_warn("flight recorder: cannot grow the ring buffers to %lu KB per CPU (%s): "
+			 "they hold about %.1f s", want, strerror(-err),
+			 (double)was * 1024.0 / rate);
+		f->max_kb = was;
+		return;
+	}
+	if (!f2t_quiet)
+		fprintf(stderr, "ftrace2trace: flight recorder: %.0f events/s (%.0f KB/s) on the "
+			"busiest CPU; ring buffers grown from %lu to %lu KB per CPU to hold "
+			"%g s%s\n", events, rate / 1024.0, was, f->inst->buffer_kb, f->o.secs,
+			want == f->max_kb ? " (capped: a quarter of the available memory)" : "");
+}
+
+/* A quarter of MemAvailable, over the CPUs. */
+static unsigned long memory_cap_kb(int ncpus)
+{
+	unsigned long long avail = 0;
+	char line[128];
+	FILE *m = fopen("/proc/meminfo", "re");
+
+	while (m && fgets(line, sizeof(line), m))
+		if (sscanf(line, "MemAvailable: %llu kB", &avail) == 1)
+			break;
+	if (m)
+		fclose(m);
+	if (!avail || ncpus <= 0)
+		return 1ul << 20;
+	return (unsigned long)(avail / 4 / (unsigned long long)ncpus);
+}
+
+int f2t_flight_open(struct f2t_flight *f, const struct f2t_flight_opts *o, struct f2t_inst *inst)
+{
+	int err;
+
+	memset(f, 0, sizeof(*f));
+	f->o = *o;
+	f->inst = inst;
+	f->mw.fd = -1;
+	f->max_kb = memory_cap_kb(inst->ncpus);
+	if (f->max_kb < inst->buffer_kb)
+		f->max_kb = inst->buffer_kb;
+	/* The kernel's default, said here: the rings keep the newest data. */
+	if (tracefs_option_enable(inst->ti, TRACEFS_OPTION_OVERWRITE) < 0) {
+		err = -(errno ? errno : EIO);
+		f2t_err("flight recorder: cannot set overwrite mode in %s: %s", inst->name,
+			strerror(-err));
+		return err;
+	}
+	if (o->marker) {
+		err = f2t_markwatch_open(&f->mw, o->marker);	/* says why */
+		if (err)
+			return err;
+	}
+	if (o->latency.threshold_ns) {
+		err = f2t_latency_open(&f->lat, &o->latency);	/* says why */
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int f2t_flight_arm(struct f2t_flight *f, uint64_t now)
+{
+	bool first = !f->armed_ns;
+	char triggers[192];
+	int n;
+
+	f->armed_ns = now;
+	f->check_every_ns = CHECK_FIRST_NS;
+	f->next_check_ns = now + CHECK_FIRST_NS;
+	f->tasks.len = 0;
+	if (first && !f2t_quiet) {
+		n = snprintf(triggers, sizeof(triggers), "SIGUSR1 (kill -USR1 %d)", (int)getpid());
+		if (f->o.marker)
+			n += snprintf(triggers + n, sizeof(triggers) - (size_t)n,
+				      ", a trace_marker write holding \"%.40s\"", f->o.marker);
+		if (f->o.latency.threshold_ns)
+			snprintf(triggers + n, sizeof(triggers) - (size_t)n,
+				 ", a wakeup latency over %llu us",
+				 (unsigned long long)(f->o.latency.threshold_ns / 1000));
+		fprintf(stderr, "ftrace2trace: flight recorder armed: the last %g s kept in "
+			"%lu KB per CPU (%s); snapshot on %s\n", f->o.secs, f->inst->buffer_kb,
+			f->o.fixed_size ? "-b: never grown" : "grown once the event rate is seen",
+			triggers);
+	}
+	return f2t_procsnap_take(&f->tasks);
+}
+
+void f2t_flight_pollfds(const struct f2t_flight *f, struct pollfd *pfd)
+{
+	pfd[0] = (struct pollfd){ .fd = f->mw.fd, .events = POLLIN };
+	pfd[1] = (struct pollfd){ .fd = f2t_latency_fd(f->lat), .events = POLLIN };
+}
+
+int f2t_flight_timeout_ms(const struct f2t_flight *f, uint64_t now)
+{
+	uint64_t at = f->due_ns && f->due_ns < f->next_check_ns ? f->due_ns : f->next_check_ns;
+
+	return at <= now ? 0 : (int)((at - now + 999999) / 1000000);
+}
+
+int f2t_flight_trigger(struct f2t_flight *f, const char *cause, uint64_t now)
+{
+	if (cause != f->cause)
+		snprintf(f->cause, sizeof(f->cause), "%s", cause);
+	f->trigger_ns = now;
+	f->due_ns = now + f->o.after_ns;
+	/* The trigger, as an instant on a track of its own, while tracing is on. */
+	for (char *p = f->cause; *p; p++)
+		if (*p == '|' || *p == '\n')
+			*p = '/';	/* a field separator of the marker */
+	if (tracefs_print_init(f->inst->ti) < 0 ||
+	    tracefs_printf(f->inst->ti, "N|%d|ftrace2trace|snapshot trigger: %s\n",
+			   (int)getpid(), f->cause) < 0)
+		f2t_warn("flight recorder: cannot mark the trigger in the trace: %s",
+			 strerror(errno));
+	tracefs_print_close(f->inst->ti);
+	if (!f2t_quiet)
+		fprintf(stderr, "ftrace2trace: snapshot triggered: %s\n", f->cause);
+	return 0;
+}
+
+/* The first trigger of the window, or 0; sets f->cause. */
+static int find_trigger(struct f2t_flight *f, const struct pollfd *pfd, bool usr1)
+{
+	struct f2t_latency_rec hit;
+	char marker[sizeof(f->cause) - 32];
+	int n;
+
+	if (usr1) {
+		snprintf(f->cause, sizeof(f->cause), "SIGUSR1");
+		return 1;
+	}
+	n = pfd[0].revents ? f2t_markwatch_read(&f->mw, marker, sizeof(marker)) : 0;
+	if (n > 0)
+		snprintf(f->cause, sizeof(f->cause), "%s", marker);
+	if (n)
+		return n;
+	n = pfd[1].revents ? f2t_latency_read(f->lat, &hit) : 0;
+	if (n > 0) {
+		hit.comm[sizeof(hit.comm) - 1] = '\0';
+		snprintf(f->cause, sizeof(f->cause),
+			 "wakeup latency %.3f ms of %s (tid %u, pid %u) on CPU %u",
+			 (double)(hit.run_ns - hit.wake_ns) / 1e6, hit.comm, hit.tid, hit.tgid,
+			 hit.cpu);
+	}
+	return n;
+}
+
+int f2t_flight_check(struct f2t_flight *f, const struct pollfd *pfd, bool usr1, uint64_t now)
+{
+	int n;
+
+	if (now >= f->next_check_ns) {
+		size_rings(f, now);
+		if (f->check_every_ns < CHECK_MAX_NS)
+			f->check_every_ns *= 2;
+		f->next_check_ns = now + f->check_every_ns;
+	}
+	if (f->due_ns) {
+		/* Later triggers belong to this window: read and let go. */
+		char ignored[sizeof(f->cause)];
+		struct f2t_latency_rec hit;
+
+		if (pfd[0].revents && f2t_markwatch_read(&f->mw, ignored, sizeof(ignored)) < 0)
+			return -EIO;
+		if (pfd[1].revents && f2t_latency_read(f->lat, &hit) < 0)
+			return -EIO;
+		return now >= f->due_ns;
+	}
+	n = find_trigger(f, pfd, usr1);
+	if (n <= 0)
+		return n;
+	f2t_flight_trigger(f, f->cause, now);
+	return now >= f->due_ns;
+}
+
+uint64_t f2t_flight_window_start(const struct f2t_flight *f)
+{
+	uint64_t span = (uint64_t)llround(f->o.secs * 1e9);
+
+	return f->trigger_ns > f->armed_ns + span ? f->trigger_ns - span : f->armed_ns;
+}
+
+void f2t_flight_taken(struct f2t_flight *f)
+{
+	f->trigger_ns = f->due_ns = 0;
+}
+
+char *f2t_flight_name(const char *path, const char *ext, unsigned int k)
+{
+	size_t len = strlen(path), elen = ext ? strlen(ext) : 0, at;
+	const char *slash = strrchr(path, '/'), *dot;
+	char *name;
+
+	if (elen && len > elen && !strcmp(path + len - elen, ext)) {
+		at = len - elen;
+	} else {
+		dot = strrchr(path, '.');
+		at = dot && (!slash || dot > slash + 1) ? (size_t)(dot - path) : len;
+	}
+	name = malloc(len + 16);
+	if (name)
+		snprintf(name, len + 16, "%.*s-%u%s", (int)at, path, k, path + at);
+	return name;
+}
+
+void f2t_flight_close(struct f2t_flight *f)
+{
+	f2t_latency_close(f->lat);
+	f->lat = NULL;
+	f2t_markwatch_close(&f->mw);
+	free(f->tasks.p);
+	f->tasks = (struct f2t_textbuf){ 0 };
+}

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The latency trigger through libbpf and the skeleton bpftool generated
+ * from bpf/latency.bpf.c.  Nothing is read while no wait crosses the
+ * threshold: the ring wakes us only for a record.
+ */
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "latency.skel.h"
+#include "record/latency.h"
+#include "util/log.h"
+
+#define BTF_PATH "/sys/kernel/btf/vmlinux"
+
+struct f2t_latency {
+	struct latency_bpf *skel;
+	struct ring_buffer *rb;
+	struct f2t_latency_rec worst;
+	int found;
+};
+
+static int take(void *ctx, void *data, size_t size)
+{
+	struct f2t_latency *l = ctx;
+	const struct f2t_latency_rec *r = data;
+
+	if (size != sizeof(*r))
+		return 0;	/* cannot happen: the program writes only these */
+	if (!l->found || r->run_ns - r->wake_ns > l->worst.run_ns - l->worst.wake_ns)
+		l->worst = *r;
+	l->found = 1;
+	return 0;
+}
+
+/* The processes whose threads are watched, when not every task's. */
+static int fill_targets(struct f2t_latency *l, const struct f2t_latency_opts *o)
+{
+	int fd = bpf_map__fd(l->skel->maps.targets);
+	__u8 one = 1;
+
+	if (o->scope == F2T_SCOPE_COMMAND) {
+		__u32 pid = (__u32)o->child;
+
+		return bpf_map_update_elem(fd, &pid, &one, BPF_ANY) ? -errno : 0;
+	}
+	for (size_t i = 0; o->scope == F2T_SCOPE_PIDS && i < o->npids; i++) {
+		__u32 pid = (__u32)o->pids[i];
+
+		if (bpf_map_update_elem(fd, &pid, &one, BPF_ANY))
+			return -errno;
+	}
+	return 0;
+}
+
+int f2t_latency_open(struct f2t_latency **out, const struct f2t_latency_opts *o)
+{
+	struct f2t_latency *l = calloc(1, sizeof(*l));
+	int err;
+
+	*out = NULL;
+	if (!l)
+		return -ENOMEM;
+	if (access(BTF_PATH, R_OK) < 0) {
+		err = -ENOTSUP;
+		f2t_err("--trigger-latency: the kernel has no BTF (%s: %s); it needs a kernel "
+			"built with CONFIG_DEBUG_INFO_BTF", BTF_PATH, strerror(errno));
+		goto out;
+	}
+	l->skel = latency_bpf__open();
+	if (!l->skel) {
+		err = -errno;
+		f2t_err("--trigger-latency: cannot open the BPF program: %s", strerror(-err));
+		goto out;
+	}
+	l->skel->rodata->threshold_ns = o->threshold_ns;
+	l->skel->rodata->filter = o->scope != F2T_SCOPE_ALL;
+	err = latency_bpf__load(l->skel);
+	if (err == -EPERM || err == -EACCES) {
+		f2t_err("--trigger-latency: not permitted to load BPF programs (needs root, "
+			"or CAP_BPF and CAP_PERFMON)");
+		goto out;
+	} else if (err) {
+		f2t_err("--trigger-latency: the kernel refused the BPF program (%s)",
+			strerror(-err));
+		goto out;
+	}
+	err = fill_targets(l, o);
+	if (err) {
+		f2t_err("--trigger-latency: cannot fill the process filter: %s", strerror(-err));
+		goto out;
+	}
+	l->rb = ring_buffer__new(bpf_map__fd(l->skel->maps.hits), take, l, NULL);
+	if (!l->rb) {
+		err = -errno;
+		f2t_err("--trigger-latency: cannot map the ring buffer: %s", strerror(-err));
+		goto out;
+	}
+	err = latency_bpf__attach(l->skel);
+	if (err)
+		f2t_err("--trigger-latency: cannot attach to the sched_wakeup, "
+			"sched_wakeup_new, sched_switch and sched_process_fork tracepoints: %s",
+			strerror(-err));
+out:
+	if (err)
+		f2t_latency_close(l);
+	else
+		*out = l;
+	return err;
+}
+
+int f2t_latency_fd(const struct f2t_latency *l)
+{
+	return l ? ring_buffer__epoll_fd(l->rb) : -1;
+}
+
+int f2t_latency_read(struct f2t_latency *l, struct f2t_latency_rec *hit)
+{
+	int n;
+
+	if (!l)
+		return 0;
+	l->found = 0;
+	n = ring_buffer__consume(l->rb);
+	if (n < 0) {
+		f2t_err("reading the latency trigger's ring buffer: %s", strerror(-n));
+		return n;
+	}
+	if (l->found)
+		*hit = l->worst;
+	return l->found;
+}
+
+void f2t_latency_close(struct f2t_latency *l)
+{
+	if (!l)
+		return;
+	ring_buffer__free(l->rb);
+	latency_bpf__destroy(l->skel);
+	free(l);
+}

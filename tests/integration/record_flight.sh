@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# The flight recorder (record --flight-recorder), end to end as root:
+# - a rare stall (tests/helpers/stall: a thread waking every 2 ms, starved
+#   once ~40 ms by a SCHED_FIFO hog on its CPU at a random moment of an 8 s
+#   run) with --flight-recorder=2 --trigger-latency=10000: exactly one
+#   snapshot, holding the stall (Perfetto's thread_state: the worker runnable
+#   30 ms or more, its name), beginning about 2 s before the stall and ending
+#   after it, the trigger an instant naming the thread, no data-loss stat;
+# - SIGUSR1 during --flight-recorder=1: a snapshot of about the last second;
+# - rings too small for the window (-b 64 under a ping-pong): the overwritten
+#   past is no loss (summary, and no data-loss stat in trace_processor);
+# - --trigger-marker: a trace_marker write holding the text triggers, one
+#   without it does not;
+# - --max-snapshots=3: NAME-1/2/3.EXT, disjoint windows, in order;
+# - SIGINT while armed: the window of the stop written, our instances gone,
+#   the latency program detached.
+# The windows and states are read by Perfetto's trace_processor, not by us.
+set -u
+. "$F2T_TESTS/helpers/record-common.bash"
+need_root
+STALL=$B/tests/helpers/stall
+[ -x "$STALL" ] || skip "$STALL not built (make tests)"
+[ -x "$PINGPONG" ] || skip "$PINGPONG not built (make tests)"
+TP=${TRACE_PROCESSOR:-$(command -v trace_processor_shell || true)}
+[ -n "$TP" ] || skip "TRACE_PROCESSOR not set: the windows cannot be checked by Perfetto"
+cd "$TMP" || exit 1
+
+# q FILE SQL: the query's last line, from trace_processor.
+q() {
+	echo "$2" >q.sql
+	"$TP" -q q.sql "$1" 2>/dev/null | tail -1 | tr -d '"'
+}
+# no_loss FILE: trace_processor lists no data-loss stat with a count.
+no_loss() {
+	local n
+	n=$(q "$1" "select count(*) from stats where severity = 'data_loss' and value > 0;")
+	[ "$n" = 0 ] || fail "$1: data-loss stats: $("$TP" -q <(echo "select name, value from stats where severity = 'data_loss' and value > 0;") "$1" 2>/dev/null | tail -5)"
+}
+# ours_left PID: one of the run's instances (ftrace2trace-PID, -PID-N) is still there.
+ours_left() {
+	ls -d "$T/instances/ftrace2trace-$1" "$T/instances/ftrace2trace-$1-"* >/dev/null 2>&1
+}
+
+# 1. The rare stall, caught by the wakeup latency.
+"$F2T" record --flight-recorder=2 --trigger-latency=10000 -o stall.pftrace -o stall.json \
+	-- "$STALL" 8 40 >stall.out 2>stall.err
+rc=$?
+bpf=1
+if grep -q "built without BPF" stall.err; then
+	bpf=0
+	echo "note: this build has no BPF: --trigger-latency not checked ($(grep -- --trigger-latency stall.err))"
+else
+	# Ended by us after the snapshot, as with -d: the command's status is 143 (SIGTERM).
+	[ -s stall.pftrace ] || fail "no snapshot (exit $rc): $(cat stall.err)"
+	ls stall-*.pftrace >/dev/null 2>&1 && fail "more than one snapshot: $(ls)"
+	read -r worker from to < <(sed -n 's/^stall: worker=\([0-9]*\) hog=[0-9]* from=\([0-9]*\) to=\([0-9]*\)/\1 \2 \3/p' stall.out)
+	[ -n "${worker:-}" ] || fail "the stall helper said nothing: $(cat stall.out)"
+	grep -q "snapshot triggered: wakeup latency [0-9.]* ms of stall-worker (tid $worker," stall.err ||
+		fail "the trigger is not the worker's latency: $(cat stall.err)"
+	for f in stall.pftrace stall.json; do
+		long=$(q $f "select count(*) from thread_state s join thread t using (utid) where t.tid = $worker and t.name = 'stall-worker' and s.state like 'R%' and s.dur >= 30000000 and s.ts >= $from - 5000000 and s.ts <= $to;")
+		[ "$long" = 1 ] || fail "$f: no long runnable state of stall-worker ($worker) during the stall ($long)"
+		span=$(q $f "select ($from - min(ts)) / 1000000, (max(ts + dur) - $to) / 1000000 from sched;")
+		before=${span%,*} after=${span#*,}
+		[ "$before" -ge 1700 ] && [ "$before" -le 2300 ] ||
+			fail "$f: the window begins $before ms before the stall, not about 2000"
+		[ "$after" -ge 0 ] || fail "$f: the window ends $after ms after the stall's end"
+		inst=$(q $f "select count(*) from instant where name like 'snapshot trigger: wakeup latency % ms of stall-worker (tid $worker,%';")
+		[ "$inst" = 1 ] || fail "$f: no trigger instant naming the worker"
+		no_loss $f
+	done
+	ok "a 40 ms stall caught by --trigger-latency: one snapshot, the worker's long R, the window from $before ms before to $after ms after it, the trigger marked, no loss"
+fi
+
+# 2. SIGUSR1: about the last second.
+"$F2T" record --flight-recorder=1 -a -o usr1.pftrace 2>usr1.err &
+P=$!
+sleep 3
+kill -USR1 $P
+wait $P || fail "SIGUSR1 snapshot: exit $?: $(cat usr1.err)"
+span=$(q usr1.pftrace "select (max(ts + dur) - min(ts)) / 1000000 from sched;")
+[ "$span" -ge 900 ] && [ "$span" -le 1300 ] || fail "SIGUSR1 snapshot spans $span ms, not about 1100 (1 s + --after)"
+[ "$(q usr1.pftrace "select count(*) from instant where name = 'snapshot trigger: SIGUSR1';")" = 1 ] ||
+	fail "no SIGUSR1 trigger instant"
+no_loss usr1.pftrace
+ok "SIGUSR1 during --flight-recorder=1: a snapshot of $span ms"
+
+# 3. Rings far too small for the window under a ping-pong: they overwrite,
+#    and what they gave up is not loss.
+"$F2T" record --flight-recorder=1 -b 64 -a -o small.pftrace 2>small.err &
+P=$!
+"$PINGPONG" 400000 >/dev/null &
+PP=$!
+sleep 2.5
+kill -USR1 $P
+wait $P || fail "-b 64 snapshot: exit $?: $(cat small.err)"
+kill $PP 2>/dev/null
+wait $PP 2>/dev/null
+grep -q "warning: flight recorder: .* -b [0-9]* holds about" small.err ||
+	fail "the rings did not overwrite (no warning that -b 64 is short): $(cat small.err)"
+grep -q "snapshot 1: .*, 0 events lost" small.err || fail "overwritten past counted as lost: $(cat small.err)"
+grep -q "lost events: 0 " small.err || fail "the conversion counts the overwritten past as lost: $(cat small.err)"
+no_loss small.pftrace
+ok "rings that overwrote (-b 64 under a ping-pong): no events lost, no data-loss stat"
+
+# 4. A marker holding the text triggers; one without it does not.
+"$F2T" record --flight-recorder=1 --trigger-marker=SLOW -a -o mk.pftrace 2>mk.err &
+P=$!
+sleep 1.5
+echo "a fast one" >"$T/trace_marker"
+sleep 0.5
+[ -e mk.pftrace ] && fail "a marker without the text triggered: $(cat mk.err)"
+echo "request 42 was SLOW" >"$T/trace_marker"
+wait $P || fail "marker trigger: exit $?: $(cat mk.err)"
+grep -q 'snapshot triggered: marker "request 42 was SLOW" written by' mk.err ||
+	fail "the trigger is not the marker: $(cat mk.err)"
+[ "$(q mk.pftrace "select count(*) from instant where name like 'snapshot trigger: marker \"request 42 was SLOW\"%';")" = 1 ] ||
+	fail "no marker trigger instant"
+ok "--trigger-marker: the marker holding SLOW triggered, the other did not"
+
+# 5. Three snapshots: NAME-K.EXT, each its own window, in order.
+"$F2T" record --flight-recorder=1 --after=50 --max-snapshots=3 -a -o m.pftrace -o m.json 2>m.err &
+P=$!
+for i in 1 2 3; do
+	sleep 1.5
+	kill -USR1 $P
+done
+wait $P || fail "--max-snapshots=3: exit $?: $(cat m.err)"
+[ -e m.pftrace ] && fail "--max-snapshots=3 wrote m.pftrace too"
+prev=0
+for i in 1 2 3; do
+	for f in m-$i.pftrace m-$i.json; do
+		[ -s $f ] || fail "no $f: $(cat m.err)"
+		no_loss $f
+	done
+	b=$(q m-$i.pftrace "select min(ts) || ',' || max(ts + dur) from sched;")
+	[ "${b%,*}" -gt "$prev" ] || fail "m-$i.pftrace begins at ${b%,*}, before the previous ended ($prev)"
+	prev=${b#*,}
+done
+ok "--max-snapshots=3: m-1, m-2, m-3 (.pftrace and .json), one after the other"
+
+# 6. SIGINT while armed: the stop's window, and nothing of ours left in the kernel.
+args=(--flight-recorder=1 -a -o int.pftrace)
+[ $bpf = 1 ] && args+=(--trigger-latency=500000 --trigger-marker=NEVER)
+"$F2T" record "${args[@]}" 2>int.err &
+P=$!
+sleep 2
+ours_left $P || fail "no instance while recording: $(ls "$T/instances")"
+if [ $bpf = 1 ] && command -v bpftool >/dev/null; then
+	bpftool prog list | grep -q latency_switch || fail "the latency program is not attached while armed"
+fi
+kill -INT $P
+wait $P || fail "SIGINT while armed: exit $?: $(cat int.err)"
+grep -q "snapshot triggered: stop: signal" int.err || fail "no stop window: $(cat int.err)"
+[ -s int.pftrace ] || fail "no snapshot at the stop"
+ours_left $P && fail "an instance of the run is left: $(ls "$T/instances")"
+if [ $bpf = 1 ] && command -v bpftool >/dev/null; then
+	bpftool prog list | grep -q latency_switch && fail "the latency program is still loaded"
+fi
+ok "SIGINT while armed: the window of the stop written, the instances removed, BPF detached"
+exit 0
