@@ -6,15 +6,7 @@
 # exit 2, an input that cannot be read or a --folded diff with no off-CPU
 # episode exits 1 with one error line, and leaves no -o file.
 set -u
-: "${F2T:?F2T must point at the ftrace2trace binary}"
-here=$(cd "$(dirname "$0")" && pwd)
-FIX=$here/../fixtures
-fail() { echo "FAIL: $*"; exit 1; }
-ok() { echo "ok: $*"; }
-command -v python3 >/dev/null || { echo "SKIP: python3 is not installed"; exit 77; }
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/f2t-test.XXXXXX") || exit 1
-trap 'rm -rf "$TMP"' EXIT
-cd "$TMP" || exit 1
+. "$(dirname "$0")/../helpers/fixture-common.bash"
 
 "$F2T" report --diff --json "$FIX/sched-tcp.cap" "$FIX/sched-tcp.cap" >self.json 2>err ||
 	fail "--diff of a capture with itself: $(cat err)"

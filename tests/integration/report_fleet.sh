@@ -10,22 +10,12 @@
 # a bucket holding that report's own p99.  --csv over the three is the
 # same table.
 set -u
-: "${F2T:?F2T must point at the ftrace2trace binary}"
-here=$(cd "$(dirname "$0")" && pwd)
-FIX=$here/../fixtures
-fail() { echo "FAIL: $*"; exit 1; }
-ok() { echo "ok: $*"; }
-skip() { echo "SKIP: $*"; exit 77; }
-command -v python3 >/dev/null || skip "python3 is not installed"
+. "$(dirname "$0")/../helpers/fixture-common.bash"
 command -v node >/dev/null || skip "node is not installed (scripts/install-deps)"
 NODE_PATH=${NODE_PATH:-$(npm root -g 2>/dev/null)}
 export NODE_PATH
 node -e "require('@duckdb/node-api')" 2>/dev/null ||
 	skip "DuckDB's npm package @duckdb/node-api is not installed (scripts/install-deps)"
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/f2t-test.XXXXXX") || exit 1
-trap 'rm -rf "$TMP"' EXIT
-cd "$TMP" || exit 1
-
 inputs=("$FIX/sched-tcp.cap" "$FIX/weird-comm.cap" "$FIX/tracedat-v7.dat")
 mkdir fleet
 for i in 0 1 2; do
