@@ -60,7 +60,8 @@ enum f2t_mhow {
 };
 
 struct f2t_minput {
-	const char *path;
+	const char *path;		/* as given: what messages and --offset name */
+	const char *file;		/* what is read: path, or a recording's conversion */
 	size_t num;			/* 1-based position among the inputs */
 	struct stat st;			/* at the first pass, to notice changes */
 

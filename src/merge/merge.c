@@ -325,6 +325,7 @@ int f2t_merge(const struct f2t_merge_opts *o)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		ins[i].path = o->inputs[i];
+		ins[i].file = o->files && o->files[i] ? o->files[i] : o->inputs[i];
 		ins[i].num = i + 1;
 	}
 	err = assign_offsets(ins, n, o);

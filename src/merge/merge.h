@@ -20,6 +20,8 @@ struct f2t_merge_opts {
 	const char *output;		/* "-": standard output */
 	const char *const *inputs;	/* inputs[0] is the reference clock */
 	size_t ninputs;
+	/* NULL, or where each input is read from when not inputs[i] itself (NULL). */
+	const char *const *files;
 	const struct f2t_merge_offset *offsets;
 	size_t noffsets;
 	bool quiet;			/* no summary */

@@ -302,7 +302,7 @@ int f2t_minput_scan(struct f2t_minput *in)
 	struct f2t_jlex lx;
 	int err, tok;
 
-	err = f2t_jlex_open(&lx, in->path);
+	err = f2t_jlex_open(&lx, in->file);
 	if (err) {
 		f2t_err("%s: %s", in->path, strerror(-err));
 		return err;
@@ -349,7 +349,7 @@ int f2t_minput_open_at(const struct f2t_minput *in, struct f2t_jlex *lx,
 		       const struct f2t_jpos *at)
 {
 	struct stat st;
-	int err = f2t_jlex_open(lx, in->path);
+	int err = f2t_jlex_open(lx, in->file);
 
 	if (err) {
 		f2t_err("%s: %s", in->path, strerror(-err));

@@ -126,6 +126,13 @@ struct pft_index {
 
 	struct f2t_trace_info info;
 	char *kernel, *machine;
+	/*
+	 * What our own writer adds (model/identity.h, as a ChromeEventBundle's
+	 * metadata): NULL where the trace does not say.
+	 */
+	char *host, *kernel_version, *boot_id, *cpu_model, *cmdline, *recorder, *clock;
+	int64_t start_ns, realtime_ns, tz_offset_min;
+	bool has_start, has_realtime, has_tz;
 	struct f2t_tasks *tasks;	/* seeded: process trees, descriptors, stats */
 	struct f2t_stats st;		/* what the walk counted */
 	uint64_t skipped_clock;		/* packets on a sequence clock not defined (or incremental): left out */

@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -331,6 +332,68 @@ static int clock_snapshot(struct walk *w, struct pft_seq *s, const struct pbd_fi
 		ix->have_snapshot = true;
 	}
 	return 0;
+}
+
+/*
+ * The identity our writer puts in a ChromeEventBundle's metadata
+ * (perfetto/pf_identity.c), read back so that a .pftrace says what its
+ * capture said; "unknown" is what it writes for a string not known.
+ */
+static int chrome_metadata(struct walk *w, const struct pbd_field *pf)
+{
+	static const struct { const char *key; size_t at; } strs[] = {
+		{ "host", offsetof(struct pft_index, host) },
+		{ "kernel_version", offsetof(struct pft_index, kernel_version) },
+		{ "boot_id", offsetof(struct pft_index, boot_id) },
+		{ "cpu_model", offsetof(struct pft_index, cpu_model) },
+		{ "cmdline", offsetof(struct pft_index, cmdline) },
+		{ "recorder", offsetof(struct pft_index, recorder) },
+		{ "clock", offsetof(struct pft_index, clock) },
+	};
+	struct pft_index *ix = w->ix;
+	struct pbd d = pbd_sub(pf), e;
+	struct pbd_field f, g, name, str;
+	int ret;
+
+	while ((ret = pbd_next(&d, &f)) > 0) {
+		bool has_int = false;
+		uint64_t v = 0;
+
+		if (f.num != PF_CHROME_METADATA || !pbd_is_len(&f))
+			continue;
+		name.len = str.len = 0;
+		name.data = str.data = NULL;
+		e = pbd_sub(&f);
+		while ((ret = pbd_next(&e, &g)) > 0) {
+			if (g.num == PF_CMETA_NAME && pbd_is_len(&g))
+				name = g;
+			else if (g.num == PF_CMETA_STRING && pbd_is_len(&g))
+				str = g;
+			else if (g.num == PF_CMETA_INT && g.wire == PBD_VARINT)
+				has_int = true, v = g.v;
+		}
+		if (ret)
+			return damaged(ix, e.p, "ChromeMetadata");
+		if (has_int && is(&name, "start_ns"))
+			ix->start_ns = (int64_t)v, ix->has_start = true;
+		else if (has_int && is(&name, "start_realtime_ns"))
+			ix->realtime_ns = (int64_t)v, ix->has_realtime = true;
+		else if (has_int && is(&name, "tz_offset_min"))
+			ix->tz_offset_min = (int64_t)v, ix->has_tz = true;
+		if (!str.data || is(&str, "unknown"))
+			continue;
+		for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
+			char **to = (char **)((char *)ix + strs[i].at);
+
+			if (!is(&name, strs[i].key))
+				continue;
+			free(*to);
+			*to = strndup((const char *)str.data, str.len);
+			if (!*to)
+				return -ENOMEM;
+		}
+	}
+	return ret ? damaged(ix, d.p, "ChromeEventBundle") : 0;
 }
 
 /* ---- sequences and their interned data ---- */
@@ -1021,6 +1084,7 @@ static int packet(struct walk *w, const struct pbd_field *pf)
 		case PFT_PKT_PROCESS_STATS:
 		case PF_PKT_TRACK_EVENT:
 		case PF_PKT_SYSTEM_INFO:
+		case PF_PKT_CHROME_EVENTS:
 		case PF_PKT_TRACK_DESCRIPTOR:
 		case PF_PKT_PERF_SAMPLE:
 			data = f;
@@ -1063,6 +1127,7 @@ static int packet(struct walk *w, const struct pbd_field *pf)
 	case PFT_PKT_PROCESS_STATS: return process_stats(w, &data);
 	case PF_PKT_CLOCK_SNAPSHOT: return clock_snapshot(w, s, &data);
 	case PF_PKT_SYSTEM_INFO: return system_info(w, &data);
+	case PF_PKT_CHROME_EVENTS: return chrome_metadata(w, &data);
 	case PF_PKT_TRACK_DESCRIPTOR: return track_descriptor(w, &data);
 	case PF_PKT_PERF_SAMPLE: return perf_sample(w, s, &data, ts, clock);
 	case PF_PKT_TRACK_EVENT: return track_event(w, s, &data, ts, clock);
@@ -1179,6 +1244,13 @@ void pft_index_fini(struct pft_index *ix)
 	f2t_tasks_free(ix->tasks);
 	free(ix->kernel);
 	free(ix->machine);
+	free(ix->host);
+	free(ix->kernel_version);
+	free(ix->boot_id);
+	free(ix->cpu_model);
+	free(ix->cmdline);
+	free(ix->recorder);
+	free(ix->clock);
 }
 
 void pft_state_letters(int64_t state, char *out)

@@ -776,14 +776,21 @@ static void fill_recording(struct pft_input *pi)
 	uint64_t kinds[PFT_TRACK + 1] = { 0 };
 
 	*info = ix->info;
-	info->host = info->cmdline = "";
+	info->host = ix->host ? ix->host : "";
+	info->cmdline = ix->cmdline ? ix->cmdline : "";
 	info->kernel = ix->kernel ? ix->kernel : "";
+	info->kernel_version = ix->kernel_version;
+	info->boot_id = ix->boot_id;
+	info->cpu_model = ix->cpu_model;
 	info->machine = ix->machine ? ix->machine : "";
-	info->recorder = pi->in.kind;
+	/* Who recorded it: what our writer says it came from, else a Perfetto trace. */
+	info->recorder = ix->recorder ? ix->recorder : pi->in.kind;
 	if (ix->nrecs) {
 		info->start_ns = ix->recs[0].ts;
 		info->stop_ns = ix->recs[ix->nrecs - 1].ts;
 	}
+	if (ix->has_tz)
+		info->tz_offset_min = (int32_t)ix->tz_offset_min, info->tz_known = true;
 	/* The other clocks at the start, as the snapshot relates them: the writers carry them. */
 	if (!strcmp(info->clock, "mono") && info->start_ns) {
 		if (ix->clock_known[PF_CLOCK_BOOTTIME])
@@ -793,6 +800,19 @@ static void fill_recording(struct pft_input *pi)
 			info->realtime_ns = info->start_ns - ix->clock_at[PF_CLOCK_MONOTONIC] +
 					    ix->clock_at[PF_CLOCK_REALTIME];
 	}
+	/* The recording's own start, where our writer gave it, before the first event's. */
+	if (ix->has_start && !strcmp(info->clock, "mono") && (uint64_t)ix->start_ns <= info->start_ns) {
+		if (info->realtime_ns)
+			info->realtime_ns -= info->start_ns - (uint64_t)ix->start_ns;
+		if (info->boottime_ns)
+			info->boottime_ns -= info->start_ns - (uint64_t)ix->start_ns;
+		info->start_ns = (uint64_t)ix->start_ns;
+	}
+	if (ix->has_realtime)
+		info->realtime_ns = (uint64_t)ix->realtime_ns;
+	/* The name of the clock the recording's times were on (our writer keeps them as they were). */
+	if (ix->clock)
+		info->clock = ix->clock;
 	if (!info->ncpus && ix->any_cpu)
 		info->ncpus = ix->max_cpu + 1;
 	/* The tracker owns the task table from the first event on: the input hands it over. */
