@@ -48,9 +48,8 @@ command -v python3 >/dev/null || die "python3 needed"
 TMP=$(mktemp -d /tmp/bench-offcpu.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 
+. scripts/bench-lib.bash	# median, alternate
 rate_of() { sed -n 's/^pingpong: .*(\([0-9]*\)\/s).*/\1/p' "$1" | tail -1; }
-median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {
-	if (NR == 0) exit; if (NR % 2) print v[(NR+1)/2]; else printf "%d\n", (v[NR/2]+v[NR/2+1])/2 }'; }
 
 # "EPISODES DATA_BYTES STACK_BYTES" of a capture's off-CPU records
 # (capture/capture.h: 16-byte header, then {u32 type, u32 arg, u64 len}
@@ -122,12 +121,7 @@ run_variant() {
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "== $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, $(uname -r), load average $load at start"
 echo "== $ROUNDS round trips, $RUNS alternating rounds, the workload pinned to CPU 0, nice $NICE"
-for ((i = 1; i <= RUNS; i++)); do
-	for v in "${variants[@]}"; do
-		[ -n "${failed[$v]:-}" ] || run_variant "$v"
-	done
-	echo "   round $i/$RUNS done" >&2
-done
+alternate "$RUNS" "${variants[@]}"
 base=$(median ${rates[untraced]:-})
 declare -A cost
 printf '%-12s %12s %7s %7s  %s\n' variant "median rt/s" ratio cost "runs (rt/s)"

@@ -40,6 +40,7 @@ int main(int argc, char **argv)
 {
 	const char *names[NCOMMANDS], *near;
 
+	f2t_stdout_begin();
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

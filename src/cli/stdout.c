@@ -19,6 +19,15 @@ void f2t_stdout_name(char *buf, size_t len)
 	snprintf(buf, len, "standard output");
 }
 
+void f2t_stdout_begin(void)
+{
+	/* 64 KB: record --help is over stdio's default 4 KB (glibc sizes no buffer it allocates). */
+	static char buf[64 * 1024];
+
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, buf, _IOFBF, sizeof(buf));
+}
+
 int f2t_stdout_finish(int status)
 {
 	char name[4096];

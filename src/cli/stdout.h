@@ -19,6 +19,16 @@
 void f2t_stdout_name(char *buf, size_t len);
 
 /**
+ * f2t_stdout_begin() - give standard output, when it is not a terminal, a
+ *			buffer that holds any help text or short answer whole
+ *
+ * A write that fails while a subcommand prints leaves only ferror(): its
+ * errno is gone by the end.  Written once, at f2t_stdout_finish(), the
+ * error is known and said ("No space left on device").  Call it first.
+ */
+void f2t_stdout_begin(void);
+
+/**
  * f2t_stdout_finish() - flush standard output and check it
  * @status: the subcommand's exit status
  *
