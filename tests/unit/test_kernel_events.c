@@ -661,6 +661,34 @@ static void test_long_names(void **state)
 	free(want);
 }
 
+/* A one-CPU capture for pid 100 (worker) at PATH, up to its formats. */
+static struct f2t_capw *one_cpu_capture(const char *path, struct ids *id)
+{
+	struct f2t_capw *w = f2t_capw_open(path, false);
+
+	capture_start(w, "clock=mono\nncpus=1\nsubbuf_size=4096\n", id);
+	assert_int_equal(f2t_capw_add(w, F2T_CAP_TASKS, 0, "100 100 worker\n", 15), 0);
+	return w;
+}
+
+/* Ends W with CPU0's page, converts PATH_CAP into OUT and returns what OUT holds. */
+static char *convert_one_cpu(struct f2t_capw *w, struct page *cpu0, const char *path_cap,
+			     const char *out)
+{
+	struct f2t_convert_opts o = { 0 };
+	char *text;
+
+	page_close(cpu0);
+	assert_int_equal(f2t_capw_add(w, F2T_CAP_CPU_DATA, 0, cpu0->b, PAGE), 0);
+	assert_int_equal(f2t_capw_close(w), 0);
+	assert_int_equal(f2t_convert_add_output(&o, out, NULL), 0);
+	assert_int_equal(f2t_convert(path_cap, &o), 0);
+	text = slurp(out, NULL);
+	unlink(path_cap);
+	unlink(out);
+	return text;
+}
+
 /*
  * A softirq_entry whose print format names the action with a %ps of vec,
  * and a symbol at vec's value: libtraceevent sizes its symbol map at its
@@ -672,17 +700,15 @@ static void test_long_names(void **state)
 static void check_softirq_named_by_symbol(const char *conversion)
 {
 	const char ksyms[] = "0000000000000001 T tasklet_action\nffffffff81000000 T _stext\n";
-	char path[512], out[2][96], fmt[256], *text, *j;
-	struct f2t_convert_opts o = { 0 };
+	char path[512], path_cap[96], path_json[96], fmt[256], *text;
 	struct f2t_capw *w;
 	struct page cpu0;
 	struct ids id;
 	size_t len;
 
-	for (int i = 0; i < 2; i++)
-		snprintf(out[i], sizeof(out[i]), "%s/ps.%s", dir, (const char *[]){ "cap", "json" }[i]);
-	w = f2t_capw_open(out[0], false);
-	capture_start(w, "clock=mono\nncpus=1\nsubbuf_size=4096\n", &id);
+	snprintf(path_cap, sizeof(path_cap), "%s/ps.path_cap", dir);
+	snprintf(path_json, sizeof(path_json), "%s/ps.json", dir);
+	w = one_cpu_capture(path_cap, &id);
 	fixture_path(path, sizeof(path), "irq.softirq_entry.format");
 	text = slurp(path, &len);
 	len = (size_t)(strstr(text, "print fmt: ") - text);
@@ -694,22 +720,13 @@ static void check_softirq_named_by_symbol(const char *conversion)
 	id.soft_entry = (uint16_t)atoi(strstr(text, "\nID: ") + 5);
 	free(text);
 	id.soft_exit = add_format(w, "irq", "softirq_exit");
-	assert_int_equal(f2t_capw_add(w, F2T_CAP_TASKS, 0, "100 100 worker\n", 15), 0);
 	assert_int_equal(f2t_capw_add(w, F2T_CAP_KALLSYMS, 0, ksyms, strlen(ksyms)), 0);
 	page_init(&cpu0);
 	small(&cpu0, id.soft_entry, 12000, 100, 1, 0, 12);
 	small(&cpu0, id.soft_exit, 12030, 100, 1, 0, 12);
-	page_close(&cpu0);
-	assert_int_equal(f2t_capw_add(w, F2T_CAP_CPU_DATA, 0, cpu0.b, PAGE), 0);
-	assert_int_equal(f2t_capw_close(w), 0);
-
-	assert_int_equal(f2t_convert_add_output(&o, out[1], NULL), 0);
-	assert_int_equal(f2t_convert(out[0], &o), 0);
-	j = slurp(out[1], NULL);
-	expect_in(j, "JSON", "{\"name\":\"SOFTIRQ (tasklet_action)\",\"cat\":\"irq\",\"ph\":\"B\"");
-	free(j);
-	for (int i = 0; i < 2; i++)
-		unlink(out[i]);
+	text = convert_one_cpu(w, &cpu0, path_cap, path_json);
+	expect_in(text, "JSON", "{\"name\":\"SOFTIRQ (tasklet_action)\",\"cat\":\"irq\",\"ph\":\"B\"");
+	free(text);
 }
 
 static void test_symbols_before_the_first_lookup(void **state)
@@ -741,19 +758,16 @@ static void test_printk_string_of_a_long_field(void **state)
 		"\n"
 		"print fmt: \"n=%d msg=%s\", REC->n, REC->msg\n";
 	const char printk[] = "0xffffffff82000000 : \"hello from printk\"\n";
-	char out[2][96], *t;
-	struct f2t_convert_opts o = { 0 };
+	char path_cap[96], path_txt[96], *t;
 	struct f2t_capw *w;
 	struct page cpu0;
 	struct rec r;
 	struct ids id;
 
-	for (int i = 0; i < 2; i++)
-		snprintf(out[i], sizeof(out[i]), "%s/printk.%s", dir, (const char *[]){ "cap", "txt" }[i]);
-	w = f2t_capw_open(out[0], false);
-	capture_start(w, "clock=mono\nncpus=1\nsubbuf_size=4096\n", &id);
+	snprintf(path_cap, sizeof(path_cap), "%s/printk.path_cap", dir);
+	snprintf(path_txt, sizeof(path_txt), "%s/printk.txt", dir);
+	w = one_cpu_capture(path_cap, &id);
 	assert_int_equal(f2t_capw_add2(w, F2T_CAP_EVENT_FORMAT, 0, "test", 5, fmt, strlen(fmt)), 0);
-	assert_int_equal(f2t_capw_add(w, F2T_CAP_TASKS, 0, "100 100 worker\n", 15), 0);
 	assert_int_equal(f2t_capw_add(w, F2T_CAP_KALLSYMS, 0, kallsyms, strlen(kallsyms)), 0);
 	assert_int_equal(f2t_capw_add(w, F2T_CAP_PRINTK_FORMATS, 0, printk, strlen(printk)), 0);
 	page_init(&cpu0);
@@ -761,17 +775,9 @@ static void test_printk_string_of_a_long_field(void **state)
 	put32(&r, 8, 7);
 	put64(&r, 16, 0xffffffff82000000ull);
 	page_add(&cpu0, 12000, r.b, 24);
-	page_close(&cpu0);
-	assert_int_equal(f2t_capw_add(w, F2T_CAP_CPU_DATA, 0, cpu0.b, PAGE), 0);
-	assert_int_equal(f2t_capw_close(w), 0);
-
-	assert_int_equal(f2t_convert_add_output(&o, out[1], NULL), 0);
-	assert_int_equal(f2t_convert(out[0], &o), 0);
-	t = slurp(out[1], NULL);
+	t = convert_one_cpu(w, &cpu0, path_cap, path_txt);
 	expect_in(t, "text", "strptr: n=7 msg=hello from printk\n");
 	free(t);
-	for (int i = 0; i < 2; i++)
-		unlink(out[i]);
 }
 
 static void check_duration(uint64_t ns, const char *want)
