@@ -1,135 +1,169 @@
 #!/usr/bin/env bash
-# Conversion benchmark: events/s from capture to FXT (and JSON) on one core,
-# FXT bytes per context switch, peak memory of convert for ~1 M and ~10 M
-# events, and the same workload through `trace-cmd report` and `perf script`
-# for comparison.  Prints figures; asserts nothing.  Needs root (it records).
+# Conversion benchmark, like for like: every tool on recordings of the same
+# run (the ping-pong pinned to CPU 0: our capture, trace-cmd's trace.dat
+# and perf's perf.data all recorded at once, so the same events), of about
+# 1 M and 10 M events; binary outputs set against binary, text against
+# text, each said; outputs on a tmpfs; CPU time (user + system) on one
+# core.  The floor is scripts/bench-floor.c: libtraceevent's kbuffer walk of
+# the capture reading each event's numeric fields, and nothing more.
+# Rounds alternate the variants; each figure is the median of RUNS, each
+# ratio the median of the per-round ratios to the floor (or to trace-cmd
+# report).  Prints figures (a Markdown table per size); asserts nothing.
 #
-# usage: scripts/bench-convert.sh [ROUNDS]      (default 5 runs per figure)
-#        OLD=path/to/ftrace2trace scripts/bench-convert.sh
-#            also times that (earlier) binary on the same captures, run for
-#            run alternating with this one, and prints the ratio of medians
+# usage: sudo scripts/bench-convert.sh record DIR   record the inputs into DIR
+#        scripts/bench-convert.sh time DIR          time the conversions of them
+#        sudo scripts/bench-convert.sh              both, in a temporary DIR
+# Recording takes a minute (10 M events); a machine shared with other
+# recorders should serialize it with theirs.
+# environment: RUNS=7 SIZES="1M 10M" CPU=1 (the core conversions run on)
+#              OLD=path/to/ftrace2trace (an earlier build, timed too)
+#              OUT=DIR (outputs there instead of a directory on /dev/shm)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROUNDS=${1:-5}
-F2T=$PWD/ftrace2trace
+. scripts/bench-lib.bash
+RUNS=${RUNS:-7}
+SIZES=${SIZES:-1M 10M}
+F2T=${F2T:-$PWD/ftrace2trace}
 PP=$PWD/build/tests/helpers/pingpong
-W=$(mktemp -d /tmp/f2t-bench-convert.XXXXXX)
-# Outputs go to a tmpfs where there is one (OUT=DIR chooses): on the shared
-# VM's disk, writing back a 1 GB JSON output took 3.9 s in one run and 8.4 s
-# in the next for the same binary, which measures the disk, not conversion.
-O=${OUT:-}
-if [ -z "$O" ] && [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
-	O=$(mktemp -d /dev/shm/f2t-bench-convert.XXXXXX)
-fi
-O=${O:-$W}
-trap 'rm -rf "$W"; [ "$O" = "$W" ] || [ -n "${OUT:-}" ] || rm -rf "$O"' EXIT
-echo "captures in $W, outputs in $O"
-make -s ftrace2trace build/tests/helpers/pingpong
+SCHED=(sched_switch sched_waking sched_wakeup sched_wakeup_new sched_process_fork
+       sched_process_exec sched_process_exit)
+die() { echo "bench-convert: $*" >&2; exit 1; }
 
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+# The ping-pong makes about 4.25 events per round trip pinned to one CPU.
+round_trips() { case $1 in 1M) echo 235000 ;; 10M) echo 2350000 ;; *) die "size $1: 1M or 10M" ;; esac; }
 
-# A capture of about N events: the ping-pong makes roughly 6 events per round trip.
-capture() { # name roundtrips
-	"$F2T" record -q -k "$W/$1.cap" -o "$W/$1.rec.fxt" -- "$PP" "$2" >/dev/null
-	"$F2T" convert "$W/$1.cap" -o "$W/$1.fxt" 2>&1 | sed -n 's/^ftrace2trace: \([0-9]*\) events.*/\1/p'
+# record_inputs DIR: for each size, one run of the ping-pong recorded by
+# ftrace2trace (DIR/S.cap, no samples), trace-cmd (DIR/S.dat, -C mono, the
+# same sched events, uncompressed) and perf (DIR/S.perf.data, the same
+# tracepoints, system-wide), the three nested.
+record_inputs() {
+	local d=$1 s pe=() te=()
+	[ "$(id -u)" -eq 0 ] || die "recording needs root"
+	command -v trace-cmd >/dev/null || die "needs trace-cmd"
+	command -v perf >/dev/null || die "needs perf"
+	make -s ftrace2trace build/tests/helpers/pingpong
+	for e in "${SCHED[@]}"; do pe+=(-e "sched:$e"); te+=(-e "$e"); done
+	mkdir -p "$d"
+	for s in $SIZES; do
+		"$F2T" record -q --no-sample -k "$d/$s.cap" -o "$d/$s.rec.fxt" -- \
+			tests/helpers/trace_cmd_record.sh --compression none -B "f2t-bench-$$" -C mono \
+			"${te[@]}" -b 65536 -o "$d/$s.dat" -- \
+			perf record -q -a -m 16M "${pe[@]}" -o "$d/$s.perf.data" -- \
+			taskset -c 0 "$PP" "$(round_trips "$s")" >"$d/$s.log" 2>&1 ||
+			{ cat "$d/$s.log" >&2; die "recording $s failed"; }
+		rm -f "$d/$s.rec.fxt"
+		echo "$s: recorded $(ls -s --block-size=M "$d/$s.cap" "$d/$s.dat" "$d/$s.perf.data" | tr '\n' ' ')"
+	done
 }
 
-# Wall seconds on one pinned core, peak RSS in KB, user seconds.  Dirty pages
-# are written out first: a run that follows one which left a gigabyte unwritten
-# is otherwise slowed by the kernel's throttling, not by its own work.  Ours
-# syncs its output before renaming it (the earlier binary did not): wall time
-# includes that, user time does not.
-# Wall time from the shell's microsecond clock: /usr/bin/time's %e has 10 ms
-# steps, an eighth of a 1 M-event FXT conversion.
-timed() {
-	local t0 r
-	sync
-	t0=$EPOCHREALTIME
-	r=$(/usr/bin/time -f '%M %U' taskset -c 1 "$@" 2>&1 >/dev/null | tail -1)
-	printf '%.4f %s\n' "$(echo "$EPOCHREALTIME - $t0" | bc -l)" "$r"
+# The records each tool says its input holds: ours as convert counts them,
+# trace-cmd's and perf's as the lines they print.
+count_events() { # KIND FILE
+	case $1 in
+	cap) "$F2T" convert "$2" -o "$O/count.fxt" 2>&1 |
+		sed -n 's/^ftrace2trace: decoded \([0-9]*\) ring-buffer records.*/\1/p' ;;
+	dat) trace-cmd report "$2" 2>/dev/null | grep -c ': sched_' ;;
+	perf) perf script -i "$2" 2>/dev/null | wc -l ;;
+	esac
 }
 
-for size in 1M:170000 10M:1700000; do
-	name=${size%%:*}; rt=${size##*:}
-	events=$(capture "$name" "$rt")
-	switches=$("$F2T" dump --stats "$W/$name.fxt" | awk '$1 == "context_switch" {print $2}')
-	fxt_bytes=$(stat -c %s "$W/$name.fxt")
-	for fmt in fxt json; do
-		secs=() rss=() user=() osecs=() orss=() ouser=()
-		for _ in $(seq "$ROUNDS"); do
-			# The previous run's output goes first: replacing a 1 GB file
-			# made the kernel free its pages inside the timed run, and the
-			# same binary's time vary from 3.5 s to 6.6 s (system 1.3 to 4.2 s).
-			rm -f "$O/out.$fmt" "$O/old.$fmt"
-			read -r s m u < <(timed "$F2T" convert -q "$W/$name.cap" -o "$O/out.$fmt")
-			secs+=("$s"); rss+=("$m"); user+=("$u")
-			out_bytes=$(stat -c %s "$O/out.$fmt")
-			if [ -n "${OLD:-}" ]; then
-				rm -f "$O/out.$fmt"
-				read -r s m u < <(timed "$OLD" convert -q "$W/$name.cap" -o "$O/old.$fmt")
-				osecs+=("$s"); orss+=("$m"); ouser+=("$u")
-			fi
-		done
-		s=$(printf '%s\n' "${secs[@]}" | median)
-		m=$(printf '%s\n' "${rss[@]}" | median)
-		u=$(printf '%s\n' "${user[@]}" | median)
-		printf '%-4s %-4s events=%-9s median %.3f s  %.2f M events/s  user %.2f s  peak RSS %s KB  %s bytes  %.1f bytes/switch (file)\n' \
-			"$name" "$fmt" "$events" "$s" "$(echo "$events / $s / 1000000" | bc -l)" "$u" "$m" \
-			"$out_bytes" "$(echo "$out_bytes / $switches" | bc -l)"
+time_inputs() {
+	local d=$1 s v r
+	[ -x "$F2T" ] || die "$F2T not built (make)"
+	O=$(out_dir f2t-bench-convert)
+	CLEAN+=" $O"
+	build_harness bench-floor.c "$O/floor"
+	echo "== conversion of the ping-pong, CPU time on CPU $CPU, $RUNS alternating rounds, outputs on $O"
+	load_line
+	for s in $SIZES; do
+		[ -s "$d/$s.cap" ] || die "$d/$s.cap missing: record first"
+		local -A n=() cpu=() rss=() ratio=() what=() kind=()
+		n[cap]=$(count_events cap "$d/$s.cap")
+		[ -s "$d/$s.dat" ] && n[dat]=$(count_events dat "$d/$s.dat")
+		[ -s "$d/$s.perf.data" ] && n[perf]=$(count_events perf "$d/$s.perf.data")
+		local vs=(floor source pftrace fxt txt)
+		what[floor]="floor: kbuffer walk + numeric fields (libtraceevent)"; kind[floor]="none"
+		what[source]="our source alone: decode + merge by time"; kind[source]="none"
+		what[pftrace]="ftrace2trace convert capture -> .pftrace"; kind[pftrace]=binary
+		what[fxt]="ftrace2trace convert capture -> .fxt"; kind[fxt]=binary
+		what[txt]="ftrace2trace convert capture -> .txt"; kind[txt]=text
 		if [ -n "${OLD:-}" ]; then
-			os=$(printf '%s\n' "${osecs[@]}" | median)
-			om=$(printf '%s\n' "${orss[@]}" | median)
-			ou=$(printf '%s\n' "${ouser[@]}" | median)
-			printf '%-4s %-4s OLD     median %.3f s  %.2f M events/s  user %.2f s  peak RSS %s KB  (new/old time %.3f, user %.3f)\n' \
-				"$name" "$fmt" "$os" "$(echo "$events / $os / 1000000" | bc -l)" "$ou" "$om" \
-				"$(echo "$s / $os" | bc -l)" "$(echo "$u / $ou" | bc -l)"
+			vs+=(old-pftrace old-fxt)
+			what[old-pftrace]="OLD convert capture -> .pftrace"; kind[old-pftrace]=binary
+			what[old-fxt]="OLD convert capture -> .fxt"; kind[old-fxt]=binary
 		fi
-		rm -f "$O/out.$fmt" "$O/old.$fmt"
+		if [ -n "${n[dat]:-}" ]; then
+			vs+=(dat-pftrace dat-txt tc-report)
+			what[dat-pftrace]="ftrace2trace convert trace.dat -> .pftrace"; kind[dat-pftrace]=binary
+			what[dat-txt]="ftrace2trace convert trace.dat -> .txt"; kind[dat-txt]=text
+			what[tc-report]="trace-cmd report trace.dat"; kind[tc-report]=text
+		fi
+		if [ -n "${n[perf]:-}" ]; then
+			vs+=(perf-script)
+			what[perf-script]="perf script perf.data"; kind[perf-script]=text
+		fi
+		for ((r = 1; r <= RUNS; r++)); do
+			local floor_cpu=
+			for v in "${vs[@]}"; do
+				rm -f "$O"/out.*
+				case $v in
+				floor) set -- "$O/floor" "$d/$s.cap" ;;
+				source) set -- "$O/floor" --source "$d/$s.cap" ;;
+				pftrace | fxt | txt) set -- "$F2T" convert -q "$d/$s.cap" -o "$O/out.$v" ;;
+				old-*) set -- "$OLD" convert -q "$d/$s.cap" -o "$O/out.${v#old-}" ;;
+				dat-*) set -- "$F2T" convert -q "$d/$s.dat" -o "$O/out.${v#dat-}" ;;
+				tc-report) set -- trace-cmd report "$d/$s.dat" ;;
+				perf-script) set -- perf script -i "$d/$s.perf.data" ;;
+				esac
+				read -r c m < <(cpu_timed "$O/out.stdout" "$@")
+				cpu[$v]+="$c " rss[$v]+="$m "
+				[ "$v" = floor ] && floor_cpu=$c
+				ratio[$v]+="$(awk -v a="$c" -v b="$floor_cpu" 'BEGIN { print a / b }') "
+			done
+			echo "   $s round $r/$RUNS done" >&2
+		done
+		rm -f "$O"/out.*
+		echo
+		echo "$s: capture ${n[cap]} records; trace.dat ${n[dat]:-(none)}; perf.data ${n[perf]:-(none)} (each as its own tool counts them)"
+		echo
+		echo "| $s events | output | M events/s (CPU) | CPU time vs the floor | peak RSS |"
+		echo "| --- | --- | --- | --- | --- |"
+		for v in "${vs[@]}"; do
+			local ev=${n[cap]} c m q
+			case $v in dat-* | tc-report) ev=${n[dat]} ;; perf-script) ev=${n[perf]} ;; esac
+			c=$(printf '%s\n' ${cpu[$v]} | fmedian)
+			m=$(printf '%s\n' ${rss[$v]} | fmedian)
+			q=$(printf '%s\n' ${ratio[$v]} | fmedian)
+			printf '| %s | %s | %.2f | %.2fx | %.0f MB |\n' "${what[$v]}" "${kind[$v]}" \
+				"$(awk -v e="$ev" -v c="$c" 'BEGIN { print e / c / 1e6 }')" "$q" \
+				"$(awk -v m="$m" 'BEGIN { print m / 1024 }')"
+		done
+		for v in pftrace fxt; do
+			[ -n "${OLD:-}" ] || break
+			paste -d' ' <(printf '%s\n' ${cpu[$v]}) <(printf '%s\n' ${cpu[old-$v]}) |
+				awk '{ print $1 / $2 }' | fmedian |
+				xargs printf 'this build / OLD, .%s: %.3f (median of the rounds'"'"' CPU time ratios)\n' "$v"
+		done
+		echo
+		echo "CPU seconds per run:"
+		for v in "${vs[@]}"; do printf '  %-12s %s\n' "$v" "${cpu[$v]}"; done
 	done
-	cs_bytes=$("$F2T" dump --stats "$W/$name.fxt" | awk '$1 == "context_switch" {print $3}')
-	[ -n "$cs_bytes" ] && printf '%-4s fxt  context switch records: %s, %.1f bytes each\n' \
-		"$name" "$switches" "$(echo "$cs_bytes / $switches" | bc -l)"
-done
+	echo "The floor's peak RSS counts the whole capture, mapped and never released."
+	load_line
+}
 
-# Peers on the same workload (1M size): perf script and trace-cmd report.
-if command -v perf >/dev/null; then
-	perf sched record -o "$W/perf.data" -- "$PP" 170000 >/dev/null 2>&1 || true
-	if [ -s "$W/perf.data" ]; then
-		n=$(perf script -i "$W/perf.data" 2>/dev/null | wc -l)
-		secs=()
-		for _ in $(seq "$ROUNDS"); do
-			read -r s m _ < <(timed perf script -i "$W/perf.data")
-			secs+=("$s")
-		done
-		s=$(printf '%s\n' "${secs[@]}" | median)
-		printf 'peer perf script       events=%-9s median %.3f s  %.2f M events/s\n' "$n" "$s" \
-			"$(echo "$n / $s / 1000000" | bc -l)"
-	fi
-fi
-if command -v trace-cmd >/dev/null; then
-	# trace-cmd record aborts where the function tracer is refused; extract from
-	# an instance we fill ourselves instead, then time `trace-cmd report`.
-	T=/sys/kernel/tracing
-	inst=$T/instances/f2t-bench-tc
-	mkdir -p "$inst"
-	echo 8192 > "$inst/buffer_size_kb"
-	for e in sched_switch sched_waking sched_wakeup sched_wakeup_new sched_process_fork \
-		 sched_process_exec sched_process_exit sched_process_free; do
-		echo 1 > "$inst/events/sched/$e/enable"
-	done
-	"$PP" 20000 >/dev/null
-	echo 0 > "$inst/tracing_on"
-	trace-cmd extract -B f2t-bench-tc -o "$W/tc.dat" >/dev/null 2>&1 || true
-	rmdir "$inst" 2>/dev/null || true
-	if [ -s "$W/tc.dat" ]; then
-		n=$(trace-cmd report "$W/tc.dat" 2>/dev/null | grep -c ': sched_' || true)
-		secs=()
-		for _ in $(seq "$ROUNDS"); do
-			read -r s m _ < <(timed trace-cmd report "$W/tc.dat")
-			secs+=("$s")
-		done
-		s=$(printf '%s\n' "${secs[@]}" | median)
-		printf 'peer trace-cmd report  events=%-9s median %.3f s  %.2f M events/s\n' "$n" "$s" \
-			"$(echo "$n / $s / 1000000" | bc -l)"
-	fi
-fi
+CPU=${CPU:-1}
+CLEAN=
+# shellcheck disable=SC2086  # the directories made, one a word
+trap 'rm -rf $CLEAN' EXIT
+case ${1:-} in
+record) record_inputs "${2:?usage: $0 record DIR}" ;;
+time) time_inputs "${2:?usage: $0 time DIR}" ;;
+'')
+	D=$(mktemp -d /tmp/f2t-bench-convert.XXXXXX)
+	CLEAN+=" $D"
+	record_inputs "$D"
+	time_inputs "$D"
+	;;
+*) die "usage: $0 [record DIR | time DIR]" ;;
+esac

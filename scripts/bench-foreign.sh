@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Conversion of what others recorded: events/s from trace-cmd's trace.dat
-# and from ftrace text to .fxt (and .pftrace when this build writes it), on
-# one core, beside `trace-cmd report` on the same trace.dat, run for run
-# alternating, medians of ROUNDS runs.  Prints figures; asserts nothing.
+# and from ftrace text to .fxt and .pftrace (binary) and to .txt (text, the
+# kernel's own format), on one core, beside `trace-cmd report` (text) on the
+# same trace.dat, run for run alternating, medians of ROUNDS runs of CPU
+# time (user + system), every output (trace-cmd's included) written to a
+# tmpfs.  Compare text with text: binary output is not what trace-cmd
+# report does.  Prints figures; asserts nothing.
 #
 # usage: scripts/bench-foreign.sh [FILE.dat] [ROUNDS]     (default 5 rounds)
 #
@@ -21,7 +24,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DAT=${1:-}
-ROUNDS=${2:-5}
+ROUNDS=${2:-7}
 RT=${RT:-170000}
 CPU=${CPU:-1}
 F2T=$PWD/ftrace2trace
@@ -30,14 +33,12 @@ trap 'rm -rf "$W"' EXIT
 make -s ftrace2trace build/tests/helpers/pingpong
 command -v trace-cmd >/dev/null || { echo "$0: needs trace-cmd" >&2; exit 1; }
 
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
-# Wall seconds on one pinned core, to the millisecond (time(1) gives hundredths,
-# too coarse for conversions of a tenth of a second).
-timed() {
-	local t0=$EPOCHREALTIME
-	taskset -c "$CPU" "$@" >/dev/null 2>&1
-	awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f\n", b - a }'
-}
+. scripts/bench-lib.bash
+median() { fmedian; }
+O=$(out_dir f2t-bench-foreign)
+trap 'rm -rf "$W" "$O"' EXIT
+# CPU seconds of one run on one pinned core, its standard output on the tmpfs.
+timed() { rm -f "$O"/out.*; cpu_timed "$O/out.stdout" "$@" | cut -d' ' -f1; }
 
 CAP=
 # The mixed workload: what a system-wide recording of a busy machine holds.
@@ -72,8 +73,7 @@ if [ -z "$DAT" ]; then
 fi
 nrec=$(trace-cmd report -N "$DAT" 2>/dev/null | grep -c ': [a-z_]*: ' || true)
 "$F2T" convert -q "$DAT" -o "$W/in.txt"
-formats=(fxt)
-"$F2T" convert --help 2>&1 | grep -q pftrace && formats+=(pftrace)
+formats=(fxt pftrace txt)
 echo "== $DAT: $nrec records (trace-cmd report -N), $(stat -c %s "$DAT") bytes; text $(stat -c %s "$W/in.txt") bytes"
 echo "   $ROUNDS rounds, each: trace-cmd report, then every conversion; one core (cpu $CPU); $(nproc) CPUs, $(uname -r)"
 
@@ -86,10 +86,10 @@ fi
 for f in "${formats[@]}"; do runs+=("dat-$f" "txt-$f"); done
 for _ in $(seq "$ROUNDS"); do
 	t[tc]+="$(timed trace-cmd report "$DAT") "
-	[ -n "$CAP" ] && t[cap]+="$(timed "$F2T" convert -q "$CAP" -o "$W/out.fxt") "
+	[ -n "$CAP" ] && t[cap]+="$(timed "$F2T" convert -q "$CAP" -o "$O/out.fxt") "
 	for f in "${formats[@]}"; do
-		t[dat-$f]+="$(timed "$F2T" convert -q "$DAT" -o "$W/out.$f") "
-		t[txt-$f]+="$(timed "$F2T" convert -q "$W/in.txt" -o "$W/out.$f") "
+		t[dat-$f]+="$(timed "$F2T" convert -q "$DAT" -o "$O/out.$f") "
+		t[txt-$f]+="$(timed "$F2T" convert -q "$W/in.txt" -o "$O/out.$f") "
 	done
 done
 base=$(printf '%s\n' ${t[tc]} | median)
@@ -97,12 +97,13 @@ for r in "${runs[@]}"; do
 	s=$(printf '%s\n' ${t[$r]} | median)
 	n=$nrec
 	case $r in
-	tc) what="trace-cmd report (trace.dat)" ;;
+	tc) what="trace-cmd report (trace.dat), text" ;;
 	cap) what="ftrace2trace capture -> .fxt *"; n=$cap_events ;;
 	dat-*) what="ftrace2trace trace.dat -> .${r#dat-}" ;;
 	txt-*) what="ftrace2trace text -> .${r#txt-}" ;;
 	esac
-	printf '%-36s median %7.3f s  %6.2f M events/s  %6.1fx trace-cmd report  (runs: %s)\n' \
+	case $r in *-txt) what+=", text" ;; cap | *-fxt | *-pftrace) what+=", binary" ;; esac
+	printf '%-44s median %7.3f s CPU  %6.2f M events/s  %6.1fx trace-cmd report  (runs: %s)\n' \
 		"$what" "$s" "$(echo "$n / $s / 1000000" | bc -l)" "$(echo "$base / $s" | bc -l)" \
 		"${t[$r]% }"
 done

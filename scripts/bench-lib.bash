@@ -1,4 +1,4 @@
-# Sourced by the scripts/bench-*.sh that time recordings.
+# Sourced by the scripts/bench-*.sh: medians, the machine, timing, tmpfs outputs, harnesses.
 
 # median N...: the median of integers (the mean of the middle two if even)
 median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {
@@ -21,6 +21,54 @@ pmu_line() {
 	else
 		echo "PMU: software only (no CPU PMU in /sys/bus/event_source/devices)"
 	fi
+}
+
+# fmedian: the median of the numbers on standard input (decimals too)
+fmedian() { sort -g | awk '{a[NR]=$1} END {if (NR) print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+
+# load_line: the machine's load, for the figures' header: on a shared
+# machine only ratios measured in the same run mean much.
+load_line() { echo "load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs, $(date -u '+%Y-%m-%d %H:%M UTC')"; }
+
+# out_dir PREFIX: a new directory for outputs on a tmpfs (OUT=DIR chooses
+# another): written to a disk, a conversion's time is the disk's write-back
+# (a 1 GB output took 3.9 s in one run and 8.4 s in the next), and the
+# smaller output looks the faster.
+out_dir() {
+	if [ -n "${OUT:-}" ]; then
+		mktemp -d "$OUT/$1.XXXXXX"
+	elif [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
+		mktemp -d "/dev/shm/$1.XXXXXX"
+	else
+		echo "bench: no tmpfs at /dev/shm: outputs go to $(dirname "$(mktemp -u)") (set OUT=DIR)" >&2
+		mktemp -d "/tmp/$1.XXXXXX"
+	fi
+}
+
+# cpu_timed STDOUT CMD...: CMD on CPU ${CPU:-1}, its standard output to
+# STDOUT; prints its CPU seconds (user + system, to the millisecond: bash's
+# time) and its peak RSS in KB.  CPU time, not wall time: waiting for a
+# core that others share does not count.
+cpu_timed() {
+	local o=$1 rss t TIMEFORMAT='%3U %3S'
+	shift
+	rss=$(mktemp)
+	t=$( { time taskset -c "${CPU:-1}" /usr/bin/time -f %M -o "$rss" "$@" >"$o" 2>/dev/null; } 2>&1 )
+	awk -v t="$t" -v m="$(tail -1 "$rss")" 'BEGIN { split(t, a, " "); printf "%.3f %s\n", a[1] + a[2], m }'
+	rm -f "$rss"
+}
+
+# build_harness SRC OUT [TREE]: scripts/SRC (a C harness over the
+# project's library) built against TREE's build/libf2t.a (default: this
+# tree), as make links the program.
+build_harness() {
+	local tree=${3:-.} pkgs="libtracefs libtraceevent libtracecmd libelf libdw zlib libzstd"
+	make -s -C "$tree" build/libf2t.a
+	pkg-config --exists libbpf && pkgs+=" libbpf"
+	# shellcheck disable=SC2046,SC2086  # flags are words
+	cc -std=c11 -D_GNU_SOURCE -O2 -I"$tree/src" -I"$tree/include" $(pkg-config --cflags $pkgs) \
+		-o "$2" "scripts/$1" "$tree/build/libf2t.a" $(pkg-config --libs $pkgs) \
+		-lstdc++ -lpthread -lm
 }
 
 # alternate RUNS VARIANT...: RUNS rounds, each calling the script's

@@ -5,8 +5,10 @@
 #    samples), next to the .fxt and .json of the same capture;
 #  - speed: events/s from a capture to .pftrace on one core, alternating
 #    run for run with the same capture to .fxt (the peer, same machine
-#    load), medians and their ratio; by wall time, and by CPU time (user +
-#    system), which other processes sharing the core do not inflate;
+#    load), medians and their ratio, by CPU time (user + system), which
+#    other processes sharing the core do not inflate, the outputs written
+#    to a tmpfs: on a disk, the larger file's write-back made the format
+#    with the smaller file look the faster;
 #  - memory: peak RSS of that conversion for ~1 M and ~10 M events;
 #  - loading: how long Perfetto's trace processor takes to load the same
 #    recording as .pftrace, .fxt and .json (TRACE_PROCESSOR or
@@ -14,25 +16,23 @@
 # The machine's load average is printed before and after: figures taken
 # while others run are noisy, which is why medians and ratios are given.
 #
-# usage: sudo scripts/bench-perfetto.sh [ROUNDS]   (default 5 runs per figure)
+# usage: sudo scripts/bench-perfetto.sh [ROUNDS]   (default 7 runs per figure)
+# OUT=DIR: outputs there instead of a directory on /dev/shm
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROUNDS=${1:-5}
+ROUNDS=${1:-7}
 F2T=$PWD/ftrace2trace
 PP=$PWD/build/tests/helpers/pingpong
 TP=${TRACE_PROCESSOR:-$(command -v trace_processor_shell || true)}
+. scripts/bench-lib.bash
 W=$(mktemp -d /tmp/f2t-bench-perfetto.XXXXXX)
-trap 'rm -rf "$W"' EXIT
+O=$(out_dir f2t-bench-perfetto)
+trap 'rm -rf "$W" "$O"' EXIT
 [ "$(id -u)" -eq 0 ] || { echo "bench-perfetto: needs root (it records)" >&2; exit 1; }
 make -s ftrace2trace build/tests/helpers/pingpong
 
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
-# Wall seconds, peak RSS in KB and CPU seconds of a command pinned to CPU 1.
-timed() {
-	/usr/bin/time -f '%e %M %U %S' taskset -c 1 "$@" 2>&1 >/dev/null | tail -1 |
-		awk '{print $1, $2, $3 + $4}'
-}
-load() { echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs)"; }
+median() { fmedian; }
+load() { load_line; }
 
 load
 # A capture of ping-pong round trips on one CPU, no samples; prints events and switches.
@@ -42,7 +42,7 @@ capture() { # name roundtrips
 		sed -n 's/^ftrace2trace: \([0-9]*\) events .*: \([0-9]*\) sched_switch.*/\1 \2/p'
 }
 
-for size in 1M:170000 10M:1700000; do
+for size in 1M:235000 10M:2350000; do
 	name=${size%%:*} rt=${size##*:}
 	read -r events switches < <(capture "$name" "$rt")
 	for fmt in pftrace fxt json; do
@@ -50,27 +50,24 @@ for size in 1M:170000 10M:1700000; do
 		printf '%-3s size %-7s %11s bytes  %6.1f bytes per context switch (%s switches, %s events)\n' \
 			"$name" "$fmt" "$bytes" "$(echo "$bytes / $switches" | bc -l)" "$switches" "$events"
 	done
-	declare -A wall=() cpu=() rss=() med_wall=() med_cpu=()
+	declare -A cpu=() rss=() med_cpu=()
 	for _ in $(seq "$ROUNDS"); do
 		for fmt in pftrace fxt; do
-			read -r s m c < <(timed "$F2T" convert -q "$W/$name.cap" -o "$W/out.$fmt")
-			wall[$fmt]+=" $s" cpu[$fmt]+=" $c" rss[$fmt]+=" $m"
+			rm -f "$O/out.$fmt"
+			read -r c m < <(cpu_timed /dev/null "$F2T" convert -q "$W/$name.cap" -o "$O/out.$fmt")
+			cpu[$fmt]+=" $c" rss[$fmt]+=" $m"
 		done
 	done
 	for fmt in pftrace fxt; do
 		# shellcheck disable=SC2086
-		s=$(printf '%s\n' ${wall[$fmt]} | median) c=$(printf '%s\n' ${cpu[$fmt]} | median)
-		# shellcheck disable=SC2086
-		m=$(printf '%s\n' ${rss[$fmt]} | median)
-		med_wall[$fmt]=$s med_cpu[$fmt]=$c
-		printf '%-3s speed %-7s wall median %.3f s %5.2f M events/s; CPU median %.3f s %5.2f M events/s; peak RSS %s KB (wall runs:%s)\n' \
-			"$name" "$fmt" "$s" "$(echo "$events / $s / 1000000" | bc -l)" "$c" \
-			"$(echo "$events / $c / 1000000" | bc -l)" "$m" "${wall[$fmt]}"
+		c=$(printf '%s\n' ${cpu[$fmt]} | median) m=$(printf '%s\n' ${rss[$fmt]} | median)
+		med_cpu[$fmt]=$c
+		printf '%-3s speed %-7s CPU median %.3f s %5.2f M events/s; peak RSS %s KB (CPU runs:%s)\n' \
+			"$name" "$fmt" "$c" "$(echo "$events / $c / 1000000" | bc -l)" "$m" "${cpu[$fmt]}"
 	done
-	printf '%-3s speed pftrace/fxt ratio of medians: wall %.2f, CPU %.2f\n' "$name" \
-		"$(echo "${med_wall[pftrace]} / ${med_wall[fxt]}" | bc -l)" \
+	printf '%-3s speed pftrace/fxt ratio of CPU medians %.2f (outputs on a tmpfs)\n' "$name" \
 		"$(echo "${med_cpu[pftrace]} / ${med_cpu[fxt]}" | bc -l)"
-	rm -f "$W/out.pftrace" "$W/out.fxt"
+	rm -f "$O/out.pftrace" "$O/out.fxt"
 done
 
 if [ -n "$TP" ] && [ -x "$TP" ]; then
@@ -78,13 +75,13 @@ if [ -n "$TP" ] && [ -x "$TP" ]; then
 	declare -A t=()
 	for _ in $(seq "$ROUNDS"); do
 		for fmt in pftrace fxt json; do
-			read -r s _ _ < <(timed "$TP" -q "$W/q.sql" "$W/1M.$fmt")
+			read -r s _ < <(cpu_timed /dev/null "$TP" -q "$W/q.sql" "$W/1M.$fmt")
 			t[$fmt]="${t[$fmt]:-} $s"
 		done
 	done
 	for fmt in pftrace fxt json; do
 		s=$(printf '%s\n' ${t[$fmt]} | median)
-		printf '1M  trace processor loads %-7s median %.2f s   (runs:%s)\n' "$fmt" "$s" "${t[$fmt]}"
+		printf '1M  trace processor loads %-7s median %.2f s of CPU (runs:%s)\n' "$fmt" "$s" "${t[$fmt]}"
 	done
 else
 	echo "no trace processor (TRACE_PROCESSOR or trace_processor_shell on PATH): load times not measured"

@@ -17,17 +17,9 @@ CPU=${CPU:-0}
 W=$(mktemp -d /tmp/f2t-bench-pipeline.XXXXXX)
 trap 'rm -rf "$W"' EXIT
 
-# bench TREE OUT: the harness linked against TREE's library, as make links ours.
-bench() {
-	make -s -C "$1" build/libf2t.a
-	local pkgs="libtracefs libtraceevent libtracecmd libelf libdw zlib libzstd"
-	pkg-config --exists libbpf && pkgs+=" libbpf"
-	# shellcheck disable=SC2046,SC2086  # flags are words
-	cc -std=c11 -D_GNU_SOURCE -O2 -I"$1/src" -I"$1/include" $(pkg-config --cflags $pkgs) \
-		-o "$2" scripts/bench-pipeline.c "$1/build/libf2t.a" $(pkg-config --libs $pkgs) \
-		-lstdc++ -lpthread -lm
-}
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+. scripts/bench-lib.bash
+median() { fmedian; }
+bench() { build_harness bench-pipeline.c "$2" "$1"; }
 run() { taskset -c "$CPU" "$1" "$IN" "$W/out" "$2" "$REPS" | sed 's/.*median \([0-9.]*\) .*/\1/'; }
 
 bench . "$W/this"

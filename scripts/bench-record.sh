@@ -9,6 +9,10 @@
 # most 10 points more than --no-sample, and --no-sample is at or above the
 # best peer recording the same sched events.
 #
+#   kernel-floor     the same sched events enabled in a tracefs instance of
+#                    our own on the mono clock, with no reader at all: what
+#                    the kernel's tracepoints cost by themselves, the floor
+#                    of any recorder of them
 #   f2t              ftrace2trace record: sched events + 999 Hz samples
 #                    (per-CPU events, the command's samples kept)
 #   f2t-sample-all   ftrace2trace record --sample-all
@@ -21,9 +25,9 @@
 #   trace-cmd-mono   the same with -C mono, the clock ftrace2trace records
 #                    on (what merging with user traces needs: CLOCK_MONOTONIC
 #                    costs more per event than local's bare sched_clock)
-#   perf-rec         perf record -g: perf's defaults (cycles, or cpu-clock
-#                    without a PMU; 4000 Hz; events that follow the task)
-#   perf-rec-clock   perf record -e cpu-clock -g
+#   perf-rec         perf record -F 999 -g: our rate, perf's events (cycles,
+#                    or cpu-clock without a PMU; events that follow the task)
+#   perf-rec-clock   perf record -F 999 -e cpu-clock -g
 #
 # usage: sudo scripts/bench-record.sh
 # environment:
@@ -34,6 +38,7 @@
 #                   both threads on one CPU, pure context-switch cost);
 #                   free: the scheduler places the threads (cross-CPU
 #                   wake-ups, realistic but noisy in a VM)
+#   VARIANTS="..."  only those (and untraced), e.g. "kernel-floor f2t-no-sample trace-cmd"
 #   F2T=./ftrace2trace  F2T_OLD=  PINGPONG=build/tests/helpers/pingpong
 set -u
 cd "$(dirname "$0")/.."
@@ -55,6 +60,7 @@ die() { echo "bench-record: $*" >&2; exit 1; }
 
 TMP=$(mktemp -d /tmp/bench-record.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
+load_line
 
 # rate_of FILE: the round trips/s the workload printed, or nothing
 rate_of() { sed -n 's/^pingpong: .*(\([0-9]*\)\/s).*/\1/p' "$1" | tail -1; }
@@ -89,13 +95,27 @@ tc_run() {
 		exec trace-cmd "$@"' sh "$TMP" "$TRACEFS" "$@"
 }
 
+# The floor's instance: made for each run, removed after it and at exit.
+FLOOR_INST=$TRACEFS/instances/f2t-bench-floor-$$
+floor_off() { [ ! -d "$FLOOR_INST" ] || rmdir "$FLOOR_INST" 2>/dev/null || true; }
+trap 'floor_off; rm -rf "$TMP"' EXIT
+trap 'exit 130' INT TERM
+floor_on() {
+	mkdir "$FLOOR_INST" || return 1
+	echo mono >"$FLOOR_INST/trace_clock" || return 1
+	for e in "${SCHED_EVENTS[@]}"; do
+		echo 1 >"$FLOOR_INST/events/sched/$e/enable" || return 1
+	done
+}
+
 declare -A rates failed lost
 # f2t-no-sample, perf-sched and trace-cmd* record the same sched events;
 # f2t, f2t-sample-all, f2t-old, perf-rec and perf-rec-clock sample.
-variants=(untraced f2t f2t-sample-all f2t-no-sample perf-sched trace-cmd trace-cmd-mono perf-rec
-	  perf-rec-clock)
-[ -n "$F2T_OLD" ] && variants=(untraced f2t f2t-old f2t-sample-all f2t-no-sample perf-sched
-			       trace-cmd trace-cmd-mono perf-rec perf-rec-clock)
+variants=(untraced kernel-floor f2t f2t-sample-all f2t-no-sample perf-sched trace-cmd trace-cmd-mono
+	  perf-rec perf-rec-clock)
+[ -n "$F2T_OLD" ] && variants=(untraced kernel-floor f2t f2t-old f2t-sample-all f2t-no-sample
+			       perf-sched trace-cmd trace-cmd-mono perf-rec perf-rec-clock)
+[ -n "${VARIANTS:-}" ] && read -ra variants <<<"untraced $VARIANTS"
 
 # run_variant NAME WORKLOAD...: one run, appends its rate or a failure reason
 run_variant() {
@@ -109,6 +129,11 @@ run_variant() {
 	esac
 	case $v in
 	untraced) "$@" >"$out" 2>"$err" ;;
+	kernel-floor)
+		if floor_on 2>"$err"; then "$@" >"$out" 2>>"$err"; else false; fi
+		rc=$?
+		floor_off
+		(exit $rc) ;;
 	f2t) "$F2T" record -o "$TMP/x.fxt" -- "$@" >"$out" 2>"$err" ;;
 	f2t-old) "$F2T_OLD" record -o "$TMP/x.fxt" -- "$@" >"$out" 2>"$err" ;;
 	f2t-sample-all) "$F2T" record --sample-all -o "$TMP/x.fxt" -- "$@" >"$out" 2>"$err" ;;
@@ -116,8 +141,8 @@ run_variant() {
 	# -B: no build-id pass after the run (perf 6.1's crashed on some
 	# machines); the workload has timed itself by then.
 	perf-sched) perf sched record -B -o "$TMP/perf.data" -- "$@" >"$out" 2>"$err" ;;
-	perf-rec) perf record -B -g -o "$TMP/perf.data" -- "$@" >"$out" 2>"$err" ;;
-	perf-rec-clock) perf record -B -e cpu-clock -g -o "$TMP/perf.data" -- "$@" >"$out" 2>"$err" ;;
+	perf-rec) perf record -B -F 999 -g -o "$TMP/perf.data" -- "$@" >"$out" 2>"$err" ;;
+	perf-rec-clock) perf record -B -F 999 -e cpu-clock -g -o "$TMP/perf.data" -- "$@" >"$out" 2>"$err" ;;
 	trace-cmd*)
 		local ev=()
 		for e in "${SCHED_EVENTS[@]}"; do ev+=(-e "$e"); done
@@ -190,6 +215,11 @@ for mode in $MODES; do
 		awk -v n="${ratio[f2t-no-sample]}" -v b="${ratio[$best]}" -v who="$best" 'BEGIN {
 			printf "goal: --no-sample %.2f vs the best peer recording the same events, %s, %.2f (at or above: %s)\n", n, who, b, (n >= b ? "met" : "missed") }'
 	fi
+	for v in f2t-no-sample trace-cmd-mono trace-cmd; do
+		[ -n "${ratio[kernel-floor]:-}" ] && [ -n "${ratio[$v]:-}" ] || continue
+		awk -v n="${ratio[$v]}" -v f="${ratio[kernel-floor]}" -v who="$v" 'BEGIN {
+			printf "floor: %s %.2f vs the tracepoints alone, no reader, %.2f (%.0f%% of the floor'"'"'s speed)\n", who, n, f, 100 * n / f }'
+	done
 	if [ -n "${ratio[trace-cmd-mono]:-}" ] && [ -n "${ratio[f2t-no-sample]:-}" ]; then
 		awk -v n="${ratio[f2t-no-sample]}" -v b="${ratio[trace-cmd-mono]}" 'BEGIN {
 			printf "      on the same clock (mono): --no-sample %.2f vs trace-cmd -C mono %.2f (%s)\n", n, b, (n >= b ? "at or above" : "below") }'

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * ftrace2trace report [OPTIONS] CAPTURE: the scheduling report
- * (report/report.h), or with --off-cpu the off-CPU one (report/offcpu.h).
+ * ftrace2trace report [OPTIONS] INPUT...: the scheduling report
+ * (report/report.h), its rows over several inputs, two inputs compared
+ * (--diff), or with --off-cpu the off-CPU report (report/offcpu.h).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -22,10 +23,15 @@
 #define MAX_IDS 256
 #define OFFCPU_TOP 10	/* stacks listed by --off-cpu unless --top says */
 
-enum { OPT_JSON = 256, OPT_CSV, OPT_FROM, OPT_TO, OPT_SLOW, OPT_OFF_CPU, OPT_FOLDED, OPT_WIDE };
+enum {
+	OPT_JSON = 256, OPT_CSV, OPT_NDJSON, OPT_DIFF, OPT_FROM, OPT_TO, OPT_SLOW, OPT_OFF_CPU,
+	OPT_FOLDED, OPT_WIDE
+};
 
 static const char synopsis[] =
-	"usage: ftrace2trace report [OPTIONS] CAPTURE\n"
+	"usage: ftrace2trace report [OPTIONS] INPUT\n"
+	"       ftrace2trace report --ndjson|--csv|--json [OPTIONS] INPUT...\n"
+	"       ftrace2trace report --diff [--json|--csv|--folded] [OPTIONS] A B\n"
 	"       ftrace2trace report --off-cpu [--folded] [--top N] CAPTURE\n";
 
 static void usage(FILE *f)
@@ -33,11 +39,20 @@ static void usage(FILE *f)
 	fprintf(f, "%s\n"
 		"Where each thread's time went (running, runnable after a wakeup or a\n"
 		"preemption, sleeping, blocked, unknown) and how long it waited for a CPU,\n"
-		"from a capture ('ftrace2trace record -k FILE'): per thread under its\n"
-		"process, per CPU, the wakeup latency distribution, the slow waits.\n\n"
+		"from a capture ('ftrace2trace record -k FILE'), a trace.dat or ftrace\n"
+		"text: per thread under its process, per CPU, the wakeup latency\n"
+		"distribution, the slow waits; headed by where and when it was recorded.\n\n"
 		"options:\n"
-		"      --json              one JSON document with every figure\n"
-		"      --csv               the per-thread table as CSV\n"
+		"      --json              one JSON document with every figure (with several\n"
+		"                          inputs: --ndjson's rows)\n"
+		"      --csv               the per-thread table as CSV, with the input and\n"
+		"                          its recording's identity; several inputs: one table\n"
+		"      --ndjson            one JSON object a line per thread per input, with\n"
+		"                          the identity and the wakeup latency buckets, for\n"
+		"                          DuckDB, ClickHouse or BigQuery\n"
+		"      --diff              compare A with B: threads and processes matched by\n"
+		"                          name, CPUs by number, off-CPU stacks; A, B and the\n"
+		"                          change (text, --json or --csv)\n"
 		"  -o, --output FILE       write the report to FILE (default: standard output)\n"
 		"  -s, --sort COLUMN       order threads and processes by COLUMN, largest\n"
 		"                          first (default running; the CSV column names,\n"
@@ -61,7 +76,9 @@ static void usage(FILE *f)
 		"                          with --off-cpu blocked: blocked time by thread,\n"
 		"                          the --top N (default %d) stacks, their wakers\n"
 		"      --folded            with --off-cpu: THREAD;outermost;...;innermost US\n"
-		"                          lines for flamegraph.pl, inferno or speedscope\n"
+		"                          lines for flamegraph.pl, inferno or speedscope;\n"
+		"                          with --diff: STACK A_US B_US lines, the two-column\n"
+		"                          form of difffolded.pl that flamegraph.pl draws\n"
 		"  -q, --quiet             no progress, no warnings\n"
 		"  -v, --verbose           say more\n"
 		"  -h, --help              this text\n\n"
@@ -109,6 +126,8 @@ int f2t_cmd_report(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "ndjson", no_argument, NULL, OPT_NDJSON },
+		{ "diff", no_argument, NULL, OPT_DIFF },
 		{ "output", required_argument, NULL, 'o' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "top", required_argument, NULL, 'n' },
@@ -132,7 +151,8 @@ int f2t_cmd_report(int argc, char **argv)
 	struct f2t_report_opts o = { .pids = pids, .tids = tids, .comms = comms };
 	struct f2t_convert_opts conv = { 0 };
 	struct f2t_offcpu_report_opts offcpu = { .top = OFFCPU_TOP };
-	bool off_cpu = false, others = false, wide = false, top_given = false;
+	bool off_cpu = false, others = false, diff = false, wide = false, top_given = false;
+	size_t ninputs;
 	const char *output = NULL;
 	char cols[1024];
 	int c;
@@ -145,6 +165,8 @@ int f2t_cmd_report(int argc, char **argv)
 		/* An option of the scheduling report only, which --off-cpu refuses. */
 		others |= c != 'n' && c != OPT_OFF_CPU && c != OPT_FOLDED && c != 'q' && c != 'v' &&
 			  c != 'h';
+		if (c == OPT_NDJSON && o.format != F2T_REPORT_TEXT)
+			return usage_error("give one of --json, --csv and --ndjson%s", "");
 		switch (c) {
 		case OPT_OFF_CPU:
 			off_cpu = true;
@@ -152,10 +174,16 @@ int f2t_cmd_report(int argc, char **argv)
 		case OPT_FOLDED:
 			offcpu.folded = true;
 			break;
+		case OPT_DIFF:
+			diff = true;
+			break;
+		case OPT_NDJSON:
+			o.format = F2T_REPORT_NDJSON;
+			break;
 		case OPT_JSON:
 		case OPT_CSV:
 			if (o.format != F2T_REPORT_TEXT)
-				return usage_error("give one of --json and --csv%s", "");
+				return usage_error("give one of --json, --csv and --ndjson%s", "");
 			o.format = c == OPT_JSON ? F2T_REPORT_JSON : F2T_REPORT_CSV;
 			break;
 		case 'o':
@@ -230,15 +258,26 @@ int f2t_cmd_report(int argc, char **argv)
 			return f2t_usage_bad_option(synopsis, "report", c, argv[optind - 1], longopts);
 		}
 	}
-	if (optind != argc - 1)
-		return usage_error(optind >= argc ? "no capture file given%s" :
-				   "more than one capture given%s", "");
+	ninputs = optind < argc ? (size_t)(argc - optind) : 0;
+	if (!ninputs)
+		return usage_error("no input given%s", "");
 	if (o.to_ns && o.to_ns <= o.from_ns)
 		return usage_error("--to must come after --from%s", "");
-	if (off_cpu && others)
+	if (off_cpu && (others || diff))
 		return usage_error("--off-cpu takes only --folded and --top%s", "");
-	if (offcpu.folded && !off_cpu)
-		return usage_error("--folded goes with --off-cpu%s", "");
+	if (offcpu.folded && !off_cpu && !diff)
+		return usage_error("--folded goes with --off-cpu or --diff%s", "");
+	if (diff && (o.sort || o.slow_ns))
+		return usage_error("--diff orders by running time and lists no waits: no --sort, "
+				   "no --slow%s", "");
+	if (diff && ninputs != 2)
+		return usage_error("--diff compares two inputs: A and B%s", "");
+	if (diff && (o.format == F2T_REPORT_NDJSON || (offcpu.folded && o.format)))
+		return usage_error("--diff writes text, --json, --csv or --folded: one of them%s",
+				   "");
+	if (!diff && ninputs > 1 && (off_cpu || o.format == F2T_REPORT_TEXT))
+		return usage_error("several inputs make one table: give --ndjson, --csv or "
+				   "--json, or --diff for two%s", "");
 	/* A big compressed trace.dat is read through a temporary copy. */
 	if (f2t_outfile_catch_signals()) {
 		f2t_err("cannot install signal handlers");
@@ -252,5 +291,16 @@ int f2t_cmd_report(int argc, char **argv)
 	conv.summary = f2t_verbose;
 	if (off_cpu)
 		return f2t_offcpu_report_run(argv[optind], &offcpu, &conv) ? 1 : 0;
+	if (diff)
+		return f2t_report_diff_run(argv[optind], argv[optind + 1], &o, offcpu.folded, &conv,
+					   output) ? 1 : 0;
+	if (o.format == F2T_REPORT_NDJSON || (ninputs > 1 && o.format == F2T_REPORT_JSON)) {
+		o.format = F2T_REPORT_NDJSON;
+		return f2t_report_run_many((const char *const *)argv + optind, ninputs, &o, &conv,
+					   output) ? 1 : 0;
+	}
+	if (ninputs > 1)
+		return f2t_report_run_many((const char *const *)argv + optind, ninputs, &o, &conv,
+					   output) ? 1 : 0;
 	return f2t_report_run(argv[optind], &o, &conv, output) ? 1 : 0;
 }

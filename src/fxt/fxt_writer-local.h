@@ -116,6 +116,15 @@ static inline int fxt_ensure_named(struct f2t_writer *w, int32_t tid)
  */
 int fxt_flush_perfetto(struct f2t_writer *w, bool all);
 
+/* The recording's identity as Perfetto packets, into @pfbuf (fxt_identity.c). */
+void fxt_identity_packets(struct f2t_writer *w);
+
+/*
+ * The recording's identity as the arguments of the instant
+ * "ftrace2trace_recording" at @ts.  Return: 0 or a negative errno.
+ */
+int fxt_write_identity(struct f2t_writer *w, uint64_t ts);
+
 /* The records for one item of the model (fxt_items.c). */
 int fxt_write_item(struct f2t_writer *w, const struct f2t_item *it);
 

@@ -2,8 +2,8 @@
 /*
  * The FXT writer: scheduling as context switch and thread wakeup records,
  * names as kernel object records, the model's items as event records and
- * CPU samples as profiler records (fxt_items.c), the run's counts as one
- * instant at the end.  What Perfetto makes of each: docs/viewers.md.
+ * CPU samples as profiler records (fxt_items.c), the recording's identity
+ * (fxt_identity.c) and the run's counts as instants at the end.  What Perfetto makes of each: docs/viewers.md.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -217,6 +217,7 @@ static int fxt_begin(struct f2t_writer *w)
 		n += fxt_string(r + n, (uint16_t)i, constant_strings[i],
 				strlen(constant_strings[i]));
 	fxt_emit(w, r, n);
+	fxt_identity_packets(w);
 	return f2t_tasks_each(w->tasks, announce_each, w);
 }
 
@@ -414,6 +415,8 @@ static int fxt_end(struct f2t_writer *w, const struct f2t_stats *st)
 		ret = pf_samples_lost(p->pf, &p->pfbuf, p->last_ts, st->samples_lost);
 	if (!ret)
 		ret = fxt_flush_perfetto(w, true);
+	if (!ret)
+		ret = fxt_write_identity(w, w->info->stop_ns ? w->info->stop_ns : p->last_ts);
 	if (!ret)
 		ret = write_stats(w, st);
 	return ret ? ret : w->out->err;

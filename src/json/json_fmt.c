@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "json/json_fmt.h"
+#include "model/identity.h"
 #include "util/bytes.h"
 
 size_t f2t_json_u64(char *buf, uint64_t v)
@@ -192,4 +193,19 @@ void f2t_json_put_double(struct f2t_out *o, double v)
 			break;
 	}
 	f2t_out_write(o, buf, (size_t)n);
+}
+
+void f2t_json_put_identity(struct f2t_out *o, const struct f2t_identity *id, bool first)
+{
+	for (size_t i = 0; i < id->n; i++) {
+		const struct f2t_ident *f = &id->f[i];
+
+		f2t_out_printf(o, "%s\"%s\":", first && !i ? "" : ",", f->key);
+		if (f->str)
+			f2t_json_put_string(o, f->str, strlen(f->str));
+		else if (f->known)
+			f2t_json_put_i64(o, f->num);
+		else
+			f2t_out_puts(o, "null");
+	}
 }

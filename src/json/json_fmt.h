@@ -8,6 +8,7 @@
 #ifndef F2T_JSON_FMT_H
 #define F2T_JSON_FMT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -78,5 +79,14 @@ void f2t_json_put_escaped(struct f2t_out *o, const char *s, size_t len);
  * @len: how many
  */
 void f2t_json_put_string(struct f2t_out *o, const char *s, size_t len);
+
+struct f2t_identity;
+
+/**
+ * f2t_json_put_identity() - the members `,"KEY":VALUE` of every field of
+ *			     @id (model/identity.h), the first with no comma
+ *			     if @first; a number not known is null
+ */
+void f2t_json_put_identity(struct f2t_out *o, const struct f2t_identity *id, bool first);
 
 #endif

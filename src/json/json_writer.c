@@ -26,10 +26,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "json/json_fmt.h"
 #include "json/json_writer-local.h"
+#include "model/identity.h"
 #include "util/sort.h"
 #include "util/vec.h"
 
@@ -221,21 +221,6 @@ static void kv_num(struct f2t_out *o, const char *key, uint64_t v)
 	f2t_json_put_u64(o, v);
 }
 
-/* CLOCK_REALTIME ns as ISO 8601 UTC with ns, or "" if unknown. */
-static void iso_time(uint64_t ns, char *buf, size_t len)
-{
-	time_t secs = (time_t)(ns / 1000000000ull);
-	struct tm tm;
-	size_t n;
-
-	buf[0] = '\0';
-	if (!ns || !gmtime_r(&secs, &tm))
-		return;
-	n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
-	if (n)
-		snprintf(buf + n, len - n, ".%09lluZ", (unsigned long long)(ns % 1000000000ull));
-}
-
 /* One recorder sync point: id, the kernel's time for it, the clocks read with it. */
 static void sync_point(struct f2t_out *o, const char *which, const struct f2t_sync_point *pt,
 		       uint64_t trace_ns)
@@ -262,22 +247,14 @@ static void write_other_data(struct f2t_writer *w, const struct f2t_stats *st)
 	const struct f2t_trace_info *info = w->info;
 	struct json_priv *p = w->priv;
 	struct f2t_out *o = w->out;
-	char when[64];
+	struct f2t_identity id;
 
-	iso_time(info->realtime_ns, when, sizeof(when));
+	f2t_identity_of(info, &id);
 	f2t_out_puts(o, ",\n\"otherData\":{\"version\":\"ftrace2trace JSON 1\"");
-	kv_str(o, "host", info->host);
-	kv_str(o, "kernel", info->kernel);
-	kv_str(o, "cmdline", info->cmdline);
-	kv_str(o, "clock", info->clock);
-	kv_str(o, "start_time", when);
-	kv_num(o, "start_ns", info->start_ns);
+	f2t_json_put_identity(o, &id, false);
 	kv_num(o, "stop_ns", info->stop_ns);
-	kv_num(o, "start_realtime_ns", info->realtime_ns);
 	kv_num(o, "start_boottime_ns", info->boottime_ns);
 	kv_str(o, "clock_sync_id", p->link.sync_id);
-	kv_num(o, "ncpus", info->ncpus);
-	kv_str(o, "recorder", info->recorder);
 	if (w->rec->sampling.event) {
 		/* What the samples are: event, rate on each CPU, whose were kept. */
 		kv_str(o, "sample_event", w->rec->sampling.event);

@@ -12,6 +12,7 @@
 #ifndef F2T_RECORDING_H
 #define F2T_RECORDING_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,6 +33,11 @@ struct f2t_sync_point {
 struct f2t_trace_info {
 	const char *host;
 	const char *kernel;	/* uname -r */
+	/* uname -v, /proc/sys/kernel/random/boot_id, the CPU's model name:
+	 * NULL or "" where the input does not say (older captures). */
+	const char *kernel_version;
+	const char *boot_id;
+	const char *cpu_model;
 	const char *machine;	/* uname -m; "" in captures from before it was kept */
 	const char *cmdline;	/* what was recorded: the command, or "-a" */
 	/* Whose recording it was: the command's process, or the -p ones, as
@@ -42,6 +48,8 @@ struct f2t_trace_info {
 	uint64_t stop_ns;
 	uint64_t realtime_ns;	/* CLOCK_REALTIME at start_ns, 0 if unknown */
 	uint64_t boottime_ns;	/* CLOCK_BOOTTIME at start_ns, 0 if unknown */
+	int32_t tz_offset_min;	/* the recording host's time zone, minutes east of UTC */
+	bool tz_known;
 	uint32_t ncpus;
 	uint32_t page_size;	/* bytes, 0 if unknown */
 	const char *recorder;	/* "ftrace2trace VERSION" */

@@ -15,6 +15,7 @@ enum { PF_TRACE_PACKET = 1 };
 /* TracePacket */
 enum {
 	PF_PKT_FTRACE_EVENTS = 1,	/* FtraceEventBundle */
+	PF_PKT_CHROME_EVENTS = 5,	/* ChromeEventBundle: its metadata only */
 	PF_PKT_PROCESS_TREE = 2,
 	PF_PKT_CLOCK_SNAPSHOT = 6,
 	PF_PKT_TIMESTAMP = 8,
@@ -52,10 +53,20 @@ enum {
 	PF_SYSINFO_UTSNAME = 1,
 	PF_SYSINFO_TRACING_SERVICE_VERSION = 4,
 	PF_SYSINFO_PAGE_SIZE = 6,
+	PF_SYSINFO_TIMEZONE_OFF_MINS = 7,
 	PF_SYSINFO_NUM_CPUS = 8,
 	PF_UTS_SYSNAME = 1,
+	PF_UTS_VERSION = 2,
 	PF_UTS_RELEASE = 3,
 	PF_UTS_MACHINE = 4,
+};
+
+/* ChromeEventBundle.metadata, ChromeMetadata */
+enum {
+	PF_CHROME_METADATA = 2,
+	PF_CMETA_NAME = 1,
+	PF_CMETA_STRING = 2,
+	PF_CMETA_INT = 4,
 };
 
 /* ProcessTree, ProcessTree.Process, ProcessTree.Thread */

@@ -27,6 +27,8 @@ void pf_system_info(struct pb_buf *b, const struct f2t_trace_info *info)
 	size_t uts = pb_open(b, PF_SYSINFO_UTSNAME);
 
 	pb_str(b, PF_UTS_SYSNAME, "Linux");
+	if (info->kernel_version && *info->kernel_version)
+		pb_str(b, PF_UTS_VERSION, info->kernel_version);
 	if (info->kernel && *info->kernel)
 		pb_str(b, PF_UTS_RELEASE, info->kernel);
 	if (info->machine && *info->machine)
@@ -38,6 +40,8 @@ void pf_system_info(struct pb_buf *b, const struct f2t_trace_info *info)
 		pb_uint(b, PF_SYSINFO_PAGE_SIZE, info->page_size);
 	if (info->ncpus)
 		pb_uint(b, PF_SYSINFO_NUM_CPUS, info->ncpus);
+	if (info->tz_known)
+		pb_int(b, PF_SYSINFO_TIMEZONE_OFF_MINS, info->tz_offset_min);
 	pb_close(b, si);
 	pb_close(b, pkt);
 }

@@ -47,7 +47,8 @@ size_t pf_packet_open(struct pb_buf *b, const struct pf_head *h);
 
 /**
  * pf_system_info() - the SystemInfo packet: uname (sysname "Linux",
- *		      release, machine), CPUs, page size, the recorder
+ *		      release, version, machine), CPUs, page size, time zone,
+ *		      the recorder
  *
  * trace_processor decodes sched_switch prev_state bits by the release: it
  * must come before any scheduling.
@@ -58,6 +59,14 @@ void pf_system_info(struct pb_buf *b, const struct f2t_trace_info *info);
 struct pf_clocks {
 	uint64_t boottime, monotonic, realtime;
 };
+
+/**
+ * pf_identity() - the recording's identity (model/identity.h), every field
+ *		   that SystemInfo has no place for as well, as the metadata
+ *		   of a ChromeEventBundle: trace_processor's metadata table
+ *		   lists each as "cr-KEY" (strings, and numbers as integers)
+ */
+void pf_identity(struct pb_buf *b, const struct f2t_trace_info *info);
 
 /**
  * pf_clock_snapshot() - a ClockSnapshot packet relating BOOTTIME,

@@ -132,6 +132,7 @@ static int pf_begin(struct f2t_writer *w)
 	p->boot_offset = (int64_t)(c.boottime - c.monotonic);
 	check_suspend(w, p->boot_offset);
 	pf_system_info(&p->buf, info);
+	pf_identity(&p->buf, info);
 	pf_clock_snapshot(&p->buf, &c);
 	pf_seq_defaults(&p->buf, PF_SEQ_TRACKS, PF_CLOCK_MONOTONIC, NULL);
 	pf_samples_clock_base(p->samples, info->start_ns);

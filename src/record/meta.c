@@ -34,6 +34,46 @@ void f2t_meta_mark_start(struct f2t_meta *m)
 	m->start_boottime_ns = clock_ns(CLOCK_BOOTTIME);
 }
 
+/*
+ * The first line of @path (a /proc file, world-readable: read as whoever we
+ * are) whose text starts with @key (NULL: the first line), from after
+ * @key's ':' if any, blanks trimmed; "" when there is none.
+ */
+static void proc_line(const char *path, const char *key, char *buf, size_t len)
+{
+	char line[512];
+	FILE *f = fopen(path, "re");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *v = line, *end;
+
+		if (key) {
+			if (strncmp(line, key, strlen(key)) || !(v = strchr(line, ':')))
+				continue;
+			v++;
+		}
+		v += strspn(v, " \t");
+		end = v + strcspn(v, "\n");
+		while (end > v && (end[-1] == ' ' || end[-1] == '\t'))
+			end--;
+		snprintf(buf, len, "%.*s", (int)(end - v), v);
+		break;
+	}
+	fclose(f);
+}
+
+/* Minutes east of UTC at @realtime_ns, as strftime's %z says. */
+static long tz_offset_min(uint64_t realtime_ns)
+{
+	time_t t = (time_t)(realtime_ns / 1000000000ULL);
+	struct tm tm;
+
+	return localtime_r(&t, &tm) ? tm.tm_gmtoff / 60 : 0;
+}
+
 /* A value must stay on its line. */
 static void put_value(FILE *f, const char *key, const char *v)
 {
@@ -56,7 +96,7 @@ static void put_sync(FILE *f, const char *which, const struct f2t_meta_sync *s)
 
 int f2t_meta_write(struct f2t_capw *w, const struct f2t_meta *m)
 {
-	char host[256] = "", recorder[64];
+	char host[256] = "", recorder[64], boot_id[64], cpu_model[256];
 	struct utsname u;
 	char *text = NULL;
 	size_t len = 0;
@@ -66,14 +106,23 @@ int f2t_meta_write(struct f2t_capw *w, const struct f2t_meta *m)
 	if (gethostname(host, sizeof(host) - 1) < 0)
 		host[0] = '\0';
 	if (uname(&u) < 0)
-		u.release[0] = u.machine[0] = '\0';
+		u.release[0] = u.version[0] = u.machine[0] = '\0';
+	/* Which boot: two captures of one host and boot share their clocks. */
+	proc_line("/proc/sys/kernel/random/boot_id", NULL, boot_id, sizeof(boot_id));
+	/* x86's "model name"; other architectures name it elsewhere, or not at all. */
+	proc_line("/proc/cpuinfo", "model name", cpu_model, sizeof(cpu_model));
+	if (!cpu_model[0])
+		proc_line("/proc/cpuinfo", "Model", cpu_model, sizeof(cpu_model));
 	snprintf(recorder, sizeof(recorder), "ftrace2trace %s", F2T_VERSION);
 	f = open_memstream(&text, &len);
 	if (!f)
 		return -ENOMEM;
 	put_value(f, "host", host);
 	put_value(f, "kernel", u.release);
+	put_value(f, "kernel_version", u.version);
 	put_value(f, "machine", u.machine);
+	put_value(f, "boot_id", boot_id);
+	put_value(f, "cpu_model", cpu_model);
 	put_value(f, "cmdline", m->cmdline);
 	if (m->pids)
 		put_value(f, "pids", m->pids);
@@ -86,6 +135,7 @@ int f2t_meta_write(struct f2t_capw *w, const struct f2t_meta *m)
 	fprintf(f, "stop_ns=%llu\n", (unsigned long long)m->stop_ns);
 	fprintf(f, "start_realtime_ns=%llu\n", (unsigned long long)m->start_realtime_ns);
 	fprintf(f, "start_boottime_ns=%llu\n", (unsigned long long)m->start_boottime_ns);
+	fprintf(f, "tz_offset_min=%ld\n", tz_offset_min(m->start_realtime_ns));
 	put_value(f, "recorder", recorder);
 	put_sync(f, "start", &m->sync_start);
 	put_sync(f, "end", &m->sync_end);

@@ -26,6 +26,15 @@ unsigned int f2t_lathist_bucket(uint64_t ns, uint64_t *lo, uint64_t *hi)
 	return F2T_LAT_SUB + shift * F2T_LAT_SUB + sub;
 }
 
+void f2t_lathist_bounds(unsigned int i, uint64_t *lo, uint64_t *hi)
+{
+	/* From the smallest value the bucket holds. */
+	uint64_t v = i < F2T_LAT_SUB ? i : (uint64_t)(F2T_LAT_SUB + (i - F2T_LAT_SUB) % F2T_LAT_SUB)
+		<< ((i - F2T_LAT_SUB) / F2T_LAT_SUB);
+
+	f2t_lathist_bucket(v, lo, hi);
+}
+
 static unsigned int log2_us(uint64_t ns)
 {
 	uint64_t us = ns / 1000;
@@ -82,10 +91,7 @@ uint64_t f2t_lathist_percentile(const struct f2t_lathist *h, double pct)
 
 			if (i == F2T_LAT_BUCKETS - 1)
 				return h->max;
-			/* The bounds of bucket i, from a value inside it. */
-			lo = i < F2T_LAT_SUB ? i : (uint64_t)(F2T_LAT_SUB + (i - F2T_LAT_SUB) % F2T_LAT_SUB)
-				<< ((i - F2T_LAT_SUB) / F2T_LAT_SUB);
-			f2t_lathist_bucket(lo, &lo, &hi);
+			f2t_lathist_bounds(i, &lo, &hi);
 			mid = lo + (hi - lo) / 2;
 			return mid < h->min ? h->min : mid > h->max ? h->max : mid;
 		}

@@ -46,4 +46,7 @@ uint64_t f2t_lathist_percentile(const struct f2t_lathist *h, double pct);
 /** f2t_lathist_bucket() - the bucket of @ns and its bounds [*lo, *hi) */
 unsigned int f2t_lathist_bucket(uint64_t ns, uint64_t *lo, uint64_t *hi);
 
+/** f2t_lathist_bounds() - the bounds [*lo, *hi) of bucket @i (< F2T_LAT_BUCKETS) */
+void f2t_lathist_bounds(unsigned int i, uint64_t *lo, uint64_t *hi);
+
 #endif

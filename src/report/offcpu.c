@@ -434,8 +434,9 @@ static int by_key(const void *a, const void *b, void *arg)
 		      f2t_intern_key(keys, *(const size_t *)b, NULL));
 }
 
-int f2t_offcpu_report_folded(const struct f2t_offcpu_report *r, const struct f2t_tasks *tasks,
-			     struct f2t_out *f)
+int f2t_offcpu_report_folded_each(const struct f2t_offcpu_report *r,
+				  const struct f2t_tasks *tasks,
+				  int (*line)(void *ctx, const char *stack, uint64_t ns), void *ctx)
 {
 	struct f2t_offcpu_report *lines = f2t_offcpu_report_new();
 	size_t *idx = NULL;
@@ -464,13 +465,25 @@ int f2t_offcpu_report_folded(const struct f2t_offcpu_report *r, const struct f2t
 		for (size_t i = 0; i < lines->stacks.n; i++)
 			idx[i] = i;
 		f2t_sort_r(idx, lines->stacks.n, sizeof(*idx), by_key, &lines->stacks.keys);
-		for (size_t i = 0; i < lines->stacks.n; i++)
-			f2t_out_printf(f, "%s %llu\n", f2t_intern_key(&lines->stacks.keys, idx[i], NULL),
-				       (unsigned long long)((lines->stacks.v[idx[i]].ns + 500) / 1000));
+		for (size_t i = 0; i < lines->stacks.n && !ret; i++)
+			ret = line(ctx, f2t_intern_key(&lines->stacks.keys, idx[i], NULL),
+				   lines->stacks.v[idx[i]].ns);
 	}
 	free(idx);
 	f2t_offcpu_report_free(lines);
 	return ret;
+}
+
+static int put_folded(void *f, const char *stack, uint64_t ns)
+{
+	f2t_out_printf(f, "%s %llu\n", stack, (unsigned long long)((ns + 500) / 1000));
+	return 0;
+}
+
+int f2t_offcpu_report_folded(const struct f2t_offcpu_report *r, const struct f2t_tasks *tasks,
+			     struct f2t_out *f)
+{
+	return f2t_offcpu_report_folded_each(r, tasks, put_folded, f);
 }
 
 static int tap_event(void *ctx, const struct f2t_event *ev)

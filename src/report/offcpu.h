@@ -63,6 +63,17 @@ int f2t_offcpu_report_print(const struct f2t_offcpu_report *r, const struct f2t_
 int f2t_offcpu_report_folded(const struct f2t_offcpu_report *r, const struct f2t_tasks *tasks,
 			     struct f2t_out *f);
 
+/**
+ * f2t_offcpu_report_folded_each() - the folded lines, in the order of
+ *				     their stacks: @line(@ctx, stack, ns)
+ *				     for each, until it returns non-zero
+ *
+ * Return: 0, -ENOMEM, or what @line returned.
+ */
+int f2t_offcpu_report_folded_each(const struct f2t_offcpu_report *r,
+				  const struct f2t_tasks *tasks,
+				  int (*line)(void *ctx, const char *stack, uint64_t ns), void *ctx);
+
 struct f2t_offcpu_report_opts {
 	unsigned int top;	/* stacks listed */
 	bool folded;

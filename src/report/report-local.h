@@ -14,6 +14,7 @@
 #include "model/thread_states.h"
 #include "report/lathist.h"
 #include "report/report.h"
+#include "source/input.h"
 #include "util/idmap.h"
 
 /* How many of a CPU's holders are named for a wait. */
@@ -47,6 +48,7 @@ struct f2t_rthread {
 
 struct f2t_rcpu {
 	uint64_t busy, idle, switches;
+	struct f2t_lathist *hist;	/* wakeup latencies of what then ran here; NULL: none */
 };
 
 struct f2t_report {
@@ -67,6 +69,7 @@ struct f2t_report {
 	 * the processes they started; none: the input names none. */
 	struct f2t_idmap focus;
 	bool ended;			/* the pass reached its end: the report is whole */
+	bool continued;			/* a later input of one table: no CSV header */
 	int err;			/* from a span, passed on */
 };
 
@@ -138,11 +141,47 @@ int32_t f2t_report_pid_of(const struct f2t_report *r, int32_t tid);
 /* Is process @pid the recording's own (the focus)?  False when it names none. */
 bool f2t_report_focused(const struct f2t_report *r, int32_t pid);
 
+/*
+ * Where and when the recording was made (model/identity.h), as lines for
+ * a terminal, each starting with @indent.
+ */
+void f2t_report_identity_text(const struct f2t_trace_info *info, const char *indent,
+			      struct f2t_out *out);
+
 void f2t_report_write_text(const struct f2t_report *r, const struct f2t_table *t,
 			   struct f2t_out *out);
 void f2t_report_write_json(const struct f2t_report *r, const struct f2t_table *t,
 			   struct f2t_out *out);
+/* A CSV field (RFC 4180), quoted when it holds a comma, a quote, a line break or edge spaces. */
+void f2t_report_csv_field(struct f2t_out *o, const char *s);
+
 void f2t_report_write_csv(const struct f2t_report *r, const struct f2t_table *t,
 			  struct f2t_out *out);
+void f2t_report_write_ndjson(const struct f2t_report *r, const struct f2t_table *t,
+			     struct f2t_out *out);
+
+/* One input's report after its pass; the input stays open (its task table names the threads). */
+struct f2t_report_input {
+	struct f2t_input *in;
+	struct f2t_report *r;
+};
+
+/*
+ * One pass over @path with a report as its tap, and @extra's too (NULL:
+ * none).  @ri is filled as far as it got, for f2t_report_input_close()
+ * whatever the result.  Return: 0, or a negative errno (reported).
+ */
+int f2t_report_input_run(const char *path, const struct f2t_report_opts *o,
+			 const struct f2t_convert_opts *conv, const struct f2t_tap *extra,
+			 struct f2t_report_input *ri);
+void f2t_report_input_close(struct f2t_report_input *ri);
+
+/*
+ * @write(@ctx, out) into @out_path (NULL or "-": standard output), whole
+ * or not at all.  @write's error is said here unless it said one itself.
+ * Return: 0, or a negative errno (reported).
+ */
+int f2t_report_write_to(const char *out_path, int (*write)(void *ctx, struct f2t_out *out),
+			void *ctx);
 
 #endif

@@ -64,6 +64,8 @@ void f2t_report_free(struct f2t_report *r)
 		f2t_tstates_free(r->ts);
 	}
 	f2t_idmap_fini(&r->cputask);
+	for (uint32_t cpu = 0; cpu < F2T_MAX_CPUS; cpu++)
+		free(r->cpus[cpu].hist);
 	f2t_idmap_fini(&r->focus);
 	free(r->slow);
 	free(r);
@@ -94,9 +96,15 @@ static int waited(struct f2t_report *r, const struct f2t_tstate_span *s, struct 
 	uint64_t ns = s->end - s->start;
 
 	if (s->state == F2T_TS_WOKEN) {
+		struct f2t_lathist **cpu = s->cpu < F2T_MAX_CPUS ? &r->cpus[s->cpu].hist : NULL;
+
 		if (!rt->hist && !(rt->hist = calloc(1, sizeof(*rt->hist))))
 			return -ENOMEM;
+		if (cpu && !*cpu && !(*cpu = calloc(1, sizeof(**cpu))))
+			return -ENOMEM;
 		f2t_lathist_add(rt->hist, ns);
+		if (cpu)
+			f2t_lathist_add(*cpu, ns);
 		if (ns > rt->wmax.ns || rt->hist->count == 1)
 			fill_wait(r, s, &rt->wmax);
 	} else {
@@ -299,6 +307,9 @@ int f2t_report_write(struct f2t_report *r, struct f2t_out *out)
 		break;
 	case F2T_REPORT_CSV:
 		f2t_report_write_csv(r, &t, out);
+		break;
+	case F2T_REPORT_NDJSON:
+		f2t_report_write_ndjson(r, &t, out);
 		break;
 	default:
 		f2t_report_write_text(r, &t, out);

@@ -19,6 +19,7 @@
 #ifndef F2T_REPORT_H
 #define F2T_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,6 +32,7 @@ enum f2t_report_format {
 	F2T_REPORT_TEXT,
 	F2T_REPORT_JSON,
 	F2T_REPORT_CSV,
+	F2T_REPORT_NDJSON,	/* one JSON object a line per thread, with the identity */
 };
 
 struct f2t_report_opts {
@@ -96,6 +98,31 @@ int f2t_report_write(struct f2t_report *r, struct f2t_out *out);
  */
 int f2t_report_run(const char *path, const struct f2t_report_opts *o,
 		   const struct f2t_convert_opts *conv, const char *out_path);
+
+/**
+ * f2t_report_run_many() - the rows of several inputs as one table: their
+ *			   threads, each with its input's identity
+ *			   (F2T_REPORT_CSV: one header; F2T_REPORT_NDJSON)
+ * @paths: the inputs, each read in its own pass, in this order
+ *
+ * Written whole once every input has been read, or not at all.
+ * Return: 0, or a negative errno (reported).
+ */
+int f2t_report_run_many(const char *const *paths, size_t n, const struct f2t_report_opts *o,
+			const struct f2t_convert_opts *conv, const char *out_path);
+
+/**
+ * f2t_report_diff_run() - two recordings compared: threads and processes
+ *			   matched by name, CPUs by number, off-CPU stacks
+ * @o: the filters, --top and the format (text, JSON or CSV) of the
+ *     comparison; each input is read with them
+ * @folded: instead, every off-CPU stack as "STACK A_US B_US" lines (the
+ *	    form of difffolded.pl, which flamegraph.pl draws)
+ *
+ * Return: 0, or a negative errno (reported).
+ */
+int f2t_report_diff_run(const char *a, const char *b, const struct f2t_report_opts *o,
+			bool folded, const struct f2t_convert_opts *conv, const char *out_path);
 
 /** f2t_report_sort_ok() - is @name a column the report can sort by? */
 int f2t_report_sort_ok(const char *name);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "json/json_fmt.h"
+#include "model/identity.h"
 #include "report/report-local.h"
 
 static void str(struct f2t_out *o, const char *s)
@@ -198,19 +199,14 @@ void f2t_report_write_json(const struct f2t_report *r, const struct f2t_table *t
 	const struct f2t_trace_info *info = &r->rec->info;
 	const struct f2t_stats *st = &r->st;
 	uint64_t first = f2t_tstates_first(r->ts), from, to, unknown = 0;
+	struct f2t_identity id;
 
 	f2t_report_span(r, &from, &to);
 	f2t_out_puts(o, "{\"input\":");
 	str(o, r->o.title ? r->o.title : r->rec->path);
-	f2t_out_puts(o, ",\"recording\":{\"host\":");
-	str(o, info->host);
-	f2t_out_puts(o, ",\"kernel\":");
-	str(o, info->kernel);
-	f2t_out_puts(o, ",\"cmdline\":");
-	str(o, info->cmdline);
-	f2t_out_puts(o, ",\"clock\":");
-	str(o, info->clock);
-	num(o, "ncpus", info->ncpus);
+	f2t_identity_of(info, &id);
+	f2t_out_puts(o, ",\"recording\":{");
+	f2t_json_put_identity(o, &id, true);
 	f2t_out_puts(o, "},\n\"trace\":{");
 	key(o, "first_event_ns", true);
 	f2t_json_put_u64(o, first);

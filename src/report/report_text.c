@@ -52,10 +52,7 @@ static void header(const struct f2t_report *r, struct f2t_out *o)
 	f2t_report_span(r, &from, &to);
 	f2t_out_printf(o, "ftrace2trace report: %s\n", r->o.title ? r->o.title :
 		       r->rec->path ? r->rec->path : "");
-	if (info->host || info->kernel)
-		f2t_out_printf(o, "recorded on %s, Linux %s, %u CPUs: %s\n",
-			       info->host ? info->host : "?", info->kernel ? info->kernel : "?",
-			       info->ncpus, info->cmdline ? info->cmdline : "?");
+	f2t_report_identity_text(info, "", o);
 	f2t_out_printf(o, "trace: %.6f s of events from %.6f s (trace clock %s)\n",
 		       (f2t_tstates_last(r->ts) - first) / 1e9, first / 1e9,
 		       info->clock ? info->clock : "?");

@@ -21,6 +21,7 @@ struct interleave {
 	struct input *in;
 	unsigned int n;
 	struct f2t_minheap heap;
+	int first;		/* one source: 1 its first event pending, -1 taken, 0 ended */
 };
 
 static int refill(void *input, void *ctx)
@@ -38,6 +39,30 @@ static int interleave_next(struct f2t_source *s, struct f2t_event *ev)
 
 	if (ret > 0)
 		*ev = in->ev;
+	return ret;
+}
+
+/*
+ * One source: its events passed on as it gives them, no heap and no copy
+ * (each event went through the heap of capsrc's CPUs and then this one's).
+ * Its first event was asked for at the opening, as with several.
+ */
+static int single_next(struct f2t_source *s, struct f2t_event *ev)
+{
+	struct interleave *m = (struct interleave *)s;
+
+	int ret;
+
+	if (m->first > 0) {
+		m->first = -1;
+		*ev = m->in[0].ev;
+		return 1;
+	}
+	if (!m->first)
+		return 0;
+	ret = f2t_source_next(m->in[0].src, ev);
+	if (ret <= 0)
+		m->first = 0;	/* ended: not asked again */
 	return ret;
 }
 
@@ -80,6 +105,13 @@ static const struct f2t_source_ops interleave_ops = {
 	.close = interleave_close,
 };
 
+static const struct f2t_source_ops single_ops = {
+	.next = single_next,
+	.counts = interleave_counts,
+	.progress = interleave_progress,
+	.close = interleave_close,
+};
+
 struct f2t_source *f2t_source_interleave(struct f2t_source **srcs, unsigned int n)
 {
 	struct interleave *m = calloc(1, sizeof(*m));
@@ -100,7 +132,13 @@ struct f2t_source *f2t_source_interleave(struct f2t_source **srcs, unsigned int 
 	for (unsigned int i = 0; i < n; i++)
 		m->in[i] = (struct input){ .src = srcs[i] };
 	/* Every source's first event: a source that cannot give one fails here. */
-	for (unsigned int i = 0; !ret && i < n; i++)
+	if (n == 1) {
+		m->base.ops = &single_ops;
+		m->first = ret = f2t_source_next(srcs[0], &m->in[0].ev);
+		if (ret > 0)
+			ret = 0;
+	}
+	for (unsigned int i = 0; n > 1 && !ret && i < n; i++)
 		ret = f2t_minheap_add(&m->heap, &m->in[i]);
 	if (ret) {
 		interleave_close(&m->base);

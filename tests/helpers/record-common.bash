@@ -27,6 +27,14 @@ need_root() {
 	[ -n "$T" ] || skip "no tracefs on this machine"
 }
 
+# need_trace_processor: TP, Perfetto's trace processor, and python3 for the checks; else skip.
+need_trace_processor() {
+	TP=${TRACE_PROCESSOR:-$(command -v trace_processor_shell)}
+	[ -n "$TP" ] && [ -x "$TP" ] ||
+		skip "no Perfetto trace processor (set TRACE_PROCESSOR, or put trace_processor_shell on PATH)"
+	command -v python3 >/dev/null || skip "python3 needed for the checks"
+}
+
 # instance_left PID: true if the run with that pid left its instance behind
 instance_left() {
 	[ -d "$T/instances/ftrace2trace-$1" ]

@@ -10,6 +10,12 @@
  *	two threads, "compete0" and "compete1", both pinned to CPU 0, spin
  *	for MS of wall time, started together: each waits for the CPU (as
  *	runnable) about as long as it runs.
+ *   schedload rivals WORK_MS N
+ *	"victim", pinned to CPU 0, runs until it has used WORK_MS of CPU
+ *	while N threads "rival", pinned to CPU 0 too, spin until it is done:
+ *	it waits for the CPU about N times WORK_MS.  Meanwhile "bystander",
+ *	pinned to CPU 1, is busy 5 ms of CPU then asleep 10 ms, 20 times,
+ *	whatever N is.
  *
  * Each thread prints one line when it ends, as the kernel saw it:
  *   THREADNAME tid=T cpu_ns=C life_ns=L start_ns=W sleep_ns=S nvcsw=V nivcsw=I
@@ -30,7 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static long busy_ms, sleep_ms, rounds, compete_ms;
+static long busy_ms, sleep_ms, rounds, compete_ms, work_ms;
 static pthread_barrier_t start;
 static struct timespec deadline;
 static long long created;	/* CLOCK_MONOTONIC just before pthread_create() */
@@ -60,8 +66,8 @@ static void *busy_sleep(void *arg)
 	long long born = ns_of(CLOCK_MONOTONIC), slept = 0;
 	struct timespec nap = { sleep_ms / 1000, (sleep_ms % 1000) * 1000000 };
 
-	(void)arg;
-	pthread_setname_np(pthread_self(), "busysleep");
+	if (!arg)
+		pthread_setname_np(pthread_self(), "busysleep");
 	for (long i = 0; i < rounds; i++) {
 		long long until = ns_of(CLOCK_THREAD_CPUTIME_ID) + busy_ms * 1000000ll, t;
 
@@ -71,7 +77,7 @@ static void *busy_sleep(void *arg)
 		nanosleep(&nap, NULL);
 		slept += ns_of(CLOCK_MONOTONIC) - t;
 	}
-	report("busysleep", born, slept);
+	report(arg ? "bystander" : "busysleep", born, slept);
 	return NULL;
 }
 
@@ -100,6 +106,55 @@ static void *compete(void *arg)
 	}
 	report(name, born, 0);
 	return NULL;
+}
+
+static volatile int victim_done;
+
+static void pin(int cpu)
+{
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one)) {
+		perror("schedload: sched_setaffinity");
+		exit(1);
+	}
+}
+
+static void *victim(void *arg)
+{
+	long long born = ns_of(CLOCK_MONOTONIC), until;
+
+	pthread_setname_np(pthread_self(), "victim");
+	pin(0);
+	pthread_barrier_wait(&start);
+	until = ns_of(CLOCK_THREAD_CPUTIME_ID) + work_ms * 1000000ll;
+	while (ns_of(CLOCK_THREAD_CPUTIME_ID) < until)
+		;
+	victim_done = 1;
+	report("victim", born, 0);
+	return NULL;
+}
+
+static void *rival(void *arg)
+{
+	long long born = ns_of(CLOCK_MONOTONIC);
+
+	pthread_setname_np(pthread_self(), "rival");
+	pin(0);
+	pthread_barrier_wait(&start);
+	while (!victim_done)
+		;
+	report("rival", born, 0);
+	return NULL;
+}
+
+static void *bystander(void *arg)
+{
+	pthread_setname_np(pthread_self(), "bystander");
+	pin(1);
+	return busy_sleep(arg);
 }
 
 static long arg(const char *s)
@@ -147,6 +202,33 @@ int main(int argc, char **argv)
 		pthread_join(t[1], NULL);
 		return 0;
 	}
-	fprintf(stderr, "usage: schedload busy-sleep BUSY_MS SLEEP_MS N | compete MS\n");
+	if (argc == 4 && !strcmp(argv[1], "rivals")) {
+		long n = arg(argv[3]);
+		pthread_t v, b, r[16];
+
+		if (n > 16) {
+			fprintf(stderr, "schedload: 16 rivals at most\n");
+			return 2;
+		}
+		work_ms = arg(argv[2]);
+		pthread_barrier_init(&start, NULL, (unsigned int)n + 1);
+		created = ns_of(CLOCK_MONOTONIC);
+		busy_ms = 5;
+		sleep_ms = 10;
+		rounds = 20;
+		if (pthread_create(&b, NULL, bystander, (void *)1))
+			return 1;
+		for (long i = 0; i < n; i++)
+			if (pthread_create(&r[i], NULL, rival, NULL))
+				return 1;
+		if (pthread_create(&v, NULL, victim, NULL))
+			return 1;
+		pthread_join(v, NULL);
+		for (long i = 0; i < n; i++)
+			pthread_join(r[i], NULL);
+		pthread_join(b, NULL);
+		return 0;
+	}
+	fprintf(stderr, "usage: schedload busy-sleep BUSY_MS SLEEP_MS N | compete MS | rivals WORK_MS N\n");
 	return 2;
 }

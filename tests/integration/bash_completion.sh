@@ -69,6 +69,8 @@ expect "b.fxt runs" ftrace2trace dump -s ""
 expect "c.json runs" ftrace2trace merge -o m.json ""
 expect "a.cap d.txt f.pftrace runs" ftrace2trace report --csv ""
 expect "--slow --sort" ftrace2trace report --s
+expect "--diff" ftrace2trace report --di
+expect "--ndjson" ftrace2trace report --nd
 expect "--all-processes" ftrace2trace report --all
 expect "--no-browser" ftrace2trace open --no
 expect "b.fxt c.json f.pftrace g.json.gz runs" ftrace2trace open ""

@@ -19,10 +19,7 @@
 set -u
 . "$F2T_TESTS/helpers/record-common.bash"
 need_root
-TP=${TRACE_PROCESSOR:-$(command -v trace_processor_shell)}
-[ -n "$TP" ] && [ -x "$TP" ] ||
-	skip "no Perfetto trace processor (set TRACE_PROCESSOR, or put trace_processor_shell on PATH)"
-command -v python3 >/dev/null || skip "python3 needed for the checks"
+need_trace_processor
 BURN=$B/tests/helpers/burn
 DEMO=$B/tests/helpers/marker_demo
 for h in "$PINGPONG" "$BURN" "$DEMO"; do [ -x "$h" ] || fail "$h not built (make tests)"; done

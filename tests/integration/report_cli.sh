@@ -37,13 +37,19 @@ import csv, json, re, sys
 header = ("tid,pid,comm,life_ns,running_ns,runnable_woken_ns,runnable_preempted_ns,sleeping_ns,"
           "blocked_ns,idle_ns,stopped_ns,unknown_ns,switches_voluntary,switches_involuntary,"
           "migrations,wakeups,wakeup_p50_ns,wakeup_p90_ns,wakeup_p99_ns,wakeup_max_ns,"
-          "wakeup_max_at_ns,wakeup_max_cpu,preempted_waits,preempted_wait_max_ns")
+          "wakeup_max_at_ns,wakeup_max_cpu,preempted_waits,preempted_wait_max_ns,"
+          "process,input,host,kernel,kernel_version,machine,boot_id,ncpus,cpu_model,"
+          "start_time,start_realtime_ns,tz_offset_min,start_ns,clock,cmdline,recorder,converter")
 text = open(sys.argv[1]).read()
 if text.splitlines()[0] != header:
     sys.exit(f"CSV header changed: {text.splitlines()[0]}")
 rows = list(csv.DictReader(text.splitlines()))
 doc = json.load(open(sys.argv[2]))
 threads = {str(t['tid']): t for p in doc['processes'] for t in p['threads']}
+# The columns after the figures: the process's name, the input and its recording's identity.
+for p in doc['processes']:
+    for t in p['threads']:
+        t.update(doc['recording'], process=p['comm'], input=doc['input'])
 states = ['running_ns', 'runnable_woken_ns', 'runnable_preempted_ns', 'sleeping_ns',
           'blocked_ns', 'idle_ns', 'stopped_ns', 'unknown_ns']
 for r in rows:

@@ -87,6 +87,10 @@ python3 - "$TMP/compete.json" "$TMP/compete.csv" <<'PY' || fail "JSON and CSV di
 import csv, json, sys
 doc = json.load(open(sys.argv[1]))
 threads = {str(t['tid']): t for p in doc['processes'] for t in p['threads']}
+# The CSV's last columns: the process's name, the input and its recording's identity.
+for p in doc['processes']:
+    for t in p['threads']:
+        t.update(doc['recording'], process=p['comm'], input=doc['input'])
 for row in csv.DictReader(open(sys.argv[2])):
     for k, v in row.items():
         j = threads[row['tid']][k]

@@ -109,9 +109,30 @@ static const struct fxt_arg *arg(const struct fxt_record *rec, const char *name)
 }
 
 /*
- * The last records: the run's counts as instant events of up to 15
- * arguments each, every count of the list exactly once; then the end.
- * Returns the value of count @name.
+ * Before the counts, the recording's identity (model/identity.h): a blob
+ * of Perfetto packets (SystemInfo and the metadata) and the instant
+ * "ftrace2trace_recording" with every field as an argument.
+ */
+static void expect_identity(struct rt *t)
+{
+	struct fxt_record rec;
+	const struct fxt_arg *a;
+
+	next_of(t, &rec, FXT_K_BLOB);
+	next_of(t, &rec, FXT_K_INSTANT);
+	assert_true(sv_is(&rec.event.name, "ftrace2trace_recording"));
+	assert_int_equal(rec.nargs, 15);
+	a = arg(&rec, "converter");
+	assert_non_null(a);
+	assert_true(sv_is(&a->str, "ftrace2trace " F2T_VERSION));
+	assert_non_null(arg(&rec, "boot_id"));
+	assert_non_null(arg(&rec, "cmdline"));
+}
+
+/*
+ * The last records: the recording's identity, then the run's counts as
+ * instant events of up to 15 arguments each, every count of the list
+ * exactly once; then the end.  Returns the value of count @name.
  */
 static uint64_t expect_stats_then_end(struct rt *t, const char *name)
 {
@@ -121,6 +142,7 @@ static uint64_t expect_stats_then_end(struct rt *t, const char *name)
 	int ret;
 
 	assert_true(f2t_stat_count <= 64);
+	expect_identity(t);
 	next_of(t, &rec, FXT_K_INSTANT);
 	do {
 		if (rec.kind == FXT_K_STRING)
@@ -448,7 +470,8 @@ static void test_table_reuse(void **state)
 	}
 	rt_end(&t);
 	while ((ret = fxt_reader_next(t.r, &rec)) > 0) {
-		if (rec.kind != FXT_K_INSTANT || sv_is(&rec.event.name, "ftrace2trace_stats"))
+		if (rec.kind != FXT_K_INSTANT || sv_is(&rec.event.name, "ftrace2trace_stats") ||
+		    sv_is(&rec.event.name, "ftrace2trace_recording"))
 			continue;
 		snprintf(sys, sizeof(sys), "sys%u:e", instants);
 		assert_true(sv_is(&rec.event.name, sys));

@@ -541,7 +541,9 @@ static void test_fxt_writer(void **state)
 	assert_non_null(arg(&rec, "malformed"));
 	next_event(r, &rec);
 	assert_int_equal(rec.kind, FXT_K_DURATION_END);
-	/* The run's counts, the markers' among them. */
+	/* The recording's identity, then the run's counts, the markers' among them. */
+	next_event(r, &rec);
+	assert_true(sv_is(&rec.event.name, "ftrace2trace_recording"));
 	next_event(r, &rec);
 	assert_true(sv_is(&rec.event.name, "ftrace2trace_stats"));
 	assert_int_equal(arg(&rec, "markers")->u64, 17);

@@ -409,6 +409,10 @@ static struct f2t_recording recording(void)
 		.info = {
 			.kernel = "6.1.0", .machine = "x86_64", .ncpus = 2, .page_size = 4096,
 			.recorder = "ftrace2trace 9.9", .start_ns = 1000, .stop_ns = 9000,
+			.host = "box", .kernel_version = "#1 SMP PREEMPT_DYNAMIC",
+			.boot_id = "0b7e5c1e-0000-4000-8000-000000000001", .cpu_model = "Test CPU",
+			.tz_offset_min = -300, .tz_known = true, .cmdline = "./app --fast",
+			.clock = "mono",
 			.sync_start = { .mono_ns = 1000, .boottime_ns = 1500, .realtime_ns = 7000 },
 			.sync_end = { .mono_ns = 9000, .boottime_ns = 9500, .realtime_ns = 15000 },
 		},
@@ -464,10 +468,11 @@ static void test_writer(void **state)
 	struct pb_buf b = { 0 };
 
 	convert(&rec, ev, sizeof(ev) / sizeof(ev[0]), &b);
-	/* SystemInfo, ClockSnapshot, defaults, FtraceStats; a thread's track and
-	 * an instant; two bundles; FtraceStats, the process tree, the counts'
-	 * track and instant: 4 + 2 + 2 + 4. */
-	assert_int_equal(count_packets(&b), 12);
+	/* SystemInfo, the identity's metadata, ClockSnapshot, defaults,
+	 * FtraceStats; a thread's track and an instant; two bundles;
+	 * FtraceStats, the process tree, the counts' track and instant:
+	 * 5 + 2 + 2 + 4. */
+	assert_int_equal(count_packets(&b), 13);
 	dump(&b, "writer");
 	pb_buf_free(&b);
 	f2t_tasks_free(rec.tasks);

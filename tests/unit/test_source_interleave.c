@@ -3,7 +3,7 @@
  * Sources interleaved by time (source/interleave.c over util/minheap.c): every
  * event once, in timestamp order, ties to the earlier source, empty sources
  * harmless, a failing source's error passed on, counts summed, every source
- * closed with the interleaving.
+ * closed with the interleaving; one source passed on as it gives its events.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -156,6 +156,64 @@ static void test_counts_are_summed(void **state)
 	f2t_source_close(m);
 }
 
+/* One source: its events as it gives them, its first asked for at the opening. */
+static void test_one_source_passed_on(void **state)
+{
+	static const uint64_t t[] = { 4, 4, 6 };
+	struct f2t_event e[3], ev;
+	struct event_source s = event_source(e, 3), empty = event_source(NULL, 0);
+	struct f2t_source *srcs[1] = { &s.base };
+	struct f2t_source *m;
+
+	fill(e, 0, t, 3);
+	m = f2t_source_interleave(srcs, 1);
+	assert_non_null(m);
+	assert_int_equal(s.next, 1);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(f2t_source_next(m, &ev), 1);
+		assert_int_equal(ev.ts, t[i]);
+		assert_int_equal(ev.pid, i);
+		/* Not moved on before the next is asked for. */
+		assert_int_equal(s.next, (size_t)i + 1);
+	}
+	assert_int_equal(f2t_source_next(m, &ev), 0);
+	assert_int_equal(f2t_source_next(m, &ev), 0);
+	f2t_source_close(m);
+	assert_int_equal(s.closed, 1);
+
+	srcs[0] = &empty.base;
+	m = f2t_source_interleave(srcs, 1);
+	assert_non_null(m);
+	assert_int_equal(f2t_source_next(m, &ev), 0);
+	f2t_source_close(m);
+	assert_int_equal(empty.closed, 1);
+}
+
+static void test_one_source_failing(void **state)
+{
+	static const uint64_t t[] = { 1, 2, 3 };
+	struct f2t_event e[3], ev;
+	struct event_source s = event_source(e, 3), at_start = event_source(e, 3);
+	struct f2t_source *srcs[1] = { &s.base };
+	struct f2t_source *m;
+
+	fill(e, 0, t, 3);
+	s.fail_at = 2;
+	m = f2t_source_interleave(srcs, 1);
+	assert_non_null(m);
+	assert_int_equal(f2t_source_next(m, &ev), 1);
+	assert_int_equal(f2t_source_next(m, &ev), 1);
+	assert_int_equal(f2t_source_next(m, &ev), -EIO);
+	f2t_source_close(m);
+
+	at_start.fail_at = 0;
+	srcs[0] = &at_start.base;
+	errno = 0;
+	assert_null(f2t_source_interleave(srcs, 1));
+	assert_int_equal(errno, EIO);
+	assert_int_equal(at_start.closed, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -165,6 +223,8 @@ int main(void)
 		cmocka_unit_test(test_failure_midway_is_passed_on),
 		cmocka_unit_test(test_failure_at_the_start_closes_every_source),
 		cmocka_unit_test(test_counts_are_summed),
+		cmocka_unit_test(test_one_source_passed_on),
+		cmocka_unit_test(test_one_source_failing),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

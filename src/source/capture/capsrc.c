@@ -275,14 +275,15 @@ static int capsrc_next(struct f2t_source *src, struct f2t_event *ev)
 		ret = f2t_minheap_next(&s->heap, (void **)&c);
 		if (ret <= 0)
 			return ret;
-		memset(ev, 0, sizeof(*ev));
 		ev->ts = c->w.ts;
 		ev->cpu = c->cpu;
 		ev->src = &s->base;
+		ev->pid_comm = NULL;
 		if (c->w.lost) {
-			ev->kind = F2T_EV_LOST;
-			ev->lost.count = c->w.lost_count;
-			ev->pid = -1;
+			*ev = (struct f2t_event){
+				.ts = c->w.ts, .cpu = c->cpu, .src = &s->base, .pid = -1,
+				.kind = F2T_EV_LOST, .lost.count = c->w.lost_count,
+			};
 			s->lost_events += c->w.lost_count;
 			return 1;
 		}

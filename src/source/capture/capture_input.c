@@ -19,7 +19,8 @@ struct capture_input {
 	struct f2t_input in;
 	struct f2t_capr *cap;
 	/* The metadata values the recording points to, owned here. */
-	char *host, *kernel, *machine, *cmdline, *clock, *recorder, *pids;
+	char *host, *kernel, *kernel_version, *boot_id, *cpu_model, *machine, *cmdline, *clock;
+	char *recorder, *tz, *pids;
 	char *sync_start_id, *sync_end_id, *kernel_build_id, *sample_event, *sample_scope;
 	struct f2t_cpu_stats *cpu_stats;
 	struct f2t_pid_text *jit_maps, *proc_maps;
@@ -46,7 +47,11 @@ static void read_info(struct capture_input *c)
 
 	c->host = f2t_capr_meta(cap, "host");
 	c->kernel = f2t_capr_meta(cap, "kernel");
+	c->kernel_version = f2t_capr_meta(cap, "kernel_version");
+	c->boot_id = f2t_capr_meta(cap, "boot_id");
+	c->cpu_model = f2t_capr_meta(cap, "cpu_model");
 	c->machine = f2t_capr_meta(cap, "machine");
+	c->tz = f2t_capr_meta(cap, "tz_offset_min");
 	c->cmdline = f2t_capr_meta(cap, "cmdline");
 	c->clock = f2t_capr_meta(cap, "clock");
 	c->recorder = f2t_capr_meta(cap, "recorder");
@@ -55,6 +60,16 @@ static void read_info(struct capture_input *c)
 	info->host = c->host ? c->host : "";
 	info->kernel = c->kernel ? c->kernel : "";
 	info->machine = c->machine ? c->machine : "";
+	info->kernel_version = c->kernel_version;
+	info->boot_id = c->boot_id;
+	info->cpu_model = c->cpu_model;
+	if (c->tz) {
+		long tz = strtol(c->tz, NULL, 10);
+
+		/* Offsets run from UTC-12 to UTC+14; anything else is damage. */
+		info->tz_known = tz >= -16 * 60 && tz <= 16 * 60;
+		info->tz_offset_min = info->tz_known ? (int32_t)tz : 0;
+	}
 	info->cmdline = c->cmdline ? c->cmdline : "";
 	info->clock = c->clock ? c->clock : "mono";
 	info->recorder = c->recorder ? c->recorder : "";
@@ -220,6 +235,10 @@ static void capture_close(struct f2t_input *in)
 	free(c->host);
 	free(c->kernel);
 	free(c->machine);
+	free(c->kernel_version);
+	free(c->boot_id);
+	free(c->cpu_model);
+	free(c->tz);
 	free(c->cmdline);
 	free(c->clock);
 	free(c->recorder);

@@ -58,14 +58,15 @@ int f2t_tracedat_bufsrc_event(struct tracedat_bufsrc *b, struct f2t_event *ev, u
 {
 	int ret;
 
-	memset(ev, 0, sizeof(*ev));
 	ev->ts = ts;
 	ev->cpu = cpu;
 	ev->src = &b->base;
+	ev->pid_comm = NULL;
 	if (!data) {
-		ev->kind = F2T_EV_LOST;
-		ev->pid = -1;
-		ev->lost.count = missed;
+		*ev = (struct f2t_event){
+			.ts = ts, .cpu = cpu, .src = &b->base, .pid = -1,
+			.kind = F2T_EV_LOST, .lost.count = missed,
+		};
 		b->lost_events += missed;
 		return 1;
 	}

@@ -42,7 +42,7 @@ struct tracedat_input {
 	struct f2t_text kallsyms;	/* read on first use (read_kallsyms()) */
 	bool kallsyms_read;
 	bool tep_symbols;		/* the tep has them: every buffer's decoder shares it */
-	char *host, *kernel, *recorder, *clock;
+	char *host, *kernel, *machine, *recorder, *clock;
 	struct f2t_tracedat_layout layout;
 	struct f2t_tracedat_data data;	/* mapped when we read the CPU data */
 	int fd;				/* the file, as f2t_input_open() opened it */
@@ -100,7 +100,7 @@ static void say_clock(const char *path, const char *clock)
 }
 
 /*
- * The recording's facts: UNAME ("Linux HOST RELEASE #VERSION"), the top
+ * The recording's facts: UNAME ("Linux HOST RELEASE MACHINE"), the top
  * buffer's CLOCK, the CPU STATS, the file's COMPRESSION (NULL or "none":
  * not compressed) and its CPU count.
  */
@@ -109,22 +109,24 @@ static int set_info(struct tracedat_input *t, const char *uname, const char *clo
 {
 	struct f2t_recording *rec = &t->in.rec;
 	struct f2t_trace_info *info = &rec->info;
-	char word[3][128] = { "", "", "" };
+	char word[4][128] = { "", "", "", "" };
 
 	if (uname)
-		sscanf(uname, "%127s %127s %127s", word[0], word[1], word[2]);
+		sscanf(uname, "%127s %127s %127s %127s", word[0], word[1], word[2], word[3]);
 	t->host = strdup(word[1]);
 	t->kernel = strdup(word[2]);
+	t->machine = strdup(word[3]);
 	t->clock = strdup(clock && *clock ? clock : "local");
 	if (!compression || !strcmp(compression, "none"))
 		compression = "not compressed";
 	if (asprintf(&t->recorder, "trace-cmd (trace.dat version %u, %s)", t->layout.version,
 		     compression) < 0)
 		t->recorder = NULL;
-	if (!t->host || !t->kernel || !t->clock || !t->recorder)
+	if (!t->host || !t->kernel || !t->machine || !t->clock || !t->recorder)
 		return -ENOMEM;
 	info->host = t->host;
 	info->kernel = t->kernel;
+	info->machine = t->machine;
 	info->cmdline = "";
 	info->clock = t->clock;
 	info->recorder = t->recorder;
@@ -182,6 +184,7 @@ static void tracedat_close(struct f2t_input *in)
 	tep_free(t->tep);
 	free((char *)t->kallsyms.s);
 	free(t->host);
+	free(t->machine);
 	free(t->kernel);
 	free(t->recorder);
 	free(t->clock);
