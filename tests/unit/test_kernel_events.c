@@ -661,6 +661,125 @@ static void test_long_names(void **state)
 	free(want);
 }
 
+/* A one-CPU capture for pid 100 (worker) at PATH, up to its formats. */
+static struct f2t_capw *one_cpu_capture(const char *path, struct ids *id)
+{
+	struct f2t_capw *w = f2t_capw_open(path, false);
+
+	capture_start(w, "clock=mono\nncpus=1\nsubbuf_size=4096\n", id);
+	assert_int_equal(f2t_capw_add(w, F2T_CAP_TASKS, 0, "100 100 worker\n", 15), 0);
+	return w;
+}
+
+/* Ends W with CPU0's page, converts PATH_CAP into OUT and returns what OUT holds. */
+static char *convert_one_cpu(struct f2t_capw *w, struct page *cpu0, const char *path_cap,
+			     const char *out)
+{
+	struct f2t_convert_opts o = { 0 };
+	char *text;
+
+	page_close(cpu0);
+	assert_int_equal(f2t_capw_add(w, F2T_CAP_CPU_DATA, 0, cpu0->b, PAGE), 0);
+	assert_int_equal(f2t_capw_close(w), 0);
+	assert_int_equal(f2t_convert_add_output(&o, out, NULL), 0);
+	assert_int_equal(f2t_convert(path_cap, &o), 0);
+	text = slurp(out, NULL);
+	unlink(path_cap);
+	unlink(out);
+	return text;
+}
+
+/*
+ * A softirq_entry whose print format names the action with a %ps of vec,
+ * and a symbol at vec's value: libtraceevent sizes its symbol map at its
+ * first lookup, so the symbols must be in before the decoder asks the print
+ * format for the softirq's name (it did not: a later lookup read past the
+ * map and printed from a wild pointer, found by fuzzing), and also when the
+ * conversion has a width ("%10ps", which libtraceevent looks up all the same).
+ */
+static void check_softirq_named_by_symbol(const char *conversion)
+{
+	const char ksyms[] = "0000000000000001 T tasklet_action\nffffffff81000000 T _stext\n";
+	char path[512], path_cap[96], path_json[96], fmt[256], *text;
+	struct f2t_capw *w;
+	struct page cpu0;
+	struct ids id;
+	size_t len;
+
+	snprintf(path_cap, sizeof(path_cap), "%s/ps.path_cap", dir);
+	snprintf(path_json, sizeof(path_json), "%s/ps.json", dir);
+	w = one_cpu_capture(path_cap, &id);
+	fixture_path(path, sizeof(path), "irq.softirq_entry.format");
+	text = slurp(path, &len);
+	len = (size_t)(strstr(text, "print fmt: ") - text);
+	len += (size_t)snprintf(fmt, sizeof(fmt), "print fmt: \"vec=%%u [action=%s]\", REC->vec, REC->vec\n",
+				conversion);
+	assert_true(len < 4096);
+	strcpy(strstr(text, "print fmt: "), fmt);
+	assert_int_equal(f2t_capw_add2(w, F2T_CAP_EVENT_FORMAT, 0, "irq", 4, text, len), 0);
+	id.soft_entry = (uint16_t)atoi(strstr(text, "\nID: ") + 5);
+	free(text);
+	id.soft_exit = add_format(w, "irq", "softirq_exit");
+	assert_int_equal(f2t_capw_add(w, F2T_CAP_KALLSYMS, 0, ksyms, strlen(ksyms)), 0);
+	page_init(&cpu0);
+	small(&cpu0, id.soft_entry, 12000, 100, 1, 0, 12);
+	small(&cpu0, id.soft_exit, 12030, 100, 1, 0, 12);
+	text = convert_one_cpu(w, &cpu0, path_cap, path_json);
+	expect_in(text, "JSON", "{\"name\":\"SOFTIRQ (tasklet_action)\",\"cat\":\"irq\",\"ph\":\"B\"");
+	free(text);
+}
+
+static void test_symbols_before_the_first_lookup(void **state)
+{
+	check_softirq_named_by_symbol("%ps");
+	check_softirq_named_by_symbol("%10ps");
+}
+
+/*
+ * A %s of a field that is no array and as wide as a pointer, whatever its
+ * declared type, is a kernel string to libtraceevent, looked up in the
+ * printk formats: those go in before the record is printed (the same sizing
+ * at the first lookup as above).  Its conversion comes after a %d, so the
+ * pairing of conversions and arguments is what finds it.
+ */
+static void test_printk_string_of_a_long_field(void **state)
+{
+	const char fmt[] =
+		"name: strptr\n"
+		"ID: 500\n"
+		"format:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+		"\n"
+		"\tfield:int n;\toffset:8;\tsize:4;\tsigned:1;\n"
+		"\tfield:unsigned long msg;\toffset:16;\tsize:8;\tsigned:0;\n"
+		"\n"
+		"print fmt: \"n=%d msg=%s\", REC->n, REC->msg\n";
+	const char printk[] = "0xffffffff82000000 : \"hello from printk\"\n";
+	char path_cap[96], path_txt[96], *t;
+	struct f2t_capw *w;
+	struct page cpu0;
+	struct rec r;
+	struct ids id;
+
+	snprintf(path_cap, sizeof(path_cap), "%s/printk.path_cap", dir);
+	snprintf(path_txt, sizeof(path_txt), "%s/printk.txt", dir);
+	w = one_cpu_capture(path_cap, &id);
+	assert_int_equal(f2t_capw_add2(w, F2T_CAP_EVENT_FORMAT, 0, "test", 5, fmt, strlen(fmt)), 0);
+	assert_int_equal(f2t_capw_add(w, F2T_CAP_KALLSYMS, 0, kallsyms, strlen(kallsyms)), 0);
+	assert_int_equal(f2t_capw_add(w, F2T_CAP_PRINTK_FORMATS, 0, printk, strlen(printk)), 0);
+	page_init(&cpu0);
+	r = common(500, 100);
+	put32(&r, 8, 7);
+	put64(&r, 16, 0xffffffff82000000ull);
+	page_add(&cpu0, 12000, r.b, 24);
+	t = convert_one_cpu(w, &cpu0, path_cap, path_txt);
+	expect_in(t, "text", "strptr: n=7 msg=hello from printk\n");
+	free(t);
+}
+
 static void check_duration(uint64_t ns, const char *want)
 {
 	char buf[64];
@@ -732,6 +851,8 @@ int main(void)
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_long_names),
+		cmocka_unit_test(test_symbols_before_the_first_lookup),
+		cmocka_unit_test(test_printk_string_of_a_long_field),
 		cmocka_unit_test(test_duration_column),
 		cmocka_unit_test(test_int_columns_as_printf),
 	};

@@ -104,20 +104,61 @@ static int bind_known(struct handler *h, const struct known *k)
 }
 
 /*
+ * Does %s of ARG make libtraceevent look a printk format up?  It does for a
+ * field that is no array and as wide as a kernel pointer (whatever its
+ * declared type), and for either branch of a ?: that does.
+ */
+static bool str_looks_up(const struct tep_event *event, const struct tep_print_arg *arg)
+{
+	const struct tep_format_field *f;
+
+	if (!arg)
+		return false;
+	if (arg->type == TEP_PRINT_OP)
+		return !strcmp(arg->op.op, "?") && arg->op.right &&
+		       arg->op.right->type == TEP_PRINT_OP &&
+		       (str_looks_up(event, arg->op.right->op.left) ||
+			str_looks_up(event, arg->op.right->op.right));
+	if (arg->type != TEP_PRINT_FIELD)
+		return false;
+	f = tep_find_any_field((struct tep_event *)event, arg->field.name);
+	return f && !(f->flags & TEP_FIELD_IS_ARRAY) && f->size == tep_get_long_size(event->tep);
+}
+
+/*
  * Whether libtraceevent needs kallsyms or printk formats to print EVENT:
- * a %ps-like conversion, a pointer field (a kernel string), or ftrace's own
- * trace_printk records.  Parsing kallsyms costs tens of milliseconds and
- * megabytes, so a recording of scheduling events alone never pays it.
+ * a %ps-like conversion, a %s of what it takes for a pointer (a kernel
+ * string), a pointer field, or ftrace's own trace_printk records.  Parsing
+ * kallsyms costs tens of milliseconds and megabytes, so a recording of
+ * scheduling events alone never pays it.
+ *
+ * The conversions are paired with the arguments as libtraceevent pairs
+ * them: flags, width, precision and length letters before the conversion
+ * ("%10ps" looks a function up too), a '*' taking an argument, d i o u x X
+ * p s taking one each and any other letter none.
  */
 static bool needs_symbols(const struct tep_event *event)
 {
-	const char *fmt = event->print_fmt.format;
+	const struct tep_print_arg *arg = event->print_fmt.args;
+	const char *p = event->print_fmt.format;
 
 	if (!strcmp(event->system, "ftrace"))
 		return true;
-	for (const char *p = fmt; p && (p = strstr(p, "%p")); p += 2)
-		if (p[2] && strchr("sSfFB", p[2]))
+	while (p && (p = strchr(p, '%'))) {
+		if (*++p == '%') {
+			p++;
+			continue;
+		}
+		for (; *p && strchr("#hlLzZ.0123456789-*", *p); p++)
+			if (*p == '*' && arg)
+				arg = arg->next;
+		if (*p == 'p' && p[1] && strchr("sSfFB", p[1]))
 			return true;
+		if (*p == 's' && str_looks_up(event, arg))
+			return true;
+		if (*p && strchr("diouxXps", *p) && arg)
+			arg = arg->next;
+	}
 	for (const struct tep_format_field *f = event->format.fields; f; f = f->next)
 		if (f->flags & TEP_FIELD_IS_POINTER)
 			return true;
@@ -355,11 +396,31 @@ static const char *str(struct f2t_rawdec *s, const struct tep_format_field *f,
 }
 
 /*
+ * The record's text by its event's print format, into s->seq.  The symbol
+ * tables go in before libtraceevent's first lookup in them: it sizes each
+ * table's sorted map at that lookup and never again, so symbols added later
+ * count in the map's length without being in it, and a lookup then reads
+ * past its end and prints from whatever pointer lies there (found by
+ * fuzzing: a sched_switch format with a %ps, printed here for its state
+ * letters before its text was).
+ */
+static void print_info(struct f2t_rawdec *s, const struct handler *h)
+{
+	if (h->needs_symbols)
+		f2t_rawdec_tep_symbols(s);
+	trace_seq_reset(&s->seq);
+	f2t_rawdec_guard(s);
+	tep_print_event(s->tep, &s->seq, &s->rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&s->seq);
+}
+
+/*
  * The letters the kernel prints for a prev_state value ("S", "R+", "D|K"...).
  * The value-to-letter table changes between kernels, so ask the kernel's own
  * print format once per distinct value and remember the answer.
  */
-static void state_letters(struct f2t_rawdec *s, long long value, char *out)
+static void state_letters(struct f2t_rawdec *s, const struct handler *h, long long value,
+			  char *out)
 {
 	/*
 	 * The values are bit masks: by value % slots, R (0), I (0x80) and
@@ -376,10 +437,7 @@ static void state_letters(struct f2t_rawdec *s, long long value, char *out)
 		memcpy(out, m->letters, F2T_STATE_LEN);
 		return;
 	}
-	trace_seq_reset(&s->seq);
-	f2t_rawdec_guard(s);
-	tep_print_event(s->tep, &s->seq, &s->rec, "%s", TEP_PRINT_INFO);
-	trace_seq_terminate(&s->seq);
+	print_info(s, h);
 	memset(out, 0, F2T_STATE_LEN);
 	p = strstr(s->seq.buffer, "prev_state=");
 	if (!p) {
@@ -402,7 +460,7 @@ static void state_letters(struct f2t_rawdec *s, long long value, char *out)
  * format, which maps vec to name, asked once per vec: the table is the
  * kernel's to change.
  */
-static const char *softirq_name(struct f2t_rawdec *s, uint32_t vec)
+static const char *softirq_name(struct f2t_rawdec *s, const struct handler *h, uint32_t vec)
 {
 	char *memo;
 	const char *p;
@@ -413,10 +471,7 @@ static const char *softirq_name(struct f2t_rawdec *s, uint32_t vec)
 	memo = s->softirq_names[vec];
 	if (memo[0])
 		return memo;
-	trace_seq_reset(&s->seq);
-	f2t_rawdec_guard(s);
-	tep_print_event(s->tep, &s->seq, &s->rec, "%s", TEP_PRINT_INFO);
-	trace_seq_terminate(&s->seq);
+	print_info(s, h);
 	p = strstr(s->seq.buffer, "action=");
 	n = p ? strcspn(p + strlen("action="), "] ") : 0;
 	if (n && n < sizeof(s->softirq_names[0]))
@@ -477,7 +532,7 @@ int f2t_rawdec_decode(struct f2t_rawdec *s, void *data, int size,
 		ev->sw.prev_pid = (int32_t)num(f[1], d);
 		ev->sw.prev_prio = (int32_t)num(f[2], d);
 		ev->sw.prev_state_raw = num(f[3], d);
-		state_letters(s, ev->sw.prev_state_raw, ev->sw.prev_state);
+		state_letters(s, h, ev->sw.prev_state_raw, ev->sw.prev_state);
 		ev->sw.next_comm = str(s, f[4], d, size, NULL);
 		ev->sw.next_pid = (int32_t)num(f[5], d);
 		ev->sw.next_prio = (int32_t)num(f[6], d);
@@ -576,7 +631,7 @@ int f2t_rawdec_decode(struct f2t_rawdec *s, void *data, int size,
 	case F2T_EV_SOFTIRQ_ENTRY:
 	case F2T_EV_SOFTIRQ_EXIT:
 		ev->softirq.vec = (uint32_t)num(f[0], d);
-		ev->softirq.name = softirq_name(s, ev->softirq.vec);
+		ev->softirq.name = softirq_name(s, h, ev->softirq.vec);
 		break;
 	case F2T_EV_CPU_IDLE:
 	case F2T_EV_CPU_FREQ:
