@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # `ftrace2trace report --diff A B` on two recordings of one workload whose
 # second run waits about twice as long for the CPU (tests/helpers/schedload
-# rivals): "victim" must use 200 ms of CPU on CPU 0 while one "rival" (A)
+# rivals): "victim" must use 1000 ms of CPU on CPU 0 while one "rival" (A)
 # or two (B) spin there, all SCHED_RR at one priority so other load on the
 # machine does not decide who waits (round robin: the victim waits about
-# 200 ms, then about 400 ms); "bystander", alone on CPU 1, does the same in
+# 1000 ms, then about 2000 ms); "bystander", alone on CPU 1, does the same in
 # both.  The diff must match threads by name across runs (their pids
 # differ): the victim's runnable time up by 50% to 250% (round robin
-# slices of 100 ms: B's wait is 2 or 3 times A's), each run's equal
+# slices of 100 ms, a slice more or less at each end: with 200 ms of work
+# A waited 1 to 3 slices and B 2 to 4, and +33% was seen; with 1000 ms, A
+# waits 9 to 11 and B 18 to 22, +64% to +144%), each run's equal
 # (within 10%) to what the victim measured itself (its life less its CPU
 # time); the bystander's running and sleeping unchanged (within 10%); the
 # rivals 1 then 2; CSV and JSON agree.  With --off-cpu in this build, the
@@ -23,7 +25,7 @@ cd "$TMP" || exit 1
 # run NAME RIVALS: the workload recorded into NAME.cap, its own figures in NAME.out.
 run() {
 	"$F2T" record -q -b 32768 --no-sample "${offcpu[@]}" -k "$1.cap" -o "$1.json" -- \
-		chrt -r 1 "$LOAD" rivals 200 "$2" >"$1.out" 2>"$1.err"
+		chrt -r 1 "$LOAD" rivals 1000 "$2" >"$1.out" 2>"$1.err"
 }
 offcpu=(--off-cpu)
 if ! run A 1; then

@@ -50,6 +50,12 @@ struct f2t_capsrc {
 	uint64_t done_bytes, total_bytes;
 	uint64_t released;	/* the capture's bytes before this are unmapped */
 	uint64_t lost_events, lost_pages;
+	/*
+	 * A flight recorder's window (META flight_from_ns): the sub-buffers
+	 * kept are those that end in it, and what the first of them holds
+	 * from before it is the past the window leaves out, not events.
+	 */
+	uint64_t from_ns;
 };
 
 static int cursor_load_page(struct f2t_capsrc *s, struct cursor *c);
@@ -65,6 +71,15 @@ static int read_meta_u64(const struct f2t_capr *cap, const char *key, uint64_t *
 	*v = strtoull(s, &end, 10);
 	free(s);
 	return 0;
+}
+
+static bool clock_is_mono(const struct f2t_capr *cap)
+{
+	char *clock = f2t_capr_meta(cap, "clock");
+	bool mono = clock && !strcmp(clock, "mono");
+
+	free(clock);
+	return mono;
 }
 
 /* The sub-buffer size the capture says it was recorded with (4096 in old ones). */
@@ -275,6 +290,8 @@ static int capsrc_next(struct f2t_source *src, struct f2t_event *ev)
 		ret = f2t_minheap_next(&s->heap, (void **)&c);
 		if (ret <= 0)
 			return ret;
+		if (c->w.ts < s->from_ns)
+			continue;
 		ev->ts = c->w.ts;
 		ev->cpu = c->cpu;
 		ev->src = &s->base;
@@ -370,6 +387,8 @@ struct f2t_source *f2t_capsrc_open_with(const struct f2t_capr *cap,
 	s->base.ops = &capsrc_ops;
 	s->cap = cap;
 	s->subbuf_size = (uint32_t)tep_get_page_size(tep);	/* as f2t_capsrc_formats() read it */
+	if (read_meta_u64(cap, "flight_from_ns", &s->from_ns) || !clock_is_mono(cap))
+		s->from_ns = 0;	/* CLOCK_MONOTONIC's time: no other clock compares with it */
 	s->tep = tep;
 	ret = f2t_rawdec_init(&s->dec, s->tep, s->subbuf_size, rec, cap->path);
 	if (ret)
