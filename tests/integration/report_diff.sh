@@ -11,7 +11,8 @@
 # A waited 1 to 3 slices and B 2 to 4, and +33% was seen; with 1000 ms, A
 # waits 9 to 11 and B 18 to 22, +64% to +144%), each run's equal
 # (within 10%) to what the victim measured itself (its life less its CPU
-# time); the bystander's running and sleeping unchanged (within 10%); the
+# time); the bystander's sleeping time unchanged (within 10%) and its
+# switches the same (20 sleeps and its end); the
 # rivals 1 then 2; CSV and JSON agree.  With --off-cpu in this build, the
 # --folded diff's two columns are each run's own `report --off-cpu
 # --folded` lines (difffolded.pl's form).
@@ -67,10 +68,15 @@ for run, side in (('A', 'a'), ('B', 'b')):
 need(v['change'] == v['b'] - v['a'], 'change = B - A')
 need(50 <= v['change_pct'] <= 250,
      f"victim waited {v['change_pct']:+.0f}% longer for the CPU with a second rival")
-for m in ('running_ns', 'sleeping_ns'):
-    b = threads['bystander'][m]
-    need(abs(b['change_pct']) <= 10, f"bystander {m}: {b['a'] / 1e6:.1f} -> {b['b'] / 1e6:.1f} ms"
-         f" ({b['change_pct']:+.1f}%)")
+# Not its running time: on CPU 1 this kernel records no switch from the idle
+# task, so a thread there that wakes an idle CPU runs for a time the trace
+# cannot tell (the report's "unknown"; seen: 11 and 8.5 of its 100 ms), and
+# its wakeups are counted where the switch in was seen (seen: 2 and 3).
+b = threads['bystander']['sleeping_ns']
+need(abs(b['change_pct']) <= 10, f"bystander sleeping_ns: {b['a'] / 1e6:.1f} -> {b['b'] / 1e6:.1f} ms"
+     f" ({b['change_pct']:+.1f}%)")
+b = threads['bystander']['switches']
+need(b['a'] == b['b'] and b['a'] >= 20, f"bystander switches: {b['a']} -> {b['b']}")
 r = threads['rival']['threads']
 need((r['a'], r['b'], r['change']) == (1, 2, 1), f"rivals: {r['a']} -> {r['b']}")
 need(d['a']['input'] == 'A.cap' and d['b']['input'] == 'B.cap' and
