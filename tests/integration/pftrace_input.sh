@@ -15,11 +15,8 @@
 # - merge, which reads JSON, converts a .pftrace first.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-fx=$here/../fixtures
-command -v python3 >/dev/null || { echo "SKIP: python3 is not installed"; exit 77; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$F2T_TESTS/helpers/fixture-common.bash"
+fx=$FIX out=$TMP
 
 # Round trips: the report of FILE and of FILE converted to .pftrace, row by row, every
 # column but the input's name (the recording's identity included: the .pftrace carries it).
