@@ -17,15 +17,9 @@ need_root
 BURN=$B/tests/helpers/burn
 OFFWAIT=$B/tests/helpers/offwait
 [ -x "$BURN" ] && [ -x "$OFFWAIT" ] || skip "the test helpers are not built (make tests)"
-TP=${TRACE_PROCESSOR:-$(command -v trace_processor_shell || true)}
-[ -n "$TP" ] || skip "TRACE_PROCESSOR not set: the samples cannot be checked by Perfetto"
+need_trace_processor
 cd "$TMP" || exit 1
-
-# q FILE SQL: the query's last line, from trace_processor.
-q() {
-	echo "$2" >q.sql
-	"$TP" -q q.sql "$1" 2>/dev/null | tail -1 | tr -d '"'
-}
+q() { tp_q "$@"; }
 # Samples of burn in FILE: "COUNT,FIRST_MS,LAST_MS,NAMED" with times from the
 # first scheduling event, NAMED those whose innermost frame is burn's own
 # (spin(), called by burn_one() and burn_three()).
