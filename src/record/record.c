@@ -82,7 +82,6 @@ struct run {
 	bool flight_on;
 	struct f2t_flight flight;
 	unsigned int snapshots;		/* taken so far */
-	bool flight_done;		/* the last one is the capture to convert */
 	struct f2t_convert_opts conv;	/* what convert() writes: -o, or a snapshot's names */
 	char *snap_names[F2T_MAX_OUTPUTS];	/* NAME-K.EXT of the snapshot converted here */
 	pid_t converters[64];		/* snapshots converted apart, not reaped yet */
@@ -736,14 +735,13 @@ static double before_trigger(uint64_t trigger, uint64_t at, uint64_t from)
 /*
  * A flight recorder's snapshot: tracing stops, the window is drained into
  * the capture with the names and facts it needs, the capture is closed.
- * LAST: the readers, the triggers and the instance go too, as at the end
- * of any recording; otherwise the caller converts it apart and re-arms.
  */
-static int snapshot(struct run *r, bool last)
+static int snapshot(struct run *r)
 {
 	struct f2t_flight *f = &r->flight;
 	struct f2t_meta m = r->meta;
 	uint64_t from = f2t_flight_window_start(f), lost = 0, shift;
+	size_t at = f->tasks.len;
 	int err, e;
 
 	e = f2t_syncmark_write(r->inst.ti, "end", &m.sync_end);
@@ -764,8 +762,10 @@ static int snapshot(struct run *r, bool last)
 		err = f2t_pump_drain_window(&r->pump, strcmp(r->inst.clock, "mono") ? 0 : from);
 	if (!err)
 		err = snapshot_readers(r, from);
+	/* The trigger's /proc snapshot is the one at the stop: /proc is not walked again. */
 	if (!err)
-		err = f2t_procsnap_write(r->capw, 1);
+		err = f2t_capw_add(r->capw, F2T_CAP_TASKS, 1, f->tasks.p ? f->tasks.p + at : "",
+				   f->tasks.len - at);
 	if (!err)
 		err = f2t_meta_write_cpu_stats(r->capw, r->inst.ti, r->inst.ncpus, true, &lost);
 	/* The kernel counts from the instance's creation: this window's share is the growth. */
@@ -803,14 +803,6 @@ static int snapshot(struct run *r, bool last)
 			f2t_human_bytes(r->perf_win.peak + r->offcpu_win.peak, (char[32]){ 0 }, 32));
 	if (r->lost)
 		f2t_warn("the kernel lost %llu events inside the window", (unsigned long long)r->lost);
-	if (last) {
-		f2t_pump_close(&r->pump);
-		f2t_sampler_close(&r->sampler);
-		f2t_offcpu_close(r->offcpu);
-		r->offcpu = NULL;
-		f2t_flight_close(f);
-		f2t_inst_destroy(&r->inst);
-	}
 	if (err) {
 		if (!f2t_capw_error(r->capw))
 			f2t_err("completing snapshot %u: %s", r->snapshots, strerror(-err));
@@ -862,10 +854,14 @@ static int convert(struct run *r);
 
 /*
  * Converts the snapshot just taken in a child process, as the user who ran
- * sudo, while we record on.  The child first lets go of what would keep
- * the instance busy (its trace_pipe_raw and trace_pipe descriptors) and
- * says so by closing its end of a pipe; it ends with _exit(), leaving the
- * instance and the kernel's state to us.
+ * sudo, while we record on (or, after the last, remove what recording
+ * put in the kernel: an instance's removal waits for the kernel's grace
+ * periods, a tenth of a second or more, which the conversion need not
+ * wait for).  The child first lets go of what would keep the instance
+ * busy or the programs attached (its trace_pipe_raw and trace_pipe
+ * descriptors, its copies of the BPF and perf ones) and says so by
+ * closing its end of a pipe; it ends with _exit(), leaving the instance
+ * and the kernel's state to us.
  */
 static int convert_apart(struct run *r)
 {
@@ -876,6 +872,7 @@ static int convert_apart(struct run *r)
 	reap_converters(r, r->nconverters == sizeof(r->converters) / sizeof(r->converters[0]));
 	if (pipe2(sync, O_CLOEXEC) < 0)
 		return -errno;
+	fflush(stdout);	/* nothing of ours written twice */
 	pid = fork();
 	if (pid < 0) {
 		err = -errno;
@@ -887,9 +884,14 @@ static int convert_apart(struct run *r)
 	if (!pid) {
 		close(sync[0]);
 		f2t_pump_close(&r->pump);
-		f2t_markwatch_close_fd(&r->flight.mw);
+		f2t_sampler_close(&r->sampler);
+		f2t_offcpu_close(r->offcpu);
+		r->offcpu = NULL;
+		f2t_flight_close_fds(&r->flight);
 		close(sync[1]);
-		_exit(f2t_sudo_drop() == 0 && convert(r) == 0 ? 0 : 1);
+		err = f2t_sudo_drop() == 0 && convert(r) == 0 ? 0 : 1;
+		/* _exit(): no atexit() of the parent's (its instances are its own to remove). */
+		_exit(fflush(stdout) ? 1 : err);
 	}
 	close(sync[1]);
 	while (read(sync[0], &c, 1) < 0 && errno == EINTR)
@@ -944,7 +946,7 @@ static int rearm(struct run *r)
 	return f2t_flight_arm(&r->flight, f2t_meta_now());
 }
 
-/* Snapshot K taken, and converted: here when it is the last, else apart. */
+/* Snapshot K taken and converted apart; after the last, the kernel's state restored meanwhile. */
 static int take_snapshot(struct run *r, bool *last)
 {
 	int err;
@@ -953,13 +955,18 @@ static int take_snapshot(struct run *r, bool *last)
 	*last = *last || r->snapshots >= r->o->max_snapshots;
 	err = snapshot_outputs(r);
 	if (!err)
-		err = snapshot(r, *last);
-	if (err || *last)
-		return err;
-	err = convert_apart(r);
+		err = snapshot(r);
 	if (!err)
-		err = rearm(r);
-	return err;
+		err = convert_apart(r);
+	if (err || !*last)
+		return err ? err : rearm(r);
+	f2t_pump_close(&r->pump);
+	f2t_sampler_close(&r->sampler);
+	f2t_offcpu_close(r->offcpu);
+	r->offcpu = NULL;
+	f2t_flight_close(&r->flight);
+	f2t_inst_destroy(&r->inst);
+	return 0;
 }
 
 /* Empties the self-pipe after a SIGUSR1: the loop goes on. */
@@ -1035,10 +1042,10 @@ static int flight_loop(struct run *r, enum stop_reason *why)
 }
 
 /*
- * Recording as a flight recorder, up to the capture to convert here, if
- * any: the last snapshot's, or, when recording stopped before any trigger,
- * the window of the stop (what `perf record --overwrite` writes at exit).
- * A stop after some snapshots leaves nothing more (r->flight_done unset).
+ * Recording as a flight recorder: its snapshots, or, when recording
+ * stopped before any trigger, the window of the stop (what `perf record
+ * --overwrite` writes at exit); all converted apart.  A stop after some
+ * snapshots leaves nothing more.
  */
 static int flight_record(struct run *r)
 {
@@ -1064,7 +1071,6 @@ static int flight_record(struct run *r)
 		if (!err)
 			err = take_snapshot(r, &last);
 	}
-	r->flight_done = !err;
 	return err;
 }
 
@@ -1237,7 +1243,7 @@ int f2t_record_run(const struct f2t_record_opts *o)
 	 * who ran sudo, a conversion's bug no way to root.
 	 */
 	err = f2t_sudo_drop();
-	if (!err && (!r.flight_on || r.flight_done))
+	if (!err && !r.flight_on)
 		err = convert(&r);
 out:
 	f2t_progress_clear(&r.prog);
