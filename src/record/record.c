@@ -90,6 +90,8 @@ struct run {
 	char *keep;			/* -k FILE-K of snapshot K */
 	/* What the perf and off-CPU rings gave, held until a snapshot (record/window.h) */
 	struct f2t_window perf_win, offcpu_win;
+	size_t win_max;			/* bytes both may hold: an eighth of the available memory */
+	bool win_short;			/* they held less than the window (said once) */
 	uint64_t lost_before, bytes_before;	/* the kernel's counts at the last snapshot */
 	uint64_t maps_ns;		/* when the capture's MAPS were read, after the first */
 };
@@ -393,6 +395,9 @@ static int setup(struct run *r)
 		r->offcpu_win = (struct f2t_window){ .type = F2T_CAP_OFFCPU_DATA };
 		r->sampler.win = &r->perf_win;
 		f2t_offcpu_window(r->offcpu, &r->offcpu_win);
+		r->win_max = (size_t)(f2t_inst_mem_available_kb() * 1024 / 8);
+		if (!r->win_max)
+			r->win_max = 256u << 20;
 	}
 	return err;
 }
@@ -978,17 +983,34 @@ static void drain_signals(void)
 		;
 }
 
-/* What no snapshot can need any more let go (out of memory: said). */
+/*
+ * What no snapshot can need any more let go, and the oldest samples (then
+ * episodes) past the memory allowed (out of memory: said).
+ */
 static int trim_windows(struct run *r, uint64_t now)
 {
 	uint64_t from = f2t_flight_keep_from(&r->flight, now);
-	int err = f2t_window_trim(&r->perf_win, from);
+	size_t episodes;
+	int err = f2t_window_trim(&r->perf_win, from), cut = 0, c = 0;
 
 	if (!err)
 		err = f2t_window_trim(&r->offcpu_win, from);
-	if (err)
+	episodes = r->offcpu_win.bytes < r->win_max ? r->offcpu_win.bytes : r->win_max;
+	if (!err)
+		err = cut = f2t_window_limit(&r->perf_win, r->win_max - episodes);
+	if (err >= 0)
+		err = c = f2t_window_limit(&r->offcpu_win, r->win_max);
+	if (err < 0) {
 		f2t_err("keeping the flight recorder's window of samples: %s", strerror(-err));
-	return err;
+		return err;
+	}
+	if ((cut || c) && !r->win_short)
+		f2t_warn("flight recorder: the CPU samples and off-CPU episodes of the window take "
+			 "more than an eighth of the available memory (%s): the oldest are let go, "
+			 "and a snapshot holds them for less than %g s; try a lower -F",
+			 f2t_human_bytes(r->win_max, (char[32]){ 0 }, 32), r->o->flight_secs);
+	r->win_short = r->win_short || cut || c;
+	return 0;
 }
 
 /*

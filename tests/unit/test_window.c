@@ -212,6 +212,31 @@ static void test_prune_keeps_tasks(void **state)
 	f2t_window_free(&w);
 }
 
+/* Past the memory allowed, the oldest chunks go first, whatever their CPU. */
+static void test_limit_lets_the_oldest_go(void **state)
+{
+	struct f2t_window w = { .type = F2T_CAP_PERF_DATA, .keep = f2t_sampler_keep_past };
+	struct buf a = { .len = 0 }, b = { .len = 0 }, c = { .len = 0 };
+	struct f2t_capr *r;
+	char text[128];
+
+	sample(&a, 7, 100);
+	sample(&b, 8, 200);
+	sample(&c, 7, 300);
+	assert_int_equal(f2t_window_add(&w, 0, a.p, a.len, 100), 0);
+	assert_int_equal(f2t_window_add(&w, 0, c.p, c.len, 300), 0);
+	assert_int_equal(f2t_window_add(&w, 1, b.p, b.len, 200), 0);
+	assert_int_equal(f2t_window_limit(&w, 3 * a.len), 0);
+	assert_int_equal(f2t_window_limit(&w, 2 * a.len - 1), 1);
+	r = written(&w);
+	walk(r, 0, text, sizeof(text));
+	assert_string_equal(text, "S300 ");
+	walk(r, 1, text, sizeof(text));
+	assert_string_equal(text, "");
+	f2t_capr_close(r);
+	f2t_window_free(&w);
+}
+
 static void test_conversion_leaves_out_the_past(void **state)
 {
 	char info[256];
@@ -307,6 +332,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_past_losses_dropped_window_losses_kept, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_prune_keeps_tasks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_limit_lets_the_oldest_go, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_conversion_leaves_out_the_past, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_conversion_leaves_out_episodes_begun_before,
