@@ -41,13 +41,12 @@ static int compact(struct pf_bundle *bb, enum pf_column first, const uint64_t *v
 {
 	struct pb_buf *col = &bb->col[first];
 
-	for (int i = 0; i < 5; i++)
-		pb_varint(&col[i], v[i]);
-	bb->nevents++;
-	/* The first error of the five; checked apart, the appends do not wait on it. */
-	for (int i = 0; i < 5; i++)
-		if (col[i].err)
+	for (int i = 0; i < 5; i++) {
+		if (!pb_room(&col[i], PB_MAX_VARINT))
 			return col[i].err;
+		col[i].len += pb_enc_varint(col[i].p + col[i].len, v[i]);
+	}
+	bb->nevents++;
 	return 0;
 }
 
