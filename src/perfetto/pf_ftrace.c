@@ -51,14 +51,15 @@ static int compact(struct pf_bundle *bb, enum pf_column first, const uint64_t *v
 }
 
 /* The index of task @pid's @comm, by way of the memo of the last one it had. */
-static int64_t comm_index(struct pf_bundle *bb, int32_t pid, const char *comm)
+static int64_t comm_index(struct pf_bundle *bb, int32_t pid, const char *comm, bool words)
 {
 	struct pf_comm_memo *m = &bb->memo[(uint32_t)pid % PF_COMM_MEMO];
 	const char *s = comm ? comm : "";
 	size_t len;
 	int64_t index;
 
-	if (m->gen == bb->gen && m->pid == pid && f2t_comm_eq(m->comm, s))
+	if (m->gen == bb->gen && m->pid == pid &&
+	    (words && comm ? f2t_comm_eq_words(m->comm, s) : f2t_comm_eq(m->comm, s)))
 		return m->index;
 	len = strnlen(s, F2T_COMM_LEN - 1);
 	index = f2t_intern(&bb->comms, s, len, NULL);
@@ -78,7 +79,7 @@ static inline uint64_t i32(int32_t v)
 int pf_bundle_switch(struct pf_bundle *bb, uint64_t ts, int64_t prev_state,
 		     const struct f2t_event *ev)
 {
-	int64_t comm = comm_index(bb, ev->sw.next_pid, ev->sw.next_comm);
+	int64_t comm = comm_index(bb, ev->sw.next_pid, ev->sw.next_comm, ev->comm_words);
 	uint64_t v[5];
 
 	if (comm < 0)
@@ -95,7 +96,7 @@ int pf_bundle_switch(struct pf_bundle *bb, uint64_t ts, int64_t prev_state,
 
 int pf_bundle_waking(struct pf_bundle *bb, uint64_t ts, const struct f2t_event *ev)
 {
-	int64_t comm = comm_index(bb, ev->wake.pid, ev->wake.comm);
+	int64_t comm = comm_index(bb, ev->wake.pid, ev->wake.comm, ev->comm_words);
 	uint64_t v[5];
 
 	if (comm < 0)

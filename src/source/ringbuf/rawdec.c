@@ -629,6 +629,8 @@ int f2t_rawdec_decode(struct f2t_rawdec *s, void *data, int size,
 	f = h->f;
 	ev->pid = s->common_usual ? int_at(d, 4) : (int32_t)num(s->common_pid, d);
 	ev->kind = h->kind;
+	/* In place, or copied with its NUL (str()): 16 bytes either way. */
+	ev->comm_words = h->fast.on;
 	if (h->fast.on) {
 		if (decode_fast(s, h, d, size, ev))
 			return 1;
