@@ -747,7 +747,7 @@ static int snapshot(struct run *r)
 	struct f2t_flight *f = &r->flight;
 	struct f2t_meta m = r->meta;
 	uint64_t from = f2t_flight_window_start(f), lost = 0, shift;
-	size_t at = f->tasks.len;
+	size_t at;
 	int err, e;
 
 	e = f2t_syncmark_write(r->inst.ti, "end", &m.sync_end);
@@ -756,7 +756,14 @@ static int snapshot(struct run *r)
 	if (err)
 		f2t_warn("cannot turn tracing off: %s", strerror(-err));
 	err = f2t_resource_error(e) ? e : 0;	/* said */
-	/* Names: the /proc snapshot of the arming, then the trigger's (a thread's later line wins). */
+	/*
+	 * Names: the /proc snapshot of the arming, those the perf records
+	 * gave since, then the trigger's /proc snapshot (a thread's later
+	 * line wins).
+	 */
+	if (!err && r->sampler.nrings)
+		err = f2t_sampler_window_names(&r->perf_win, &f->tasks);
+	at = f->tasks.len;
 	if (!err)
 		err = f2t_procsnap_take(&f->tasks);
 	if (!err)

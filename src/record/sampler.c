@@ -412,6 +412,46 @@ static bool past_record(uint32_t type)
 	       type != PERF_RECORD_UNTHROTTLE;
 }
 
+/* The COMM records of LEN bytes of whole records as task snapshot lines. */
+static int comm_lines(const unsigned char *p, size_t len, struct f2t_textbuf *b)
+{
+	size_t off = 0;
+	int err = 0;
+
+	while (!err && off + sizeof(struct perf_event_header) <= len) {
+		struct perf_event_header h;
+		char line[64], comm[17] = "";
+		size_t body;
+
+		memcpy(&h, p + off, sizeof(h));
+		if (h.size < sizeof(h) || h.size > len - off)
+			break;
+		body = h.size - sizeof(h);
+		/* pid, tid, comm: a name with a line break would break the snapshot's lines */
+		if (h.type == PERF_RECORD_COMM && body > 8) {
+			memcpy(comm, p + off + 16, body - 8 < 16 ? body - 8 : 16);
+			if (comm[0] && !strpbrk(comm, "\n\r"))
+				err = f2t_textbuf_add(b, line,
+						      (size_t)snprintf(line, sizeof(line), "%u %u %s\n",
+								       f2t_perf_u32(p + off + 12),
+								       f2t_perf_u32(p + off + 8), comm));
+		}
+		off += h.size;
+	}
+	return err;
+}
+
+int f2t_sampler_window_names(const struct f2t_window *w, struct f2t_textbuf *b)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < w->nh && !err; i++)
+		err = comm_lines(w->h[i].p, w->h[i].len, b);
+	for (size_t i = 0; i < w->n && !err; i++)
+		err = comm_lines(w->c[i].data, w->c[i].len, b);
+	return err;
+}
+
 size_t f2t_sampler_keep_past(unsigned char *data, size_t len)
 {
 	return keep_records(data, len, past_record);

@@ -19,6 +19,7 @@
 #include "capture/capture.h"
 #include "record/traced.h"
 #include "record/window.h"
+#include "util/textbuf.h"
 
 /* Whose samples the conversion keeps; every task's are recorded. */
 enum f2t_sample_scope {
@@ -100,6 +101,16 @@ int f2t_sampler_write_info(struct f2t_sampler *s, struct f2t_capw *w);
  */
 size_t f2t_sampler_keep_past(unsigned char *data, size_t len);
 size_t f2t_sampler_keep_tasks(unsigned char *data, size_t len);
+
+/**
+ * f2t_sampler_window_names() - the names the window's COMM records gave
+ * @b: "TID TGID COMM\n" appended for each, the history first: the tasks
+ *     the recorder saw, for a flight snapshot whose /proc snapshots
+ *     missed those begun after the arming and gone by the trigger
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int f2t_sampler_window_names(const struct f2t_window *w, struct f2t_textbuf *b);
 
 /**
  * f2t_sampler_enable() - start sampling

@@ -6,7 +6,8 @@
 #   the samples of about its last second only (Perfetto's perf_sample: none
 #   before the window's first scheduling event, burn's spanning the
 #   second, named (burn's spin())), and offwait's off-CPU slices, none
-#   begun before the window;
+#   begun before the window, its process named though begun after the
+#   arming and gone at the stop;
 # - --max-snapshots=2 during one long burn: each snapshot has burn's samples
 #   of its own window, named (the second one's mappings come from /proc, not
 #   from the perf records overwritten with the first window).
@@ -61,10 +62,12 @@ IFS=, read -r n first last named < <(burn_samples w.pftrace)
 left=$(before_window w.pftrace)
 [ "$left" = 0 ] || fail "w.pftrace: $left samples or off-CPU slices before the window"
 if [ $bpf = 1 ]; then
-	# By its threads' names: offwait's own thread began before the window and
-	# was gone at the stop, so no /proc snapshot names its process.
 	sl=$(q w.pftrace "select count(*) from slice s join thread_track tt on s.track_id = tt.id join thread t using (utid) where t.name in ('reader', 'writer', 'sleeper', 'syncer') and s.name like 'S %';")
 	[ "${sl:-0}" -ge 20 ] || fail "w.pftrace: $sl off-CPU slices of offwait: $(cat w.err)"
+	# offwait began after the arming and was gone at the stop: no /proc
+	# snapshot saw it, the perf records named it.
+	pn=$(q w.pftrace "select group_concat(distinct p.name) from thread t join process p using (upid) where t.name = 'reader';")
+	[ "$pn" = offwait ] || fail "w.pftrace: offwait's process is named '$pn'"
 	ok "--flight-recorder=1 --off-cpu: $n samples of burn from $first to $last ms of the window ($named named), $sl off-CPU slices of offwait, none before the window"
 else
 	ok "--flight-recorder=1: $n samples of burn from $first to $last ms of the window ($named named), none before it"

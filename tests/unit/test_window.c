@@ -212,6 +212,27 @@ static void test_prune_keeps_tasks(void **state)
 	f2t_window_free(&w);
 }
 
+/* The names the recorder saw, the past's first; one that would break a line is left out. */
+static void test_window_names(void **state)
+{
+	struct f2t_window w = { .type = F2T_CAP_PERF_DATA, .keep = f2t_sampler_keep_past };
+	struct buf old = { .len = 0 }, now = { .len = 0 };
+	struct f2t_textbuf t = { 0 };
+
+	comm(&old, 7, "worker", 10);
+	sample(&old, 7, 20);
+	comm(&now, 8, "helper", 300);
+	comm(&now, 9, "two\nlines", 310);
+	assert_int_equal(f2t_window_add(&w, 0, old.p, old.len, 20), 0);
+	assert_int_equal(f2t_window_add(&w, 1, now.p, now.len, 310), 0);
+	assert_int_equal(f2t_window_trim(&w, 100), 0);
+	assert_int_equal(f2t_sampler_window_names(&w, &t), 0);
+	assert_int_equal(t.len, strlen("7 7 worker\n8 8 helper\n"));
+	assert_memory_equal(t.p, "7 7 worker\n8 8 helper\n", t.len);
+	free(t.p);
+	f2t_window_free(&w);
+}
+
 /* Past the memory allowed, the oldest chunks go first, whatever their CPU. */
 static void test_limit_lets_the_oldest_go(void **state)
 {
@@ -332,6 +353,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_past_losses_dropped_window_losses_kept, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_prune_keeps_tasks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_window_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_limit_lets_the_oldest_go, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_conversion_leaves_out_the_past, setup,
 						teardown),
