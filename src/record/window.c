@@ -120,6 +120,9 @@ int f2t_window_write(struct f2t_window *w, struct f2t_capw *capw)
 	for (size_t i = 0; i < w->n; i++) {
 		if (!err)
 			err = f2t_capw_add(capw, w->type, w->c[i].arg, w->c[i].data, w->c[i].len);
+		/* What later snapshots need of it, as of a chunk the window passed. */
+		if (!err)
+			err = keep_past(w, &w->c[i]);
 		w->bytes -= w->c[i].len;
 		free(w->c[i].data);
 	}

@@ -88,7 +88,8 @@ void f2t_window_prune(struct f2t_window *w, f2t_window_keep_fn keep);
 /**
  * f2t_window_write() - every CPU's history, then its chunks, into @capw
  *
- * The chunks are let go; the history stays for the next snapshot.
+ * The chunks are let go, what the keep function keeps of them joining
+ * the history, which stays for the next snapshot.
  *
  * Return: 0 or negative errno (the capture's write error).
  */
