@@ -210,7 +210,7 @@ run_variant() {
 for mode in $MODES; do
 	case $mode in
 	pinned) cpus=(0); what="one ping-pong pinned to CPU 0" ;;
-	busy) read -ra cpus < <(seq 0 $(($(nproc) - 1)))
+	busy) mapfile -t cpus < <(seq 0 $(($(nproc) - 1)))
 	      what="one ping-pong pinned to each CPU, round trips/s summed" ;;
 	free) cpus=(-); what="one ping-pong placed by the scheduler" ;;
 	*) die "unknown mode $mode" ;;
