@@ -7,10 +7,12 @@
 # trips/s of each variant and its ratio to the untraced median, the
 # recorder's own CPU time while the workload ran (its share of one CPU: on a
 # machine with an idle CPU the reader runs there, with every CPU busy it
-# runs instead of the workload), the events ftrace2trace lost in each run,
-# and the two goals: the default costs at most 10 points more than
+# runs instead of the workload; ftrace2trace's and perf's, not trace-cmd's,
+# whose readers are processes of their own), the events ftrace2trace lost
+# in each run, the two goals (the default costs at most 10 points more than
 # --no-sample, and --no-sample is at or above the best peer recording the
-# same sched events.
+# same sched events), and where each recorder of those events stands
+# against the kernel's floor.
 #
 #   kernel-floor     the same sched events enabled in a tracefs instance of
 #                    our own on the mono clock, with no reader at all: what
