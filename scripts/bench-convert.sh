@@ -69,6 +69,13 @@ count_events() { # KIND FILE
 	esac
 }
 
+# wanted VARIANT...: is any of them timed (not in SKIP)?
+wanted() {
+	local v
+	for v in "$@"; do [[ " ${SKIP:-} " == *" $v "* ]] || return 0; done
+	return 1
+}
+
 time_inputs() {
 	local d=$1 s v r
 	[ -x "$F2T" ] || die "$F2T not built (make)"
@@ -81,8 +88,9 @@ time_inputs() {
 		[ -s "$d/$s.cap" ] || die "$d/$s.cap missing: record first"
 		local -A n=() cpu=() rss=() ratio=() what=() kind=()
 		n[cap]=$(count_events cap "$d/$s.cap")
-		[ -s "$d/$s.dat" ] && n[dat]=$(count_events dat "$d/$s.dat")
-		[ -s "$d/$s.perf.data" ] && [[ " ${SKIP:-} " != *" perf-script "* ]] &&
+		[ -s "$d/$s.dat" ] && wanted dat-pftrace dat-txt tc-report &&
+			n[dat]=$(count_events dat "$d/$s.dat")
+		[ -s "$d/$s.perf.data" ] && wanted perf-script &&
 			n[perf]=$(count_events perf "$d/$s.perf.data")
 		local vs=(floor source pftrace fxt json txt)
 		what[floor]="floor: kbuffer walk + numeric fields (libtraceevent)"; kind[floor]="none"
