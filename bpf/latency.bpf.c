@@ -8,8 +8,13 @@
  * them: the recorder needs only the first).  Only the traced processes
  * (and the processes they fork) when the filter is on.
  *
- * Per wakeup: a map update; per switch: a lookup and a delete.  No stack
- * is walked.
+ * Per wakeup and per switch in: one task-storage lookup, which is a
+ * pointer in the task, and a store; no hashing, nothing allocated or
+ * freed (a hash map keyed by thread cost an update at each wakeup and a
+ * lookup and a delete at each switch: the armed trigger cost more than a
+ * whole recording).  A thread gets its storage when first woken, if it is
+ * wanted: the targets map is asked only while it has none.  No stack is
+ * walked.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -23,11 +28,11 @@ char LICENSE[] SEC("license") = "Dual MIT/GPL";
 /* Set by the recorder before loading. */
 const volatile __u64 threshold_ns = 10000000;
 
-/* When each woken thread was woken, until it runs. */
+/* When a watched thread was woken, until it runs (0: not waiting); freed with the thread. */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u32);
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
 	__type(value, __u64);
 } woken SEC(".maps");
 
@@ -38,17 +43,20 @@ struct {
 
 static __always_inline void woke(struct task_struct *p)
 {
-	__u32 tid = p->pid, tgid = p->tgid;
-	__u64 now = bpf_ktime_get_ns();
+	__u64 *at;
 
 	/*
 	 * A thread woken while it still runs (its sleep was cut short before
 	 * it switched out) has no wait to measure: kept, its time would be
 	 * taken for the wait of its next switch in, after a preemption.
 	 */
-	if (!tid || p->on_cpu || !wanted(tgid))
+	if (p->on_cpu)
 		return;
-	bpf_map_update_elem(&woken, &tid, &now, BPF_ANY);
+	at = bpf_task_storage_get(&woken, p, NULL, 0);
+	if (!at && p->pid && wanted(p->tgid))
+		at = bpf_task_storage_get(&woken, p, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (at)
+		*at = bpf_ktime_get_ns();
 }
 
 SEC("tp_btf/sched_wakeup")
@@ -69,14 +77,13 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(latency_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
 	     unsigned int prev_state)
 {
-	__u32 tid = next->pid;
-	__u64 *at = bpf_map_lookup_elem(&woken, &tid), now, wake;
+	__u64 *at = bpf_task_storage_get(&woken, next, NULL, 0), now, wake;
 	struct f2t_latency_rec *r;
 
-	if (!at)
+	if (!at || !*at)
 		return 0;
 	wake = *at;
-	bpf_map_delete_elem(&woken, &tid);
+	*at = 0;
 	now = bpf_ktime_get_ns();
 	if (now - wake <= threshold_ns)
 		return 0;
@@ -85,7 +92,7 @@ int BPF_PROG(latency_switch, bool preempt, struct task_struct *prev, struct task
 		return 0;
 	r->wake_ns = wake;
 	r->run_ns = now;
-	r->tid = tid;
+	r->tid = next->pid;
 	r->tgid = next->tgid;
 	r->cpu = bpf_get_smp_processor_id();
 	r->pad = 0;

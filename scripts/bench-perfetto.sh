@@ -5,13 +5,14 @@
 #    samples), next to the .fxt and .json of the same capture;
 #  - speed: events/s from a capture to .pftrace on one core, alternating
 #    run for run with the same capture to .fxt (the peer, same machine
-#    load), medians and their ratio, by CPU time (user + system), which
-#    other processes sharing the core do not inflate, the outputs written
-#    to a tmpfs: on a disk, the larger file's write-back made the format
-#    with the smaller file look the faster;
+#    load), medians, their ratio and the median of each round's ratio, by
+#    CPU time (user + system), which other processes sharing the core do
+#    not inflate, the outputs written to a tmpfs: on a disk, the larger
+#    file's write-back made the format with the smaller file look the
+#    faster;
 #  - memory: peak RSS of that conversion for ~1 M and ~10 M events;
-#  - loading: how long Perfetto's trace processor takes to load the same
-#    recording as .pftrace, .fxt and .json (TRACE_PROCESSOR or
+#  - loading: how much CPU time Perfetto's trace processor takes to load
+#    the same recording as .pftrace, .fxt and .json (TRACE_PROCESSOR or
 #    trace_processor_shell on PATH; skipped without), alternating.
 # The machine's load average is printed before and after: figures taken
 # while others run are noisy, which is why medians and ratios are given.
@@ -65,8 +66,10 @@ for size in 1M:235000 10M:2350000; do
 		printf '%-3s speed %-7s CPU median %.3f s %5.2f M events/s; peak RSS %s KB (CPU runs:%s)\n' \
 			"$name" "$fmt" "$c" "$(echo "$events / $c / 1000000" | bc -l)" "$m" "${cpu[$fmt]}"
 	done
-	printf '%-3s speed pftrace/fxt ratio of CPU medians %.2f (outputs on a tmpfs)\n' "$name" \
-		"$(echo "${med_cpu[pftrace]} / ${med_cpu[fxt]}" | bc -l)"
+	# shellcheck disable=SC2086
+	printf '%-3s speed pftrace/fxt ratio of CPU medians %.2f, median of the rounds'"'"' ratios %.2f (outputs on a tmpfs)\n' \
+		"$name" "$(echo "${med_cpu[pftrace]} / ${med_cpu[fxt]}" | bc -l)" \
+		"$(paste <(printf '%s\n' ${cpu[pftrace]}) <(printf '%s\n' ${cpu[fxt]}) | awk '{ print $1 / $2 }' | median)"
 	rm -f "$O/out.pftrace" "$O/out.fxt"
 done
 

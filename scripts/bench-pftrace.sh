@@ -9,10 +9,12 @@
 # system) the run took, which waiting for the core while others use it does
 # not inflate.  Peak memory is the peak resident set of one run of each
 # (GNU time's maximum resident set): the .pftrace's index holds 48 bytes an
-# event, the capture is read as it goes.  Compare the ratios of one run of
-# this script rather than absolute figures across runs.
+# event, the capture is read as it goes.  The JSON outputs go to a tmpfs.
+# Compare the ratios of one run of this script rather than absolute figures
+# across runs.
 #
 # usage: scripts/bench-pftrace.sh [ROUNDS] [CAPTURE...]   (default 7, tests/fixtures/sched-tcp.cap)
+# OUT=DIR: outputs there instead of a directory on /dev/shm
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-7}
@@ -23,15 +25,16 @@ F2T=$PWD/ftrace2trace
 W=$(mktemp -d /tmp/f2t-bench-pftrace.XXXXXX)
 trap 'rm -rf "$W"' EXIT
 make -s ftrace2trace
+. scripts/bench-lib.bash
+O=$(out_dir f2t-bench-pftrace)
+trap 'rm -rf "$W" "$O"' EXIT
 
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
-cpu() {
-	local TIMEFORMAT='%3U %3S'
-	{ time taskset -c 1 "$@" >/dev/null 2>&1; } 2>&1 | awk '{ print $1 + $2 }'
-}
-rss() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; }
+median() { fmedian; }
+cpu() { cpu_timed /dev/null "$@" | cut -d' ' -f1; }
+rss() { cpu_timed /dev/null "$@" | cut -d' ' -f2; }
 
-echo "load: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs; $ROUNDS rounds, alternating"
+load_line
+echo "$ROUNDS rounds, alternating"
 printf '%-16s %9s %9s %9s %7s %9s %9s %7s %9s %9s\n' INPUT EVENTS "REP CAP" "REP PF" RATIO \
 	"JSON CAP" "JSON PF" RATIO "RSS CAP" "RSS PF"
 for cap in "$@"; do
@@ -42,8 +45,8 @@ for cap in "$@"; do
 	for _ in $(seq "$ROUNDS"); do
 		cpu "$F2T" report -q "$cap" >> "$W/rc"
 		cpu "$F2T" report -q "$pf" >> "$W/rp"
-		cpu "$F2T" convert -q "$cap" -o "$W/c.json" >> "$W/jc"
-		cpu "$F2T" convert -q "$pf" -o "$W/p.json" >> "$W/jp"
+		cpu "$F2T" convert -q "$cap" -o "$O/c.json" >> "$W/jc"
+		cpu "$F2T" convert -q "$pf" -o "$O/p.json" >> "$W/jp"
 	done
 	rc=$(median < "$W/rc"); rp=$(median < "$W/rp"); jc=$(median < "$W/jc"); jp=$(median < "$W/jp")
 	printf '%-16s %9s %8ss %8ss %6.2fx %8ss %8ss %6.2fx %7sKB %7sKB\n' "$(basename "$cap")" "$events" \

@@ -4,10 +4,13 @@
 # worst case for a scheduling recorder, and for a sampler whose events
 # follow the sampled tasks) run untraced and under each recorder below, in
 # alternating rounds.  Prints which PMU the machine has, the median round
-# trips/s of each variant and its ratio to the untraced median, the events
-# ftrace2trace lost in each run, and the two goals: the default costs at
-# most 10 points more than --no-sample, and --no-sample is at or above the
-# best peer recording the same sched events.
+# trips/s of each variant and its ratio to the untraced median, the
+# recorder's own CPU time while the workload ran (its share of one CPU: on a
+# machine with an idle CPU the reader runs there, with every CPU busy it
+# runs instead of the workload), the events ftrace2trace lost in each run,
+# and the two goals: the default costs at most 10 points more than
+# --no-sample, and --no-sample is at or above the best peer recording the
+# same sched events.
 #
 #   kernel-floor     the same sched events enabled in a tracefs instance of
 #                    our own on the mono clock, with no reader at all: what
@@ -28,14 +31,20 @@
 #   perf-rec         perf record -F 999 -g: our rate, perf's events (cycles,
 #                    or cpu-clock without a PMU; events that follow the task)
 #   perf-rec-clock   perf record -F 999 -e cpu-clock -g
+#   perf-rec-a       perf record -F 999 -a -g: per-CPU events sampling every
+#                    task, as ours do (the peer of f2t-sample-all)
 #
 # usage: sudo scripts/bench-record.sh
 # environment:
 #   ROUNDS=200000   round trips per run
-#   RUNS=5          alternating rounds (each runs every variant once)
-#   MODES="pinned free"
+#   RUNS=7          alternating rounds (each runs every variant once)
+#   MODES="pinned busy free"
 #                   pinned: the workload on CPU 0 only (stable figures:
-#                   both threads on one CPU, pure context-switch cost);
+#                   both threads on one CPU, pure context-switch cost;
+#                   the other CPUs free for the recorder's reader);
+#                   busy: one ping-pong pinned to each CPU, every CPU busy,
+#                   round trips/s summed (the per-CPU cost when no CPU is
+#                   left idle for the reader, as on a loaded many-CPU host);
 #                   free: the scheduler places the threads (cross-CPU
 #                   wake-ups, realistic but noisy in a VM)
 #   VARIANTS="..."  only those (and untraced), e.g. "kernel-floor f2t-no-sample trace-cmd"
@@ -44,8 +53,8 @@ set -u
 cd "$(dirname "$0")/.."
 . scripts/bench-lib.bash
 ROUNDS=${ROUNDS:-200000}
-RUNS=${RUNS:-5}
-MODES=${MODES:-pinned free}
+RUNS=${RUNS:-7}
+MODES=${MODES:-pinned busy free}
 F2T=${F2T:-$PWD/ftrace2trace}
 F2T_OLD=${F2T_OLD:-}
 PINGPONG=${PINGPONG:-$PWD/build/tests/helpers/pingpong}
@@ -62,8 +71,30 @@ TMP=$(mktemp -d /tmp/bench-record.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 load_line
 
-# rate_of FILE: the round trips/s the workload printed, or nothing
-rate_of() { sed -n 's/^pingpong: .*(\([0-9]*\)\/s).*/\1/p' "$1" | tail -1; }
+# rate_of FILE N: the round trips/s the workload's N ping-pongs printed,
+# summed, or nothing if not all N printed theirs
+rate_of() { sed -n 's/^pingpong: .*(\([0-9]*\)\/s).*/\1/p' "$1" |
+	    awk -v n="$2" '{ s += $1 } END { if (NR == n) print s }'; }
+# cpu_of FILE: the recorder's CPU time while the workload ran, in % of one CPU
+cpu_of() { sed -n 's/^recorder: \([0-9]*\) ticks in \([0-9.]*\) s$/\1 \2/p' "$1" |
+	   awk -v hz="$(getconf CLK_TCK)" '$2 > 0 { printf "%.1f\n", 100 * $1 / hz / $2 }'; }
+
+# The workload: work.sh PINGPONG ROUNDS CPU...: one ping-pong per CPU named
+# ("-": placed by the scheduler), then the CPU time the recorder (its
+# parent, all its threads) used while they ran.
+cat >"$TMP/work.sh" <<'EOS'
+#!/usr/bin/env bash
+pp=$1 n=$2
+shift 2
+ticks() { cat /proc/"$PPID"/task/*/stat 2>/dev/null | awk '{ sub(/.*\) /, ""); t += $12 + $13 } END { print t + 0 }'; }
+t0=$(ticks) s0=$EPOCHREALTIME
+for c in "$@"; do
+	if [ "$c" = - ]; then "$pp" "$n" & else taskset -c "$c" "$pp" "$n" & fi
+done
+wait
+echo "recorder: $(($(ticks) - t0)) ticks in $(awk -v a="$s0" -v b="$EPOCHREALTIME" 'BEGIN { print b - a }') s"
+EOS
+chmod +x "$TMP/work.sh"
 
 # trace-cmd 3.1.6 aborts when the kernel refuses its writes to
 # ftrace_enabled and the function tracer's set_ftrace_* / set_graph_* files
@@ -108,13 +139,13 @@ floor_on() {
 	done
 }
 
-declare -A rates failed lost
+declare -A rates failed lost rcpu
 # f2t-no-sample, perf-sched and trace-cmd* record the same sched events;
-# f2t, f2t-sample-all, f2t-old, perf-rec and perf-rec-clock sample.
+# f2t, f2t-sample-all, f2t-old and perf-rec* sample.
 variants=(untraced kernel-floor f2t f2t-sample-all f2t-no-sample perf-sched trace-cmd trace-cmd-mono
-	  perf-rec perf-rec-clock)
+	  perf-rec perf-rec-clock perf-rec-a)
 [ -n "$F2T_OLD" ] && variants=(untraced kernel-floor f2t f2t-old f2t-sample-all f2t-no-sample
-			       perf-sched trace-cmd trace-cmd-mono perf-rec perf-rec-clock)
+			       perf-sched trace-cmd trace-cmd-mono perf-rec perf-rec-clock perf-rec-a)
 [ -n "${VARIANTS:-}" ] && read -ra variants <<<"untraced $VARIANTS"
 
 # run_variant NAME WORKLOAD...: one run, appends its rate or a failure reason
@@ -143,6 +174,7 @@ run_variant() {
 	perf-sched) perf sched record -B -o "$TMP/perf.data" -- "$@" >"$out" 2>"$err" ;;
 	perf-rec) perf record -B -F 999 -g -o "$TMP/perf.data" -- "$@" >"$out" 2>"$err" ;;
 	perf-rec-clock) perf record -B -F 999 -e cpu-clock -g -o "$TMP/perf.data" -- "$@" >"$out" 2>"$err" ;;
+	perf-rec-a) perf record -B -F 999 -a -g -o "$TMP/perf.data" -- "$@" >"$out" 2>"$err" ;;
 	trace-cmd*)
 		local ev=()
 		for e in "${SCHED_EVENTS[@]}"; do ev+=(-e "$e"); done
@@ -152,7 +184,7 @@ run_variant() {
 	esac
 	rc=$?
 	local r
-	r=$(rate_of "$out")
+	r=$(rate_of "$out" "$npp")
 	if [ "$rc" -ne 0 ] || [ -z "$r" ]; then
 		local why
 		why=$(grep -v '^\s*$' "$err" | tail -2 | tr '\n' ' ' | sed 's/  */ /g; s/ $//')
@@ -161,6 +193,8 @@ run_variant() {
 		return
 	fi
 	rates[$v]+="$r "
+	# trace-cmd's readers are processes of their own, not its threads
+	case $v in f2t* | perf-*) rcpu[$v]+="$(cpu_of "$out") " ;; esac
 	if [[ $v == f2t* ]]; then
 		local l
 		l=$(sed -n 's/.*captured from .* CPUs, \([0-9]*\) events lost.*/\1/p' "$err")
@@ -171,12 +205,16 @@ run_variant() {
 
 for mode in $MODES; do
 	case $mode in
-	pinned) work=(taskset -c 0 "$PINGPONG" "$ROUNDS"); what="workload pinned to CPU 0" ;;
-	free) work=("$PINGPONG" "$ROUNDS"); what="workload placed by the scheduler" ;;
+	pinned) cpus=(0); what="one ping-pong pinned to CPU 0" ;;
+	busy) read -ra cpus < <(seq 0 $(($(nproc) - 1)))
+	      what="one ping-pong pinned to each CPU, round trips/s summed" ;;
+	free) cpus=(-); what="one ping-pong placed by the scheduler" ;;
 	*) die "unknown mode $mode" ;;
 	esac
-	command -v taskset >/dev/null || [ "$mode" = free ] || die "taskset needed for pinned mode"
-	rates=() failed=() lost=()
+	command -v taskset >/dev/null || [ "$mode" = free ] || die "taskset needed for $mode mode"
+	work=("$TMP/work.sh" "$PINGPONG" "$ROUNDS" "${cpus[@]}")
+	npp=${#cpus[@]}
+	rates=() failed=() lost=() rcpu=()
 	echo "== $ROUNDS round trips, $RUNS alternating rounds, $what ($(nproc) CPUs, $(uname -r))"
 	pmu_line
 	$tc_shim && echo "trace-cmd: run with its ftrace_enabled/set_ftrace_*/set_graph_* writes made harmless (the kernel refuses them)"
@@ -189,7 +227,7 @@ for mode in $MODES; do
 	done
 	base=$(median ${rates[untraced]:-})
 	declare -A ratio=()
-	printf '%-15s %12s %12s  %s\n' variant "median rt/s" "vs untraced" "runs (rt/s)"
+	printf '%-15s %12s %12s %13s  %s\n' variant "median rt/s" "vs untraced" "recorder CPU" "runs (rt/s)"
 	for v in "${variants[@]}"; do
 		if [ -n "${failed[$v]:-}" ]; then
 			printf '%-15s %s\n' "$v" "failed (${failed[$v]})"
@@ -197,7 +235,9 @@ for mode in $MODES; do
 		fi
 		m=$(median ${rates[$v]})
 		ratio[$v]=$(awk -v m="$m" -v b="${base:-0}" 'BEGIN { if (b > 0) printf "%.2f", m / b; else print "-" }')
-		printf '%-15s %12s %12s  %s\n' "$v" "$m" "${ratio[$v]}" "${rates[$v]}"
+		c=-
+		[ -z "${rcpu[$v]:-}" ] || c="$(printf '%s\n' ${rcpu[$v]} | fmedian)%"
+		printf '%-15s %12s %12s %13s  %s\n' "$v" "$m" "${ratio[$v]}" "$c" "${rates[$v]}"
 	done
 	for v in "${variants[@]}"; do
 		[[ $v == f2t* ]] && printf '%-15s events lost per run: %s\n' "$v" "${lost[$v]:-none recorded}"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Report benchmark: `ftrace2trace report` speed in events/s on one core and
 # its peak memory, on captures of about 1 M and 10 M events (the ping-pong
-# workload, as scripts/bench-convert.sh makes them), beside `ftrace2trace
+# workload, the round trips scripts/bench-convert.sh uses), beside `ftrace2trace
 # convert` to FXT of the same capture and `perf sched latency` / `perf sched
 # timehist -s` on perf's recording of the same run (`perf sched record`
 # around `ftrace2trace record`).  Prints figures; asserts nothing.  Needs
@@ -14,21 +14,27 @@
 # memory is the peak resident set (which counts the capture's pages mapped
 # while they are read) and the peak of anonymous memory (what the program
 # allocated, which grows with the threads in the capture: the number is
-# printed), sampled every 10 ms in a run of its own.  Compare the ratios
-# of one run of this script rather than absolute figures across runs.
+# printed), sampled every 10 ms in a run of its own.  Outputs go to a
+# tmpfs.  Compare the ratios of one run of this script rather than absolute
+# figures across runs.
 #
-# usage: scripts/bench-report.sh [ROUNDS]      (default 5)
+# usage: scripts/bench-report.sh [ROUNDS]      (default 7)
+# OUT=DIR: outputs there instead of a directory on /dev/shm
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROUNDS=${1:-5}
+ROUNDS=${1:-7}
 F2T=$PWD/ftrace2trace
 PP=$PWD/build/tests/helpers/pingpong
 W=$(mktemp -d /tmp/f2t-bench-report.XXXXXX)
 trap 'rm -rf "$W"' EXIT
+. scripts/bench-lib.bash
+O=$(out_dir f2t-bench-report)
+trap 'rm -rf "$W" "$O"' EXIT
+load_line
 make -s ftrace2trace build/tests/helpers/pingpong
 PERF=$(command -v perf || true)
 
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+median() { fmedian; }
 
 # CPU seconds (user + system) and wall seconds of one run on one pinned core,
 # to the millisecond (bash's time; time(1) gives hundredths).
@@ -65,7 +71,7 @@ line() {
 		"$w" "$(echo "$events / $w / 1000000" | bc -l)" "$rss" "$anon"
 }
 
-for size in 1M:170000 10M:1700000; do
+for size in 1M:235000 10M:2350000; do
 	name=${size%%:*} rt=${size##*:}
 	rec=("$F2T" record -q -b 65536 --no-sample -k "$W/$name.cap" -o "$W/$name.rec.fxt" -- "$PP" "$rt")
 	if [ -n "$PERF" ]; then
@@ -85,7 +91,7 @@ print(d["events"]["lost"], d["events"]["sched_gaps"], sum(len(p["threads"]) for 
 		echo "$name: perf.data of $pevents events ($(grep -o 'Captured and wrote [^(]*' "$W/$name.perf.err" || true))"
 	fi
 	report=("$F2T" report -q "$W/$name.cap")
-	convert=("$F2T" convert -q "$W/$name.cap" -o "$W/out.fxt")
+	convert=("$F2T" convert -q "$W/$name.cap" -o "$O/out.fxt")
 	latency=("$PERF" sched latency -i "$W/$name.data")
 	timehist=("$PERF" sched timehist -s -i "$W/$name.data")
 	rc=() rw=() cc=() cw=() lc=() lw=() tc=() tw=()
@@ -107,5 +113,6 @@ print(d["events"]["lost"], d["events"]["sched_gaps"], sum(len(p["threads"]) for 
 		line "perf sched latency" "$pevents" "${lc[*]}" "${lw[*]}" "${latency[@]}"
 		line "perf sched timehist -s" "$pevents" "${tc[*]}" "${tw[*]}" "${timehist[@]}"
 	fi
-	rm -f "$W/$name.data" "$W/$name.rec.fxt" "$W/$name.fxt" "$W/out.fxt"
+	rm -f "$W/$name.data" "$W/$name.rec.fxt" "$W/$name.fxt" "$O/out.fxt"
 done
+load_line

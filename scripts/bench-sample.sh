@@ -10,28 +10,37 @@
 #    -g` (per-CPU events, as ours), in alternating rounds; then the same at
 #    perf's default rate, 4000 Hz, against `ftrace2trace record -F 4000`
 #    (RATES="999 4000" chooses).  With F2T_OLD set, that build's default
-#    too.  Prints which PMU the machine has, the median work time of each and
-#    its slowdown against the untraced median.
+#    too.  The work is pinned to one CPU (PIN, default 0) and each whole
+#    command (recorder and work) runs at nice NICE (default -20), so that
+#    the machine's other jobs take little of that CPU from any variant.
+#    Prints which PMU the machine has, the median work time of each, its
+#    slowdown against the untraced median, and the median of each round's
+#    slowdown against that round's untraced run (the figure to quote:
+#    rounds differ more than variants on a shared machine).
 # 2. Symbolization speed: one capture with many samples converted to FXT
 #    and to JSON, and with sampling stripped (-F 0 run of the same length)
-#    for the baseline; samples per second of the difference.
+#    for the baseline; samples per second of the difference, from CPU time
+#    (user + system) on one core.
 # 3. Profiler data per sample: FXT profiler records, JSON samples +
 #    stackFrames, and capture bytes, each divided by the samples.
 # 4. The cost per CPU (MODEL=0 skips it): the work on one CPU with the
-#    other idle, then on both, under each sampler at 999 Hz: per second,
-#    each CPU's local timer interrupts (/proc/interrupts LOC, which a
-#    cpu-clock sample is), the recorder's wake-ups (voluntary context
-#    switches of all its threads) and its CPU time while the work ran.
+#    other idle, then on both, under each sampler at 999 Hz, 3 alternating
+#    rounds: per second, each CPU's local timer interrupts
+#    (/proc/interrupts LOC, which a cpu-clock sample is), the recorder's
+#    wake-ups (voluntary context switches of all its threads) and its CPU
+#    time while the work ran.
 #
 # usage: sudo scripts/bench-sample.sh
 # environment: RUNS=7 WORK=1000 (million rounds, ~2.5 s here) RATES="999 4000"
-#              F2T=./ftrace2trace F2T_OLD= BURN=build/tests/helpers/burn
+#              PIN=0 NICE=-20 F2T=./ftrace2trace F2T_OLD= BURN=build/tests/helpers/burn
 set -u
 cd "$(dirname "$0")/.."
 . scripts/bench-lib.bash
 RUNS=${RUNS:-7}
 WORK=${WORK:-1000}
 RATES=${RATES:-999 4000}
+PIN=${PIN:-0}
+NICE=${NICE:--20}
 F2T=${F2T:-$PWD/ftrace2trace}
 F2T_OLD=${F2T_OLD:-}
 BURN=${BURN:-$PWD/build/tests/helpers/burn}
@@ -51,39 +60,47 @@ us_of() { sed -n 's/^burn: work .* in \([0-9]*\) us$/\1/p' "$1" | tail -1; }
 declare -A times
 run_variant() { # NAME HZ
 	local v=$1 hz=$2 out=$TMP/out
-	local work=("$BURN" --work "$WORK")
+	local work=(taskset -c "$PIN" "$BURN" --work "$WORK") n=(nice -n "$NICE")
 	# The previous run's files are not written back during this one.
 	sync
 	case $v in
 	perf-*) command -v perf >/dev/null || return ;;
 	esac
 	case $v in
-	untraced) "${work[@]}" >"$out" 2>/dev/null ;;
-	f2t-no-sample) "$F2T" record -q --no-sample -o "$TMP/x.fxt" -- "${work[@]}" >"$out" 2>/dev/null ;;
-	f2t) "$F2T" record -q -F "$hz" -o "$TMP/x.fxt" -- "${work[@]}" >"$out" 2>/dev/null ;;
-	f2t-old) "$F2T_OLD" record -q -F "$hz" -o "$TMP/x.fxt" -- "${work[@]}" >"$out" 2>/dev/null ;;
-	f2t-sample-all) "$F2T" record -q -F "$hz" --sample-all -o "$TMP/x.fxt" -- "${work[@]}" >"$out" 2>/dev/null ;;
-	perf-task) perf record -q -B -F "$hz" -g -o "$TMP/perf.data" -- "${work[@]}" >"$out" 2>/dev/null ;;
-	perf-a) perf record -q -B -F "$hz" -a -g -o "$TMP/perf.data" -- "${work[@]}" >"$out" 2>/dev/null ;;
+	untraced) "${n[@]}" "${work[@]}" >"$out" 2>/dev/null ;;
+	f2t-no-sample) "${n[@]}" "$F2T" record -q --no-sample -o "$TMP/x.fxt" -- "${work[@]}" >"$out" 2>/dev/null ;;
+	f2t) "${n[@]}" "$F2T" record -q -F "$hz" -o "$TMP/x.fxt" -- "${work[@]}" >"$out" 2>/dev/null ;;
+	f2t-old) "${n[@]}" "$F2T_OLD" record -q -F "$hz" -o "$TMP/x.fxt" -- "${work[@]}" >"$out" 2>/dev/null ;;
+	f2t-sample-all) "${n[@]}" "$F2T" record -q -F "$hz" --sample-all -o "$TMP/x.fxt" -- "${work[@]}" >"$out" 2>/dev/null ;;
+	perf-task) "${n[@]}" perf record -q -B -F "$hz" -g -o "$TMP/perf.data" -- "${work[@]}" >"$out" 2>/dev/null ;;
+	perf-a) "${n[@]}" perf record -q -B -F "$hz" -a -g -o "$TMP/perf.data" -- "${work[@]}" >"$out" 2>/dev/null ;;
 	esac
 	local us
 	us=$(us_of "$out")
-	[ -n "$us" ] && times[$v]="${times[$v]:-} $us"
+	times[$v]="${times[$v]:-} ${us:--}"
+}
+
+# round_median V: the median over rounds of V's time against that round's
+# untraced time, as a slowdown in %
+round_median() {
+	paste <(printf '%s\n' ${times[untraced]}) <(printf '%s\n' ${times[$1]}) |
+		awk '$1 != "-" && $2 != "-" { printf "%.4f\n", ($2 - $1) * 100 / $1 }' | fmedian
 }
 
 for hz in $RATES; do
 	variants=(untraced f2t-no-sample f2t f2t-sample-all perf-task perf-a)
 	[ -n "$F2T_OLD" ] && variants+=(f2t-old)
 	times=()
-	echo "== recording overhead at $hz Hz for every sampler: burn --work $WORK, $RUNS alternating rounds ($(nproc) CPUs, $(uname -r))"
+	echo "== recording overhead at $hz Hz for every sampler: burn --work $WORK on CPU $PIN, nice $NICE, $RUNS alternating rounds ($(nproc) CPUs, $(uname -r))"
+	load_line
 	pmu_line
 	for ((r = 0; r < RUNS; r++)); do
 		for v in "${variants[@]}"; do run_variant "$v" "$hz"; done
 	done
 	# shellcheck disable=SC2086
-	base=$(median ${times[untraced]})
+	base=$(median ${times[untraced]//-/})
 	for v in "${variants[@]}"; do
-		[ -n "${times[$v]:-}" ] || { echo "$v: no result"; continue; }
+		[ -n "${times[$v]//[ -]/}" ] || { echo "$v: no result"; continue; }
 		case $v in
 		untraced | f2t-no-sample) what="$v" ;;
 		f2t*) what="$v -F $hz (per CPU)" ;;
@@ -91,16 +108,16 @@ for hz in $RATES; do
 		perf-a) what="perf record -F $hz -a -g (per CPU)" ;;
 		esac
 		# shellcheck disable=SC2086
-		m=$(median ${times[$v]})
-		printf '%-40s median %8d us  %+.2f%%  (runs:%s)\n' "$what" "$m" \
-			"$(echo "($m - $base) * 100 / $base" | bc -l)" "${times[$v]}"
+		m=$(median ${times[$v]//-/})
+		printf '%-40s median %8d us  %+.2f%%  per round %+.2f%%  (runs:%s)\n' "$what" "$m" \
+			"$(echo "($m - $base) * 100 / $base" | bc -l)" "$(round_median "$v")" "${times[$v]}"
 	done
 done
 
 echo "== symbolization and size: burn 3 s at 9999 Hz, every task sampled"
 "$F2T" record -q -F 9999 --sample-all -k "$TMP/s.cap" -o "$TMP/s.fxt" -- "$BURN" 3 >/dev/null
 "$F2T" record -q --no-sample -k "$TMP/n.cap" -o "$TMP/n.fxt" -- "$BURN" 3 >/dev/null
-t() { local s e; s=$(date +%s%N); "$@" >/dev/null 2>&1; e=$(date +%s%N); echo $(((e - s) / 1000)); }
+t() { cpu_timed /dev/null "$@" | awk '{ printf "%d\n", $1 * 1e6 }'; }
 "$F2T" convert "$TMP/s.cap" -o "$TMP/s.json" 2>"$TMP/conv.err"
 samples=$(sed -n 's/^ftrace2trace: \([0-9]*\) CPU samples, \([0-9]*\) frames.*/\1/p' "$TMP/conv.err")
 frames=$(sed -n 's/^ftrace2trace: \([0-9]*\) CPU samples, \([0-9]*\) frames.*/\2/p' "$TMP/conv.err")
@@ -175,10 +192,10 @@ model_run() { # VARIANT CPU...
 }
 echo "== the cost per CPU: burn 3 s, per second while it runs (timer interrupts per CPU, the recorder's wake-ups and CPU)"
 for busy in "0" "0 1"; do
-	for v in untraced f2t-no-sample f2t perf-task perf-a; do
-		case $v in perf-*) command -v perf >/dev/null || continue ;; esac
-		for _ in 1 2 3; do
-			printf '%-4s busy %-14s ' "$busy" "$v"
+	for r in 1 2 3; do
+		for v in untraced f2t-no-sample f2t perf-task perf-a; do
+			case $v in perf-*) command -v perf >/dev/null || continue ;; esac
+			printf '%-4s busy %-14s run %d  ' "$busy" "$v" "$r"
 			# shellcheck disable=SC2086  # the CPUs, a word each
 			model_run "$v" $busy || echo "failed"
 		done

@@ -27,6 +27,8 @@
 #ifndef F2T_PERF_REC_H
 #define F2T_PERF_REC_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -62,6 +64,26 @@ static inline uint32_t f2t_perf_u32(const unsigned char *p)
 
 	memcpy(&v, p, 4);
 	return v;
+}
+
+/*
+ * The time in a whole record of SIZE bytes at REC (header included) of
+ * TYPE, for a capture's SAMPLE_TYPE: a sample's own, another record's
+ * sample_id_all trailer's.  False when the record is too short to hold it.
+ */
+static inline bool f2t_perf_rec_time(const unsigned char *rec, size_t size, uint32_t type,
+				     uint64_t sample_type, uint64_t *ts)
+{
+	size_t at = size - F2T_PERF_ID_TRAILER + 8;
+
+	if (type == PERF_RECORD_SAMPLE)
+		at = 8 + ((sample_type & PERF_SAMPLE_IP) ? 8 : 0) + 8;
+	else if (size < 8 + F2T_PERF_ID_TRAILER)
+		return false;
+	if (at + 8 > size)
+		return false;
+	*ts = f2t_perf_u64(rec + at);
+	return true;
 }
 
 #endif

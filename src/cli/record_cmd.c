@@ -94,7 +94,8 @@ static void usage(FILE *f)
 		"                          the kernel's ring buffers, overwriting the oldest,\n"
 		"                          and write them when a trigger fires: SIGUSR1, or\n"
 		"                          the two options below (or when recording stops\n"
-		"                          before any did); no CPU samples or off-CPU stacks\n"
+		"                          before any did); CPU samples and --off-cpu\n"
+		"                          episodes are kept for the same window, in memory\n"
 		"      --trigger-marker TEXT  a trace_marker write containing TEXT\n"
 		"      --trigger-latency USECS  a wakeup latency (waking to running) longer\n"
 		"                          than USECS of a COMMAND or -p thread (any with -a),\n"
@@ -433,11 +434,6 @@ int f2t_cmd_record(int argc, char **argv)
 	if (flight_only && !o.flight_secs)
 		return usage_error("--after, --max-snapshots and the --trigger options go with "
 				   "--flight-recorder%s", "");
-	if (o.flight_secs && (o.off_cpu || (o.sample_freq_given && o.sample_freq)))
-		return usage_error("--flight-recorder keeps no CPU samples or off-CPU episodes: "
-				   "leave out -F and --off-cpu%s", "");
-	if (o.flight_secs)
-		o.sample_freq = 0;	/* perf's rings are not kept as a window */
 	if ((o.func.notrace || o.func.max_depth) && o.func.mode == F2T_FUNCTRACE_OFF)
 		return usage_error("--notrace and --max-graph-depth go with --function or --function-graph%s", "");
 	if (!o.conv.noutputs) {

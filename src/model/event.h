@@ -196,6 +196,14 @@ struct f2t_event {
 	 * event (model/tracker.h).
 	 */
 	const char *pid_comm;
+	/*
+	 * Every comm the event names (sw.prev_comm, sw.next_comm, wake.comm)
+	 * has F2T_COMM_LEN readable bytes, NUL-terminated within them, as a
+	 * kernel record's char[16] has: compared eight bytes at a time
+	 * (model/tasks.h).  A source that cannot say so leaves it false; the
+	 * pipeline's event starts zeroed.
+	 */
+	bool comm_words;
 };
 
 /*

@@ -66,7 +66,7 @@ static inline int seen(struct f2t_tracker *t, const struct f2t_event *ev, int32_
 	if (!tk)
 		return -ENOMEM;
 	if (comm)
-		f2t_task_set(tk, comm, 0);
+		f2t_task_name(tk, comm, ev->comm_words);
 	if (prio >= 0)
 		tk->prio = prio;
 	return 0;

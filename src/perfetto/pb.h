@@ -69,9 +69,15 @@ static inline size_t pb_enc_varint(uint8_t *dst, uint64_t v)
 /**
  * pb_enc_tag() - store the key of field @field with wire type @wire
  *
+ * Inline, as everything a field is written with: the field numbers are
+ * constants where they are written, so their keys are too.
+ *
  * Return: bytes stored.
  */
-size_t pb_enc_tag(uint8_t *dst, uint32_t field, enum pb_wire wire);
+static inline size_t pb_enc_tag(uint8_t *dst, uint32_t field, enum pb_wire wire)
+{
+	return pb_enc_varint(dst, (uint64_t)field << 3 | (uint64_t)wire);
+}
 
 /**
  * pb_enc_fixed64() - store @v in 8 little-endian bytes
@@ -133,7 +139,16 @@ static inline void pb_int(struct pb_buf *b, uint32_t field, int64_t v)
 void pb_double(struct pb_buf *b, uint32_t field, double v);
 
 /* pb_bytes() - a string, bytes or already encoded message field */
-void pb_bytes(struct pb_buf *b, uint32_t field, const void *p, size_t len);
+static inline void pb_bytes(struct pb_buf *b, uint32_t field, const void *p, size_t len)
+{
+	if (!pb_room(b, 2 * PB_MAX_VARINT + len))
+		return;
+	b->len += pb_enc_tag(b->p + b->len, field, PB_LEN);
+	b->len += pb_enc_varint(b->p + b->len, len);
+	if (len)
+		memcpy(b->p + b->len, p, len);
+	b->len += len;
+}
 
 static inline void pb_str(struct pb_buf *b, uint32_t field, const char *s)
 {
@@ -145,9 +160,26 @@ static inline void pb_str(struct pb_buf *b, uint32_t field, const char *s)
  *
  * Return: where its body starts, for pb_close().
  */
-size_t pb_open(struct pb_buf *b, uint32_t field);
+static inline size_t pb_open(struct pb_buf *b, uint32_t field)
+{
+	if (!pb_room(b, PB_MAX_VARINT + 1))
+		return b->len;
+	b->len += pb_enc_tag(b->p + b->len, field, PB_LEN);
+	b->p[b->len++] = 0;	/* the length, when it fits one byte */
+	return b->len;
+}
+
+/* pb_close() of a body of 128 bytes or more: moved to make room for its length. */
+void pb_close_long(struct pb_buf *b, size_t body);
 
 /** pb_close() - end the message pb_open() started at @body: write its length */
-void pb_close(struct pb_buf *b, size_t body);
+static inline void pb_close(struct pb_buf *b, size_t body)
+{
+	/* Most messages are short: their length fits the byte reserved. */
+	if (!b->err && b->len - body < 0x80)
+		b->p[body - 1] = (uint8_t)(b->len - body);
+	else
+		pb_close_long(b, body);
+}
 
 #endif

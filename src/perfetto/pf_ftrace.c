@@ -41,25 +41,25 @@ static int compact(struct pf_bundle *bb, enum pf_column first, const uint64_t *v
 {
 	struct pb_buf *col = &bb->col[first];
 
-	for (int i = 0; i < 5; i++)
-		pb_varint(&col[i], v[i]);
-	bb->nevents++;
-	/* The first error of the five; checked apart, the appends do not wait on it. */
-	for (int i = 0; i < 5; i++)
-		if (col[i].err)
+	for (int i = 0; i < 5; i++) {
+		if (!pb_room(&col[i], PB_MAX_VARINT))
 			return col[i].err;
+		col[i].len += pb_enc_varint(col[i].p + col[i].len, v[i]);
+	}
+	bb->nevents++;
 	return 0;
 }
 
 /* The index of task @pid's @comm, by way of the memo of the last one it had. */
-static int64_t comm_index(struct pf_bundle *bb, int32_t pid, const char *comm)
+static int64_t comm_index(struct pf_bundle *bb, int32_t pid, const char *comm, bool words)
 {
 	struct pf_comm_memo *m = &bb->memo[(uint32_t)pid % PF_COMM_MEMO];
 	const char *s = comm ? comm : "";
 	size_t len;
 	int64_t index;
 
-	if (m->gen == bb->gen && m->pid == pid && f2t_comm_eq(m->comm, s))
+	if (m->gen == bb->gen && m->pid == pid &&
+	    (words && comm ? f2t_comm_eq_words(m->comm, s) : f2t_comm_eq(m->comm, s)))
 		return m->index;
 	len = strnlen(s, F2T_COMM_LEN - 1);
 	index = f2t_intern(&bb->comms, s, len, NULL);
@@ -79,7 +79,7 @@ static inline uint64_t i32(int32_t v)
 int pf_bundle_switch(struct pf_bundle *bb, uint64_t ts, int64_t prev_state,
 		     const struct f2t_event *ev)
 {
-	int64_t comm = comm_index(bb, ev->sw.next_pid, ev->sw.next_comm);
+	int64_t comm = comm_index(bb, ev->sw.next_pid, ev->sw.next_comm, ev->comm_words);
 	uint64_t v[5];
 
 	if (comm < 0)
@@ -96,7 +96,7 @@ int pf_bundle_switch(struct pf_bundle *bb, uint64_t ts, int64_t prev_state,
 
 int pf_bundle_waking(struct pf_bundle *bb, uint64_t ts, const struct f2t_event *ev)
 {
-	int64_t comm = comm_index(bb, ev->wake.pid, ev->wake.comm);
+	int64_t comm = comm_index(bb, ev->wake.pid, ev->wake.comm, ev->comm_words);
 	uint64_t v[5];
 
 	if (comm < 0)
@@ -271,6 +271,55 @@ static int event_close(struct pf_bundle *bb, size_t e, size_t msg)
 	return bb->events.err;
 }
 
+/* Stores a varint field at P (room made by the caller); returns the end. */
+static inline uint8_t *put_uint(uint8_t *p, uint32_t field, uint64_t v)
+{
+	p += pb_enc_tag(p, field, PB_VARINT);
+	return p + pb_enc_varint(p, v);
+}
+
+/*
+ * A wakeup whole, a quarter of a scheduling trace's events: the bytes
+ * pb_open() and the others would write, with room made once and no length
+ * to move, as a comm of a task's length makes it shorter than 128 bytes.
+ * 0 when it is longer: the general case writes it.
+ */
+static int wake_event(struct pf_bundle *bb, uint64_t ts, uint32_t field,
+		      const struct f2t_event *ev)
+{
+	enum { ROOM = 11 * PB_MAX_VARINT };
+	struct pb_buf *b = &bb->events;
+	const char *comm = ev->wake.comm;
+	size_t clen = comm ? strnlen(comm, F2T_COMM_LEN) : 0;
+	uint8_t *p, *e, *msg;
+
+	if (clen == F2T_COMM_LEN || !pb_room(b, ROOM + clen))
+		return 0;
+	p = b->p + b->len;
+	p += pb_enc_tag(p, PF_BUNDLE_EVENT, PB_LEN);
+	e = p++;
+	p = put_uint(p, PF_FEV_TIMESTAMP, ts);
+	p = put_uint(p, PF_FEV_PID, (uint32_t)ev->pid);
+	p += pb_enc_tag(p, field, PB_LEN);
+	msg = p++;
+	if (comm) {
+		p += pb_enc_tag(p, PF_WAKE_COMM, PB_LEN);
+		*p++ = (uint8_t)clen;
+		memcpy(p, comm, clen);
+		p += clen;
+	}
+	p = put_uint(p, PF_WAKE_PID, i32(ev->wake.pid));
+	p = put_uint(p, PF_WAKE_PRIO, i32(ev->wake.prio));
+	p = put_uint(p, PF_WAKE_TARGET_CPU, i32(ev->wake.target_cpu));
+	if (p - (e + 1) >= 0x80)
+		return 0;
+	*msg = (uint8_t)(p - (msg + 1));
+	*e = (uint8_t)(p - (e + 1));
+	b->len = (size_t)(p - b->p);
+	bb->nevents++;
+	return 1;
+}
+
 int pf_bundle_event(struct pf_bundle *bb, uint64_t ts, const struct f2t_event *ev)
 {
 	uint32_t field = event_field(ev);
@@ -279,6 +328,9 @@ int pf_bundle_event(struct pf_bundle *bb, uint64_t ts, const struct f2t_event *e
 
 	if (!field)
 		return 0;
+	if ((ev->kind == F2T_EV_WAKING || ev->kind == F2T_EV_WAKEUP ||
+	     ev->kind == F2T_EV_WAKEUP_NEW) && wake_event(bb, ts, field, ev))
+		return 1;
 	e = event_open(bb, ts, ev->pid, field, &msg);
 	ret = message(&bb->events, ev);
 	if (ret)

@@ -260,7 +260,7 @@ static void show_progress(const struct f2t_source *src, uint64_t events, double 
 int f2t_pipeline_run(struct f2t_pipeline *p, struct f2t_source *src, bool progress)
 {
 	double t0 = now_s(), last = t0;
-	struct f2t_event ev;
+	struct f2t_event ev = { 0 };
 	int ret;
 
 	while ((ret = f2t_source_next(src, &ev)) > 0) {

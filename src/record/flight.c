@@ -259,6 +259,15 @@ uint64_t f2t_flight_window_start(const struct f2t_flight *f)
 	return f->trigger_ns > f->armed_ns + span ? f->trigger_ns - span : f->armed_ns;
 }
 
+uint64_t f2t_flight_keep_from(const struct f2t_flight *f, uint64_t now)
+{
+	uint64_t span = (uint64_t)llround(f->o.secs * 1e9);
+
+	if (f->trigger_ns)
+		return f2t_flight_window_start(f);
+	return now > f->armed_ns + span ? now - span : f->armed_ns;
+}
+
 void f2t_flight_taken(struct f2t_flight *f)
 {
 	f->trigger_ns = f->due_ns = 0;

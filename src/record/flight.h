@@ -99,6 +99,12 @@ int f2t_flight_trigger(struct f2t_flight *f, const char *cause, uint64_t now);
 /* The window of the due snapshot begins here (CLOCK_MONOTONIC ns). */
 uint64_t f2t_flight_window_start(const struct f2t_flight *f);
 
+/*
+ * What a snapshot may still need from @now on (CLOCK_MONOTONIC ns): the
+ * last SECONDS, or the pending snapshot's window.
+ */
+uint64_t f2t_flight_keep_from(const struct f2t_flight *f, uint64_t now);
+
 /* The snapshot was taken: nothing is pending any more. */
 void f2t_flight_taken(struct f2t_flight *f);
 

@@ -143,6 +143,8 @@ int f2t_meta_write(struct f2t_capw *w, const struct f2t_meta *m)
 		fprintf(f, "flight_from_ns=%llu\n", (unsigned long long)m->flight_from_ns);
 		put_value(f, "flight_trigger", m->flight_trigger);
 	}
+	if (m->flight_maps_ns)
+		fprintf(f, "flight_maps_ns=%llu\n", (unsigned long long)m->flight_maps_ns);
 	if (fclose(f) != 0) {
 		free(text);
 		return -ENOMEM;

@@ -37,6 +37,12 @@ struct f2t_meta {
 	 */
 	uint64_t flight_from_ns;
 	const char *flight_trigger;
+	/*
+	 * A later snapshot's: when its MAPS records were read from /proc, so
+	 * the perf records from before (the names, forks and exits kept from
+	 * earlier windows) are already in them.  0 otherwise.
+	 */
+	uint64_t flight_maps_ns;
 };
 
 /* The three clocks, read back to back right after tracing went on. */

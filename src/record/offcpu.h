@@ -17,6 +17,7 @@
 #include "capture/capture.h"
 #include "capture/offcpu_rec.h"
 #include "record/sampler.h"
+#include "record/window.h"
 
 struct f2t_offcpu_opts {
 	uint64_t min_ns;		/* shorter episodes are not kept */
@@ -58,6 +59,30 @@ int f2t_offcpu_fd(const struct f2t_offcpu *oc);
  * Return: 0 or negative errno (capture write failure); prints its errors.
  */
 int f2t_offcpu_read(struct f2t_offcpu *oc);
+
+/**
+ * f2t_offcpu_window() - a flight recorder's: the episodes read go to @win,
+ * a chunk per read, not into the capture
+ */
+void f2t_offcpu_window(struct f2t_offcpu *oc, struct f2t_window *win);
+
+/**
+ * f2t_offcpu_capture() - another capture (a flight recorder's next
+ * snapshot): OFFCPU_INFO is written into it now, the rest later
+ *
+ * Return: 0 or negative errno (a capture write error).
+ */
+int f2t_offcpu_capture(struct f2t_offcpu *oc, struct f2t_capw *w);
+
+/**
+ * f2t_offcpu_write_end() - the counts and the stack maps, still attached
+ * @counts: out: what the kernel side counted since the last call
+ *
+ * A flight recorder's snapshot: the programs go on for the next.
+ *
+ * Return: 0 or negative errno; prints its errors.
+ */
+int f2t_offcpu_write_end(struct f2t_offcpu *oc, struct f2t_offcpu_counts *counts);
 
 /**
  * f2t_offcpu_finish() - detach, drain, write the stack map and the counts

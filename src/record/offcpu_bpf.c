@@ -40,9 +40,14 @@ struct f2t_offcpu {
 	struct offcpu_bpf *skel;
 	struct ring_buffer *rb;
 	struct f2t_capw *w;
+	struct f2t_window *win;	/* a flight recorder's: batches go there */
 	unsigned char batch[BATCH_BYTES];
 	size_t used;
+	uint64_t newest;	/* the batch's latest episode end */
 	int err;		/* a capture write failed inside the ring callback */
+	char info[512];		/* OFFCPU_INFO, for every snapshot's capture */
+	int info_len;
+	struct f2t_offcpu_counts since;	/* the counts at the last snapshot */
 };
 
 /*
@@ -74,9 +79,15 @@ static int flush(struct f2t_offcpu *oc)
 
 	if (!oc->used)
 		return 0;
-	err = f2t_capw_add(oc->w, F2T_CAP_OFFCPU_DATA, 0, oc->batch, oc->used);
+	if (oc->win)
+		err = f2t_window_add(oc->win, 0, oc->batch, oc->used, oc->newest);
+	else
+		err = f2t_capw_add(oc->w, F2T_CAP_OFFCPU_DATA, 0, oc->batch, oc->used);
 	oc->used = 0;
-	if (err)
+	oc->newest = 0;
+	if (err && oc->win)
+		f2t_err("keeping the off-CPU window: %s", strerror(-err));
+	else if (err)
 		f2t_err("writing off-CPU records into the capture: %s", strerror(-err));
 	return err;
 }
@@ -97,6 +108,8 @@ static int take(void *ctx, void *data, size_t size)
 	}
 	memcpy(oc->batch + oc->used, data, size);
 	oc->used += size;
+	if (r->end_ns > oc->newest)
+		oc->newest = r->end_ns;
 	return 0;
 }
 
@@ -104,19 +117,17 @@ static int write_info(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 {
 	static const char *const scopes[] = { "all", "command", "pids" };
 	struct utsname u;
-	char text[512];
-	int n;
 
 	if (uname(&u))
 		snprintf(u.machine, sizeof(u.machine), "unknown");
-	n = snprintf(text, sizeof(text),
-		     "record_size=%zu\nmin_ns=%llu\nscope=%s\nmax_depth=%d\nustack_copy=%u\n"
-		     "ustack_fit=%d\narch=%s\n",
-		     sizeof(struct f2t_offcpu_rec), (unsigned long long)o->min_ns,
-		     scopes[o->scope], F2T_OFFCPU_MAX_DEPTH, oc->skel->rodata->ustack_bytes,
-		     (int)oc->skel->rodata->ustack_fit, u.machine);
-
-	return f2t_capw_add(oc->w, F2T_CAP_OFFCPU_INFO, 0, text, (size_t)n);
+	oc->info_len = snprintf(oc->info, sizeof(oc->info),
+				"record_size=%zu\nmin_ns=%llu\nscope=%s\nmax_depth=%d\n"
+				"ustack_copy=%u\nustack_fit=%d\narch=%s\n",
+				sizeof(struct f2t_offcpu_rec), (unsigned long long)o->min_ns,
+				scopes[o->scope], F2T_OFFCPU_MAX_DEPTH,
+				oc->skel->rodata->ustack_bytes,
+				(int)oc->skel->rodata->ustack_fit, u.machine);
+	return f2t_offcpu_capture(oc, oc->w);
 }
 
 /*
@@ -241,6 +252,20 @@ out:
 	return err;
 }
 
+void f2t_offcpu_window(struct f2t_offcpu *oc, struct f2t_window *win)
+{
+	if (oc)
+		oc->win = win;
+}
+
+int f2t_offcpu_capture(struct f2t_offcpu *oc, struct f2t_capw *w)
+{
+	if (!oc)
+		return 0;
+	oc->w = w;
+	return f2t_capw_add(w, F2T_CAP_OFFCPU_INFO, 0, oc->info, (size_t)oc->info_len);
+}
+
 int f2t_offcpu_fd(const struct f2t_offcpu *oc)
 {
 	return oc ? ring_buffer__epoll_fd(oc->rb) : -1;
@@ -325,23 +350,23 @@ static int read_counts(struct f2t_offcpu *oc, struct f2t_offcpu_counts *c)
 	return err;
 }
 
-int f2t_offcpu_finish(struct f2t_offcpu *oc, struct f2t_offcpu_counts *counts)
+int f2t_offcpu_write_end(struct f2t_offcpu *oc, struct f2t_offcpu_counts *counts)
 {
 	char text[F2T_OFFCPU_NCOUNTERS * 40];	/* "name=N\n": names of 16 bytes at most */
+	struct f2t_offcpu_counts now;
 	int err, n = 0;
 
 	memset(counts, 0, sizeof(*counts));
 	if (!oc)
 		return 0;
-	offcpu_bpf__detach(oc->skel);
-	err = f2t_offcpu_read(oc);
-	if (err)
-		return err;
-	err = read_counts(oc, counts);
+	err = read_counts(oc, &now);
 	if (err) {
 		f2t_err("--off-cpu: cannot read the counters: %s", strerror(-err));
 		return err;
 	}
+	for (int k = 0; k < F2T_OFFCPU_NCOUNTERS; k++)
+		counts->n[k] = now.n[k] - oc->since.n[k];
+	oc->since = now;
 	/* Room for every name and a 20-digit count: nothing is cut. */
 	for (int k = 0; k < F2T_OFFCPU_NCOUNTERS; k++)
 		n += snprintf(text + n, sizeof(text) - (size_t)n, "%s=%llu\n",
@@ -354,6 +379,18 @@ int f2t_offcpu_finish(struct f2t_offcpu *oc, struct f2t_offcpu_counts *counts)
 	if (err)
 		f2t_err("writing the off-CPU stacks into the capture: %s", strerror(-err));
 	return err;
+}
+
+int f2t_offcpu_finish(struct f2t_offcpu *oc, struct f2t_offcpu_counts *counts)
+{
+	int err;
+
+	memset(counts, 0, sizeof(*counts));
+	if (!oc)
+		return 0;
+	offcpu_bpf__detach(oc->skel);
+	err = f2t_offcpu_read(oc);
+	return err ? err : f2t_offcpu_write_end(oc, counts);
 }
 
 void f2t_offcpu_close(struct f2t_offcpu *oc)

@@ -28,6 +28,20 @@ int f2t_offcpu_read(struct f2t_offcpu *oc)
 	return 0;
 }
 
+void f2t_offcpu_window(struct f2t_offcpu *oc, struct f2t_window *win)
+{
+}
+
+int f2t_offcpu_capture(struct f2t_offcpu *oc, struct f2t_capw *w)
+{
+	return 0;
+}
+
+int f2t_offcpu_write_end(struct f2t_offcpu *oc, struct f2t_offcpu_counts *counts)
+{
+	return 0;
+}
+
 int f2t_offcpu_finish(struct f2t_offcpu *oc, struct f2t_offcpu_counts *counts)
 {
 	return 0;

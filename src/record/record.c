@@ -37,6 +37,7 @@
 #include "record/signals.h"
 #include "record/syncmark.h"
 #include "record/ttyrelay.h"
+#include "record/window.h"
 #include "report/report.h"
 #include "output/format.h"
 #include "serve/serve.h"
@@ -88,7 +89,10 @@ struct run {
 	size_t nconverters;
 	bool converter_failed;
 	char *keep;			/* -k FILE-K of snapshot K */
+	/* What the perf and off-CPU rings gave, held until a snapshot (record/window.h) */
+	struct f2t_window perf_win, offcpu_win;
 	uint64_t lost_before, bytes_before;	/* the kernel's counts at the last snapshot */
+	uint64_t maps_ns;		/* when the capture's MAPS were read, after the first */
 };
 
 /* Is NAME (canonical) where one of the first N outputs goes? */
@@ -383,6 +387,14 @@ static int setup(struct run *r)
 	 */
 	if (!err && (o->func.mode != F2T_FUNCTRACE_OFF || o->nevents) && !r->sampler.nrings)
 		err = f2t_symsnap_kallsyms(r->capw);
+	if (r->flight_on) {
+		/* Nothing to disk while armed: the rings are read into windows. */
+		r->perf_win = (struct f2t_window){ .type = F2T_CAP_PERF_DATA,
+						   .keep = f2t_sampler_keep_past };
+		r->offcpu_win = (struct f2t_window){ .type = F2T_CAP_OFFCPU_DATA };
+		r->sampler.win = &r->perf_win;
+		f2t_offcpu_window(r->offcpu, &r->offcpu_win);
+	}
 	return err;
 }
 
@@ -443,6 +455,29 @@ static int wait_once(struct run *r, struct pollfd *pfd, size_t n, int timeout,
 	return 0;
 }
 
+/* The perf rings' and the off-CPU ring's poll entries at PFD; returns how many. */
+static size_t reader_fds(const struct run *r, struct pollfd *pfd)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->sampler.nrings; i++)
+		pfd[n++] = (struct pollfd){ .fd = r->sampler.rings[i].fd, .events = POLLIN };
+	/* Readable only when the ring is a quarter full: read it on every pass too. */
+	pfd[n++] = (struct pollfd){ .fd = f2t_offcpu_fd(r->offcpu), .events = POLLIN };
+	return n;
+}
+
+/* Reads the perf rings reader_fds() found ready (every one at a SWEEP), and the off-CPU ring. */
+static int read_readers(struct run *r, const struct pollfd *pfd, bool sweep)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < r->sampler.nrings && !err; i++)
+		if (pfd[i].revents || sweep)
+			err = f2t_sampler_read(&r->sampler, i);
+	return err ? err : f2t_offcpu_read(r->offcpu);
+}
+
 /* Moves data until a stop condition holds.  Returns 0 or negative errno. */
 static int pump_loop(struct run *r)
 {
@@ -466,21 +501,15 @@ static int pump_loop(struct run *r)
 		for (size_t i = 0; i < r->pump.n; i++)
 			pfd[n++] = (struct pollfd){ .fd = r->pump.c[i].fd, .events = POLLIN };
 		ring0 = n;
-		for (size_t i = 0; i < r->sampler.nrings; i++)
-			pfd[n++] = (struct pollfd){ .fd = r->sampler.rings[i].fd, .events = POLLIN };
-		/* Readable only when the ring is a quarter full: read it on every pass too. */
-		pfd[n++] = (struct pollfd){ .fd = f2t_offcpu_fd(r->offcpu), .events = POLLIN };
+		n += reader_fds(r, pfd + n);
 		err = wait_once(r, pfd, n, timeout, deadline, &now);
 		if (err)
 			break;
 		for (size_t i = 0; i < r->pump.n && !err; i++)
 			if (pfd[cpu0 + i].revents || now >= next_sweep)
 				err = f2t_pump_read(&r->pump, i);	/* prints its errors */
-		for (size_t i = 0; i < r->sampler.nrings && !err; i++)
-			if (pfd[ring0 + i].revents || now >= next_sweep)
-				err = f2t_sampler_read(&r->sampler, i);
 		if (!err)
-			err = f2t_offcpu_read(r->offcpu);
+			err = read_readers(r, pfd + ring0, now >= next_sweep);
 		if (now >= next_sweep)
 			next_sweep = now + SWEEP_NS;
 		f2t_progress_update(&r->prog, now, (double)(now - r->meta.start_ns) / 1e9,
@@ -550,6 +579,58 @@ static char *pid_list(const struct run *r)
 	return s;
 }
 
+/*
+ * What the samples' frames are named with that only the stop can read: the
+ * build-ids of the files mapped at start, the JIT maps.  The workload is
+ * over (or a snapshot is due): opening every mapped file costs it nothing
+ * now.  Other users' files: bounded in time, each open unable to block
+ * (symsnap.h).
+ */
+static int stop_symbols(struct run *r)
+{
+	uint64_t until = f2t_meta_now() + F2T_SYMSNAP_STOP_NS;
+	int err;
+
+	if (!r->sampler.nrings)
+		return 0;
+	err = f2t_symsnap_build_ids(&r->symsnap, r->capw, until);
+	/* A JIT map is the user's file in /tmp, read as them. */
+	if (!err)
+		err = f2t_sudo_files_begin();
+	if (!err) {
+		err = f2t_symsnap_jit(r->capw, &r->sampler.traced, until);
+		f2t_sudo_files_end();
+	}
+	return err;
+}
+
+/*
+ * A snapshot's samples and off-CPU episodes: the rings read to their end,
+ * the windows from FROM into the capture, the off-CPU stacks and counts.
+ */
+static int snapshot_readers(struct run *r, uint64_t from)
+{
+	int err;
+
+	f2t_sampler_disable(&r->sampler);
+	err = f2t_sampler_drain(&r->sampler);
+	if (!err)
+		err = f2t_offcpu_read(r->offcpu);
+	if (!err)
+		err = f2t_window_trim(&r->perf_win, from);
+	if (!err)
+		err = f2t_window_trim(&r->offcpu_win, from);
+	if (!err)
+		err = f2t_window_write(&r->perf_win, r->capw);
+	if (!err)
+		err = f2t_window_write(&r->offcpu_win, r->capw);
+	if (!err)
+		err = f2t_offcpu_write_end(r->offcpu, &r->offcpu_counts);	/* says why */
+	if (!err)
+		err = stop_symbols(r);
+	return err;
+}
+
 /* Tracing off, everything left in the rings, final facts, capture closed. */
 static int finish_capture(struct run *r)
 {
@@ -570,24 +651,8 @@ static int finish_capture(struct run *r)
 	drain_err = drain_err ? drain_err : e;
 	e = f2t_offcpu_finish(r->offcpu, &r->offcpu_counts);
 	drain_err = drain_err ? drain_err : e;
-	if (r->sampler.nrings) {
-		/*
-		 * The workload is over: opening every mapped file costs it
-		 * nothing now.  Other users' files: bounded in time, each open
-		 * unable to block (symsnap.h).
-		 */
-		uint64_t until = f2t_meta_now() + F2T_SYMSNAP_STOP_NS;
-
-		e = f2t_symsnap_build_ids(&r->symsnap, r->capw, until);
-		/* A JIT map is the user's file in /tmp, read as them. */
-		if (!e)
-			e = f2t_sudo_files_begin();
-		if (!e) {
-			e = f2t_symsnap_jit(r->capw, &r->sampler.traced, until);
-			f2t_sudo_files_end();
-		}
-		drain_err = drain_err ? drain_err : e;
-	}
+	e = stop_symbols(r);
+	drain_err = drain_err ? drain_err : e;
 	err = f2t_procsnap_write(r->capw, 1);
 	e = f2t_meta_write_cpu_stats(r->capw, r->inst.ti, r->inst.ncpus, false, &r->lost);
 	err = err ? err : e;
@@ -698,6 +763,8 @@ static int snapshot(struct run *r, bool last)
 	if (!err)
 		err = f2t_pump_drain_window(&r->pump, strcmp(r->inst.clock, "mono") ? 0 : from);
 	if (!err)
+		err = snapshot_readers(r, from);
+	if (!err)
 		err = f2t_procsnap_write(r->capw, 1);
 	if (!err)
 		err = f2t_meta_write_cpu_stats(r->capw, r->inst.ti, r->inst.ncpus, true, &lost);
@@ -711,6 +778,7 @@ static int snapshot(struct run *r, bool last)
 	m.sync_start.id[0] = '\0';	/* written when recording began: overwritten since */
 	m.flight_from_ns = from;
 	m.flight_trigger = f->cause;
+	m.flight_maps_ns = r->maps_ns;
 	m.pids = pid_list(r);
 	if (!err && !m.pids && (r->o->command || r->o->npids))
 		err = -ENOMEM;
@@ -729,10 +797,17 @@ static int snapshot(struct run *r, bool last)
 			f2t_human_bytes(r->pump.bytes - r->bytes_before, (char[32]){ 0 }, 32),
 			r->ncpus_read, (unsigned long long)r->lost);
 	r->bytes_before = r->pump.bytes;
+	if (!f2t_quiet && !err && (r->sampler.nrings || r->offcpu))
+		fprintf(stderr, "ftrace2trace: snapshot %u: CPU samples and off-CPU episodes held "
+			"in memory for the window: %s at most\n", r->snapshots,
+			f2t_human_bytes(r->perf_win.peak + r->offcpu_win.peak, (char[32]){ 0 }, 32));
 	if (r->lost)
 		f2t_warn("the kernel lost %llu events inside the window", (unsigned long long)r->lost);
 	if (last) {
 		f2t_pump_close(&r->pump);
+		f2t_sampler_close(&r->sampler);
+		f2t_offcpu_close(r->offcpu);
+		r->offcpu = NULL;
 		f2t_flight_close(f);
 		f2t_inst_destroy(&r->inst);
 	}
@@ -835,14 +910,35 @@ static int rearm(struct run *r)
 	err = open_capture(r, keep_name(r));
 	if (!err)
 		err = capture_header(r);
-	if (!err && (r->o->func.mode != F2T_FUNCTRACE_OFF || r->o->nevents))
+	if (!err && (r->o->func.mode != F2T_FUNCTRACE_OFF || r->o->nevents || r->sampler.nrings))
 		err = f2t_symsnap_kallsyms(r->capw);
+	if (!err)
+		err = f2t_offcpu_capture(r->offcpu, r->capw);
+	if (!err && r->sampler.nrings) {
+		/*
+		 * The mappings as they are now, instead of the records that
+		 * made them: the past's names, forks and exits are kept.
+		 */
+		r->sampler.w = r->capw;
+		f2t_window_prune(&r->perf_win, f2t_sampler_keep_tasks);
+		r->maps_ns = f2t_meta_now();
+		err = f2t_sampler_write_info(&r->sampler, r->capw);
+		if (!err)
+			err = f2t_symsnap_maps(&r->symsnap, r->capw,
+					       r->o->sample_all || !r->o->npids ? NULL : r->o->pids,
+					       r->o->npids);
+	}
 	if (err)
 		return err;
 	f2t_flight_taken(&r->flight);
 	err = f2t_inst_tracing(&r->inst, true);
 	if (err) {
 		f2t_err("cannot turn tracing on again in %s: %s", r->inst.name, strerror(-err));
+		return err;
+	}
+	err = f2t_sampler_enable(&r->sampler);
+	if (err) {
+		f2t_err("cannot start sampling again: %s", strerror(-err));
 		return err;
 	}
 	return f2t_flight_arm(&r->flight, f2t_meta_now());
@@ -875,14 +971,28 @@ static void drain_signals(void)
 		;
 }
 
+/* What no snapshot can need any more let go (out of memory: said). */
+static int trim_windows(struct run *r, uint64_t now)
+{
+	uint64_t from = f2t_flight_keep_from(&r->flight, now);
+	int err = f2t_window_trim(&r->perf_win, from);
+
+	if (!err)
+		err = f2t_window_trim(&r->offcpu_win, from);
+	if (err)
+		f2t_err("keeping the flight recorder's window of samples: %s", strerror(-err));
+	return err;
+}
+
 /*
- * The flight recorder's loop: nothing is read from the rings; triggers and
- * stop conditions are waited for.  Returns 0 or negative errno; @why says
+ * The flight recorder's loop: nothing is read from the kernel's ring
+ * buffers; the perf and off-CPU rings are read into windows in memory;
+ * triggers and stop conditions are waited for.  Returns 0 or negative errno; @why says
  * why it ended (STOP_NONE: the last snapshot was taken).
  */
 static int flight_loop(struct run *r, enum stop_reason *why)
 {
-	size_t max = 2 + F2T_FLIGHT_NPOLL + F2T_TTY_NPOLL + r->watch.n;
+	size_t max = 3 + F2T_FLIGHT_NPOLL + F2T_TTY_NPOLL + r->watch.n + r->sampler.nrings;
 	struct pollfd *pfd = calloc(max, sizeof(*pfd));
 	uint64_t deadline = 0, now = f2t_meta_now();
 	bool last = false;
@@ -893,14 +1003,20 @@ static int flight_loop(struct run *r, enum stop_reason *why)
 	if (r->o->duration > 0)
 		deadline = r->meta.start_ns + (uint64_t)llround(r->o->duration * 1e9);
 	while (!err && !last && (*why = stop_condition(r, now, deadline)) == STOP_NONE) {
-		size_t n, fl0;
+		size_t n, fl0, ring0;
 		int timeout = f2t_flight_timeout_ms(&r->flight, now), got;
 
 		n = stop_fds(r, pfd);
 		fl0 = n;
 		f2t_flight_pollfds(&r->flight, pfd + n);
 		n += F2T_FLIGHT_NPOLL;
+		ring0 = n;
+		n += reader_fds(r, pfd + n);
 		err = wait_once(r, pfd, n, timeout < POLL_MS ? timeout : POLL_MS, deadline, &now);
+		if (!err)
+			err = read_readers(r, pfd + ring0, false);
+		if (!err)
+			err = trim_windows(r, now);
 		if (err)
 			break;
 		if (pfd[0].revents)
@@ -1135,6 +1251,8 @@ out:
 	f2t_sampler_close(&r.sampler);
 	f2t_offcpu_close(r.offcpu);
 	f2t_flight_close(&r.flight);
+	f2t_window_free(&r.perf_win);
+	f2t_window_free(&r.offcpu_win);
 	f2t_symsnap_free(&r.symsnap);
 	f2t_child_finish(&r.child);
 	/* After: a command still running is ended by us, not hung up. */

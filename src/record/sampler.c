@@ -252,10 +252,18 @@ static int write_info(struct f2t_sampler *s, const struct f2t_sampler_opts *o,
 	err = f2t_textbuf_add(&t, text, (size_t)n);
 	if (!err)
 		err = format_roots(&t, o);
-	if (!err)
-		err = f2t_capw_add(s->w, F2T_CAP_PERF_INFO, 0, t.p, t.len);
-	free(t.p);
-	return err;
+	if (err) {
+		free(t.p);
+		return err;
+	}
+	s->info = t.p;
+	s->info_len = t.len;
+	return f2t_sampler_write_info(s, s->w);
+}
+
+int f2t_sampler_write_info(struct f2t_sampler *s, struct f2t_capw *w)
+{
+	return f2t_capw_add(w, F2T_CAP_PERF_INFO, 0, s->info, s->info_len);
 }
 
 int f2t_sampler_open(struct f2t_sampler *s, const struct f2t_sampler_opts *o, int ncpus,
@@ -282,6 +290,7 @@ int f2t_sampler_open(struct f2t_sampler *s, const struct f2t_sampler_opts *o, in
 		goto out;
 	}
 	fill_attr(&a, o, s->data_bytes);
+	s->sample_type = a.sample_type;
 	a.type = PERF_TYPE_HARDWARE;
 	a.config = PERF_COUNT_HW_CPU_CYCLES;
 	snprintf(s->event, sizeof(s->event), "cycles");
@@ -339,16 +348,20 @@ void f2t_sampler_disable(struct f2t_sampler *s)
 		ioctl(s->rings[i].fd, PERF_EVENT_IOC_DISABLE, 0);
 }
 
-/* Counts samples and losses in LEN bytes of whole records. */
-static void count_records(struct f2t_sampler *s, const unsigned char *p, size_t len)
+/*
+ * Counts samples and losses in LEN bytes of whole records; returns the
+ * newest time they hold (0: none).
+ */
+static uint64_t count_records(struct f2t_sampler *s, const unsigned char *p, size_t len)
 {
+	uint64_t newest = 0, ts;
 	size_t off = 0;
 
 	while (off + sizeof(struct perf_event_header) <= len) {
 		struct perf_event_header h;
 
 		memcpy(&h, p + off, sizeof(h));
-		if (h.size < sizeof(h))
+		if (h.size < sizeof(h) || h.size > len - off)
 			break;	/* the decoder will say where */
 		s->records++;
 		if (h.type == PERF_RECORD_SAMPLE)
@@ -359,8 +372,54 @@ static void count_records(struct f2t_sampler *s, const unsigned char *p, size_t 
 			/* pid, ppid.  Out of memory only costs a JIT map. */
 			f2t_traced_fork(&s->traced, (pid_t)f2t_perf_u32(p + off + 8),
 					(pid_t)f2t_perf_u32(p + off + 12));
+		if (f2t_perf_rec_time(p + off, h.size, h.type, s->sample_type, &ts) && ts > newest)
+			newest = ts;
 		off += h.size;
 	}
+	return newest;
+}
+
+/* Moves the whole records of LEN bytes at DATA that KEEP says to the front. */
+static size_t keep_records(unsigned char *data, size_t len, bool (*keep)(uint32_t type))
+{
+	size_t off = 0, kept = 0;
+
+	while (off + sizeof(struct perf_event_header) <= len) {
+		struct perf_event_header h;
+
+		memcpy(&h, data + off, sizeof(h));
+		if (h.size < sizeof(h) || h.size > len - off)
+			break;
+		if (keep(h.type)) {
+			memmove(data + kept, data + off, h.size);
+			kept += h.size;
+		}
+		off += h.size;
+	}
+	return kept;
+}
+
+static bool task_record(uint32_t type)
+{
+	return type == PERF_RECORD_COMM || type == PERF_RECORD_FORK || type == PERF_RECORD_EXIT;
+}
+
+/* What a later window's samples are named with: not a sample, not a past count. */
+static bool past_record(uint32_t type)
+{
+	return type != PERF_RECORD_SAMPLE && type != PERF_RECORD_LOST &&
+	       type != PERF_RECORD_LOST_SAMPLES && type != PERF_RECORD_THROTTLE &&
+	       type != PERF_RECORD_UNTHROTTLE;
+}
+
+size_t f2t_sampler_keep_past(unsigned char *data, size_t len)
+{
+	return keep_records(data, len, past_record);
+}
+
+size_t f2t_sampler_keep_tasks(unsigned char *data, size_t len)
+{
+	return keep_records(data, len, task_record);
 }
 
 int f2t_sampler_read(struct f2t_sampler *s, size_t i)
@@ -368,7 +427,7 @@ int f2t_sampler_read(struct f2t_sampler *s, size_t i)
 	struct f2t_sampler_ring *r = &s->rings[i];
 	struct perf_event_mmap_page *meta = r->base;
 	const unsigned char *data = (const unsigned char *)r->base + meta->data_offset;
-	uint64_t head, tail, size, mask = s->data_bytes - 1;
+	uint64_t head, tail, size, mask = s->data_bytes - 1, newest;
 	size_t at, first;
 	int err;
 
@@ -391,8 +450,12 @@ int f2t_sampler_read(struct f2t_sampler *s, size_t i)
 	memcpy(s->copy + first, data, (size_t)size - first);
 	/* The kernel may reuse the space now: the copy is ours. */
 	__atomic_store_n(&meta->data_tail, head, __ATOMIC_RELEASE);
-	count_records(s, s->copy, (size_t)size);
-	err = f2t_capw_add(s->w, F2T_CAP_PERF_DATA, (uint32_t)r->cpu, s->copy, (size_t)size);
+	newest = count_records(s, s->copy, (size_t)size);
+	if (s->win)
+		err = f2t_window_add(s->win, (uint32_t)r->cpu, s->copy, (size_t)size, newest);
+	else
+		err = f2t_capw_add(s->w, F2T_CAP_PERF_DATA, (uint32_t)r->cpu, s->copy,
+				   (size_t)size);
 	if (err)
 		return err;
 	s->bytes += size;
@@ -413,7 +476,9 @@ void f2t_sampler_close(struct f2t_sampler *s)
 	close_events(s);
 	free(s->rings);
 	free(s->copy);
+	free(s->info);
 	f2t_traced_free(&s->traced);
 	s->rings = NULL;
 	s->copy = NULL;
+	s->info = NULL;
 }

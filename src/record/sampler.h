@@ -18,6 +18,7 @@
 
 #include "capture/capture.h"
 #include "record/traced.h"
+#include "record/window.h"
 
 /* Whose samples the conversion keeps; every task's are recorded. */
 enum f2t_sample_scope {
@@ -59,6 +60,10 @@ struct f2t_sampler {
 	unsigned char *copy;	/* one ring's worth, for the wrap-around */
 	char event[32];		/* "cycles" or "cpu-clock" */
 	enum f2t_sample_scope scope;
+	uint64_t sample_type;
+	char *info;		/* the PERF_INFO text, for every snapshot's capture */
+	size_t info_len;
+	struct f2t_window *win;	/* a flight recorder's: reads go there, not to w */
 	/* Counted while copying, by walking record headers only. */
 	uint64_t bytes, samples, lost, records;
 	struct f2t_traced traced;	/* the scope's processes, FORK records followed */
@@ -79,6 +84,24 @@ int f2t_sampler_open(struct f2t_sampler *s, const struct f2t_sampler_opts *o, in
 		     struct f2t_capw *w);
 
 /**
+ * f2t_sampler_write_info() - the PERF_INFO record again, into another capture
+ *
+ * Return: 0 or negative errno (a capture write error).
+ */
+int f2t_sampler_write_info(struct f2t_sampler *s, struct f2t_capw *w);
+
+/*
+ * A flight recorder's keep functions (record/window.h) for the rings'
+ * records: f2t_sampler_keep_past() keeps what names the samples of later
+ * windows (mappings, names, forks, exits; not samples, nor the counts of
+ * samples lost or throttled in the past); f2t_sampler_keep_tasks() keeps
+ * the names, forks and exits alone, for a capture given the mappings
+ * anew from /proc.
+ */
+size_t f2t_sampler_keep_past(unsigned char *data, size_t len);
+size_t f2t_sampler_keep_tasks(unsigned char *data, size_t len);
+
+/**
  * f2t_sampler_enable() - start sampling
  *
  * Return: 0 or negative errno.
@@ -89,7 +112,8 @@ int f2t_sampler_enable(struct f2t_sampler *s);
 void f2t_sampler_disable(struct f2t_sampler *s);
 
 /**
- * f2t_sampler_read() - copy what ring @i holds into the capture
+ * f2t_sampler_read() - copy what ring @i holds into the capture, or into
+ * the window when s->win is set
  *
  * Return: 0 or negative errno; prints its errors but a capture write error.
  */

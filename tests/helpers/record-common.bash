@@ -35,6 +35,12 @@ need_trace_processor() {
 	command -v python3 >/dev/null || skip "python3 needed for the checks"
 }
 
+# tp_q FILE SQL: the last line of the trace processor's (TP) answer, unquoted.
+tp_q() {
+	echo "$2" >"$TMP/tp_q.sql"
+	"$TP" -q "$TMP/tp_q.sql" "$1" 2>/dev/null | tail -1 | tr -d '"'
+}
+
 # instance_left PID: true if the run with that pid left its instance behind
 instance_left() {
 	[ -d "$T/instances/ftrace2trace-$1" ]

@@ -21,15 +21,9 @@ need_root
 STALL=$B/tests/helpers/stall
 [ -x "$STALL" ] || skip "$STALL not built (make tests)"
 [ -x "$PINGPONG" ] || skip "$PINGPONG not built (make tests)"
-TP=${TRACE_PROCESSOR:-$(command -v trace_processor_shell || true)}
-[ -n "$TP" ] || skip "TRACE_PROCESSOR not set: the windows cannot be checked by Perfetto"
+need_trace_processor
 cd "$TMP" || exit 1
-
-# q FILE SQL: the query's last line, from trace_processor.
-q() {
-	echo "$2" >q.sql
-	"$TP" -q q.sql "$1" 2>/dev/null | tail -1 | tr -d '"'
-}
+q() { tp_q "$@"; }
 # no_loss FILE: trace_processor lists no data-loss stat with a count.
 no_loss() {
 	local n

@@ -40,6 +40,7 @@ struct f2t_offcpu_feed {
 	struct f2t_symbolizer *sym;	/* lent */
 	struct f2t_unwinder *unw;	/* lent; NULL: frame pointers only */
 	size_t rec_size;		/* the fixed part of a record (v1: the whole) */
+	uint64_t from_ns;		/* a flight recorder's window: episodes begun before are left out */
 	/* The kernel [0] and user [1] stack maps. */
 	struct stack_map {
 		const unsigned char *stacks;
@@ -278,14 +279,17 @@ static int read_one(struct f2t_offcpu_feed *s)
 {
 	const struct f2t_capr *cap = s->cap;
 
-	for (; s->ri < cap->nrecs; s->ri++, s->pos = 0) {
+	while (s->ri < cap->nrecs) {
 		const struct f2t_cap_rec *r = &cap->recs[s->ri];
 		const unsigned char *p = (const unsigned char *)r->data + s->pos;
 		size_t len;
-		uint64_t end;
+		uint64_t start, end;
 
-		if (r->type != F2T_CAP_OFFCPU_DATA || s->pos >= r->len)
+		if (r->type != F2T_CAP_OFFCPU_DATA || s->pos >= r->len) {
+			s->ri++;
+			s->pos = 0;
 			continue;
+		}
 		len = record_bytes(s, p, r->len - s->pos);
 		if (!len) {
 			f2t_err("%s: offset %llu: off-CPU data of %llu bytes is not whole records",
@@ -294,9 +298,13 @@ static int read_one(struct f2t_offcpu_feed *s)
 		}
 		if (f2t_vec_reserve(&s->heap, &s->capheap, s->nheap + 1, 1024))
 			return -ENOMEM;
+		memcpy(&start, p + offsetof(struct f2t_offcpu_rec, start_ns), 8);
 		memcpy(&end, p + offsetof(struct f2t_offcpu_rec, end_ns), 8);
-		s->heap[s->nheap] = (struct held){ end, p };
 		s->pos += len;
+		/* Begun before a flight recorder's window: its switch out is the overwritten past. */
+		if (start < s->from_ns)
+			continue;
+		s->heap[s->nheap] = (struct held){ end, p };
 		if (end > s->newest)
 			s->newest = end;
 		heap_up(s->heap, s->nheap++);
@@ -424,6 +432,7 @@ struct f2t_offcpu_feed *f2t_offcpu_feed_open(const struct f2t_capr *cap,
 	s->cap = cap;
 	s->sym = sym;
 	s->unw = unw;
+	s->from_ns = f2t_capr_kv_u64(f2t_capr_find(cap, F2T_CAP_META, -1), "flight_from_ns");
 	ret = read_info(s, info);
 	for (int i = 0; !ret && i < 2; i++)
 		ret = index_stacks(s, &s->map[i], f2t_capr_find(cap, F2T_CAP_OFFCPU_STACKS, i));

@@ -39,6 +39,7 @@ struct f2t_perfsrc {
 	char *dwarf_arch;		/* dwarf: the recording machine's, for unw */
 	struct f2t_perfwalk *walk;	/* NULL: no perf records (episodes alone) */
 	struct f2t_offcpu_feed *offcpu;	/* NULL: no off-CPU episodes */
+	uint64_t from_ns;		/* a flight recorder's window: earlier samples left out */
 	struct f2t_frame frames[MAX_FRAMES];
 	uint64_t ips[MAX_FRAMES];
 	bool calls[MAX_FRAMES];
@@ -217,9 +218,13 @@ static int handle(struct f2t_perfsrc *s, const struct f2t_perf_rec *c, struct f2
 	const unsigned char *p = c->rec + 8;
 	size_t body = c->size - 8u;
 	bool bad = c->malformed;
-	int ret = f2t_sample_filter_skip(s->filter, c->rec, c->size, s->sample_type);
+	int ret;
 
 	s->st.perf_records++;
+	/* Before a flight recorder's window: its past, as the ring buffers overwrote theirs. */
+	if (c->type == PERF_RECORD_SAMPLE && c->ts < s->from_ns)
+		return 0;
+	ret = f2t_sample_filter_skip(s->filter, c->rec, c->size, s->sample_type);
 	if (ret)
 		return ret < 0 ? ret : 0;	/* another process's sample */
 	switch (c->type) {
@@ -371,6 +376,7 @@ struct f2t_source *f2t_perfsrc_open(const struct f2t_capr *cap, const struct f2t
 	}
 	s->base.ops = &perfsrc_ops;
 	s->cap = cap;
+	s->from_ns = f2t_capr_kv_u64(f2t_capr_find(cap, F2T_CAP_META, -1), "flight_from_ns");
 	s->maps = f2t_maps_new();
 	if (!s->maps) {
 		ret = -ENOMEM;

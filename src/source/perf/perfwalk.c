@@ -31,20 +31,16 @@ struct f2t_perfwalk {
 	uint32_t ncursors;
 	struct f2t_minheap heap;	/* cursors by their next record's time */
 	struct cursor *pending;		/* handed out by the heap, not taken yet */
+	uint64_t maps_ns;		/* the MAPS records hold the records before this */
 };
 
 /* Timestamp of the record at C (the previous one's when it carries none). */
 static uint64_t record_time(const struct f2t_perfwalk *w, const struct cursor *c)
 {
-	if (c->r.type == PERF_RECORD_SAMPLE) {
-		size_t at = 8 + ((w->sample_type & PERF_SAMPLE_IP) ? 8 : 0) + 8;
+	uint64_t ts;
 
-		return at + 8 <= c->r.size ? f2t_perf_u64(c->r.rec + at) : c->r.ts;
-	}
-	/* sample_id_all trailer: pid, tid, time, cpu */
-	if (c->r.size >= 8 + F2T_PERF_ID_TRAILER)
-		return f2t_perf_u64(c->r.rec + c->r.size - F2T_PERF_ID_TRAILER + 8);
-	return c->r.ts;
+	return f2t_perf_rec_time(c->r.rec, c->r.size, c->r.type, w->sample_type, &ts) ? ts
+										 : c->r.ts;
 }
 
 /* Loads the record at the cursor's position, moving to the next capture record as needed. */
@@ -147,6 +143,9 @@ static int apply(struct f2t_perfwalk *w, const struct f2t_perf_rec *c)
 	const unsigned char *p = c->rec + 8;
 	size_t body = c->size - 8u;
 
+	/* A flight recorder's later snapshot read /proc after them: already applied. */
+	if (c->ts < w->maps_ns)
+		return 0;
 	switch (c->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
@@ -231,6 +230,7 @@ struct f2t_perfwalk *f2t_perfwalk_open(const struct f2t_capr *cap, uint64_t samp
 	w->cap = cap;
 	w->sample_type = sample_type;
 	w->maps = maps;
+	w->maps_ns = f2t_capr_kv_u64(f2t_capr_find(cap, F2T_CAP_META, -1), "flight_maps_ns");
 	ret = setup_cursors(w);
 	if (ret) {
 		f2t_perfwalk_free(w);

@@ -103,6 +103,58 @@ static int bind_known(struct handler *h, const struct known *k)
 	return 0;
 }
 
+/* Is F a char[16] array in the record itself? */
+static bool comm_field(const struct tep_format_field *f)
+{
+	return !(f->flags & TEP_FIELD_IS_DYNAMIC) && (f->flags & TEP_FIELD_IS_ARRAY) &&
+	       f->size == F2T_COMM_LEN && f->offset >= 0 && f->offset < UINT16_MAX;
+}
+
+/* Is F a 32-bit number in the record? */
+static bool int_field(const struct tep_format_field *f)
+{
+	return !(f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_STRING)) &&
+	       f->size == 4 && (f->flags & TEP_FIELD_IS_SIGNED) && f->offset >= 0 &&
+	       f->offset < UINT16_MAX;
+}
+
+/* The fast layout of a switch or wakeup whose fields are all as kernels have them. */
+static void bind_layout(struct handler *h)
+{
+	struct sched_layout *l = &h->fast;
+	struct tep_format_field *const *f = h->f;
+
+	*l = (struct sched_layout){ 0 };
+	if (h->kind == F2T_EV_SWITCH) {
+		const struct tep_format_field *st = f[3];
+
+		if (!comm_field(f[0]) || !comm_field(f[4]) || !int_field(f[1]) || !int_field(f[2]) ||
+		    !int_field(f[5]) || !int_field(f[6]) ||
+		    (st->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_STRING)) ||
+		    (st->size != 4 && st->size != 8) || st->offset < 0 || st->offset >= UINT16_MAX)
+			return;
+		*l = (struct sched_layout){
+			.on = true,
+			.comm = { (uint16_t)f[0]->offset, (uint16_t)f[4]->offset },
+			.num = { (uint16_t)f[1]->offset, (uint16_t)f[2]->offset,
+				 (uint16_t)f[5]->offset, (uint16_t)f[6]->offset },
+			.state = (uint16_t)st->offset,
+			.state_size = (uint8_t)st->size,
+			.state_signed = st->flags & TEP_FIELD_IS_SIGNED,
+		};
+	} else if (h->kind == F2T_EV_WAKING || h->kind == F2T_EV_WAKEUP ||
+		   h->kind == F2T_EV_WAKEUP_NEW) {
+		if (!comm_field(f[0]) || !int_field(f[1]) || !int_field(f[2]) || !int_field(f[3]))
+			return;
+		*l = (struct sched_layout){
+			.on = true,
+			.comm = { (uint16_t)f[0]->offset },
+			.num = { (uint16_t)f[1]->offset, (uint16_t)f[2]->offset,
+				 (uint16_t)f[3]->offset },
+		};
+	}
+}
+
 /*
  * Does %s of ARG make libtraceevent look a printk format up?  It does for a
  * field that is no array and as wide as a kernel pointer (whatever its
@@ -231,6 +283,10 @@ static int bind_events(struct f2t_rawdec *s, uint32_t subbuf_size)
 		f2t_err("%s: event formats lack common_type/common_pid", s->path);
 		return -EINVAL;
 	}
+	s->common_usual = s->common_type->offset == 0 && s->common_type->size == 2 &&
+			  !(s->common_type->flags & TEP_FIELD_IS_SIGNED) &&
+			  s->common_pid->offset == 4 && s->common_pid->size == 4 &&
+			  (s->common_pid->flags & TEP_FIELD_IS_SIGNED);
 	for (int i = 0; events[i]; i++) {
 		struct handler *h = &s->handlers[events[i]->id];
 
@@ -252,6 +308,7 @@ static int bind_events(struct f2t_rawdec *s, uint32_t subbuf_size)
 				h->kind = F2T_EV_OTHER;
 				h->newtask = false;
 			}
+			bind_layout(h);
 		}
 		/*
 		 * The decoder reads some fields and libtraceevent prints them
@@ -346,7 +403,15 @@ static inline bool has_nul(const char *p, size_t len)
  */
 static const struct handler *handler_of(const struct f2t_rawdec *s, const void *data)
 {
-	int id = (int)num(s->common_type, data);
+	uint16_t type;
+	int id;
+
+	if (s->common_usual) {
+		memcpy(&type, data, 2);
+		id = type;
+	} else {
+		id = (int)num(s->common_type, data);
+	}
 
 	if (id < 0 || id >= s->nhandlers || !s->handlers[id].event)
 		return NULL;
@@ -481,6 +546,57 @@ static const char *softirq_name(struct f2t_rawdec *s, const struct handler *h, u
 	return memo;
 }
 
+static inline int32_t int_at(const unsigned char *d, uint16_t off)
+{
+	int32_t v;
+
+	memcpy(&v, d + off, 4);
+	return v;
+}
+
+/* A comm of the fast layout: in place when it ends in a NUL, as the kernel's do. */
+static inline const char *comm_at(struct f2t_rawdec *s, const struct tep_format_field *f,
+				  const unsigned char *d, int size, uint16_t off)
+{
+	const char *p = (const char *)d + off;
+
+	return p[F2T_COMM_LEN - 1] == '\0' ? p : str(s, f, d, size, NULL);
+}
+
+/* A switch or a wakeup of the fast layout (struct sched_layout). */
+static int decode_fast(struct f2t_rawdec *s, const struct handler *h, const unsigned char *d,
+		       int size, struct f2t_event *ev)
+{
+	const struct sched_layout *l = &h->fast;
+
+	if (h->kind == F2T_EV_SWITCH) {
+		long long state;
+
+		if (l->state_size == 8) {
+			memcpy(&state, d + l->state, 8);
+		} else {
+			uint32_t v;
+
+			memcpy(&v, d + l->state, 4);
+			state = l->state_signed ? (long long)(int32_t)v : (long long)v;
+		}
+		ev->sw.prev_comm = comm_at(s, h->f[0], d, size, l->comm[0]);
+		ev->sw.prev_pid = int_at(d, l->num[0]);
+		ev->sw.prev_prio = int_at(d, l->num[1]);
+		ev->sw.prev_state_raw = state;
+		state_letters(s, h, state, ev->sw.prev_state);
+		ev->sw.next_comm = comm_at(s, h->f[4], d, size, l->comm[1]);
+		ev->sw.next_pid = int_at(d, l->num[2]);
+		ev->sw.next_prio = int_at(d, l->num[3]);
+		return ev->sw.prev_comm && ev->sw.next_comm;
+	}
+	ev->wake.comm = comm_at(s, h->f[0], d, size, l->comm[0]);
+	ev->wake.pid = int_at(d, l->num[0]);
+	ev->wake.prio = int_at(d, l->num[1]);
+	ev->wake.target_cpu = int_at(d, l->num[2]);
+	return ev->wake.comm != NULL;
+}
+
 int f2t_rawdec_decode(struct f2t_rawdec *s, void *data, int size,
 		      unsigned long long ts, uint32_t cpu, struct f2t_event *ev)
 {
@@ -511,8 +627,15 @@ int f2t_rawdec_decode(struct f2t_rawdec *s, void *data, int size,
 		return 0;
 	}
 	f = h->f;
-	ev->pid = (int32_t)num(s->common_pid, d);
+	ev->pid = s->common_usual ? int_at(d, 4) : (int32_t)num(s->common_pid, d);
 	ev->kind = h->kind;
+	/* In place, or copied with its NUL (str()): 16 bytes either way. */
+	ev->comm_words = h->fast.on;
+	if (h->fast.on) {
+		if (decode_fast(s, h, d, size, ev))
+			return 1;
+		goto bad;
+	}
 
 	if (h->newtask) {
 		int32_t pid = (int32_t)num(f[0], d);

@@ -22,6 +22,22 @@
 
 enum { H_MAX_FIELDS = 8 };
 
+/*
+ * A switch's or a wakeup's fields, where every kernel we know has them:
+ * the comms char[16] arrays, the numbers 32-bit, read without the general
+ * case's per-field choices.  Offsets into the record; on = false when the
+ * formats say otherwise, and the general case reads them.
+ */
+struct sched_layout {
+	bool on;
+	uint16_t comm[2];	/* switch: prev_comm, next_comm; wakeup: comm */
+	uint16_t num[4];	/* switch: prev_pid, prev_prio, next_pid, next_prio;
+				 * wakeup: pid, prio, target_cpu */
+	uint16_t state;		/* switch: prev_state, STATE_SIZE bytes, signed if STATE_SIGNED */
+	uint8_t state_size;
+	bool state_signed;
+};
+
 struct handler {
 	enum f2t_event_kind kind;
 	struct tep_event *event;
@@ -37,6 +53,7 @@ struct handler {
 	/* Its text prints kernel addresses or strings through the symbol tables. */
 	bool needs_symbols;
 	bool record_width;	/* prints a width from the record: fields listed instead */
+	struct sched_layout fast;
 };
 
 struct state_memo {
@@ -59,6 +76,8 @@ struct f2t_rawdec {
 	struct handler *handlers;	/* indexed by event id */
 	int nhandlers;
 	struct tep_format_field *common_type, *common_pid;
+	/* common_type is an unsigned short and common_pid an int at their usual places */
+	bool common_usual;
 
 	/* The record decoded last, for its text and fields. */
 	struct tep_record rec;

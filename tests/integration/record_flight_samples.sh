@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# The flight recorder's CPU samples and off-CPU episodes (record
+# --flight-recorder with sampling on, as by default, and --off-cpu), as root:
+# - a CPU-bound command (burn 3) then one that blocks (offwait), under
+#   --flight-recorder=1 --off-cpu: the snapshot at the command's exit holds
+#   the samples of about its last second only (Perfetto's perf_sample: none
+#   before the window's first scheduling event, burn's samples spanning
+#   most of the second, named (burn's spin())), and offwait's off-CPU
+#   slices, none begun before the window;
+# - --max-snapshots=2 during one long burn: each snapshot has burn's samples
+#   of its own window, named (the second one's mappings come from /proc, not
+#   from the perf records overwritten with the first window).
+# Read by Perfetto's trace_processor, not by us.
+set -u
+. "$F2T_TESTS/helpers/record-common.bash"
+need_root
+BURN=$B/tests/helpers/burn
+OFFWAIT=$B/tests/helpers/offwait
+[ -x "$BURN" ] && [ -x "$OFFWAIT" ] || skip "the test helpers are not built (make tests)"
+need_trace_processor
+cd "$TMP" || exit 1
+q() { tp_q "$@"; }
+# Samples of burn in FILE: "COUNT,FIRST_MS,LAST_MS,NAMED" with times from the
+# first scheduling event, NAMED those whose innermost frame is burn's own
+# (spin(), called by burn_one() and burn_three()).
+burn_samples() {
+	q "$1" "with w as (select min(ts) as t0 from sched)
+		select count(*) || ',' || coalesce((min(s.ts) - w.t0) / 1000000, 'none') || ',' ||
+		       coalesce((max(s.ts) - w.t0) / 1000000, 'none') || ',' ||
+		       sum(f.name = 'spin' or f.name like 'burn_%')
+		from w, perf_sample s join thread t using (utid)
+		left join stack_profile_callsite c on c.id = s.callsite_id
+		left join stack_profile_frame f on f.id = c.frame_id
+		where t.name = 'burn';"
+}
+# Samples and off-CPU slices of FILE before its first scheduling event (-5 ms).
+before_window() {
+	q "$1" "with w as (select min(ts) - 5000000 as t0 from sched)
+		select (select count(*) from perf_sample, w where ts < w.t0) +
+		       (select count(*) from slice, w where ts < w.t0 and name like '% %');"
+}
+
+# 1. Samples and off-CPU episodes of the last second.
+args=(--flight-recorder=1)
+bpf=1
+if "$F2T" record --flight-recorder=1 --off-cpu -o probe.pftrace -- true 2>probe.err; then
+	args+=(--off-cpu)
+else
+	grep -q "built without BPF\|no BTF\|not permitted" probe.err || fail "--off-cpu probe: $(cat probe.err)"
+	bpf=0
+	echo "note: no off-CPU recording here: $(tail -1 probe.err)"
+fi
+"$F2T" record "${args[@]}" -o w.pftrace -- sh -c "$BURN 3; $OFFWAIT 60" >w.out 2>w.err ||
+	fail "flight recorder with samples: exit $?: $(cat w.err)"
+grep -q "snapshot triggered: stop: the command exited" w.err || fail "no snapshot at the exit: $(cat w.err)"
+IFS=, read -r n first last named < <(burn_samples w.pftrace)
+[ "${n:-0}" -ge 100 ] || fail "w.pftrace: $n samples of burn in its last second: $(cat w.err)"
+# The window is 1 s; offwait ran about 0.35 s of it after burn.
+[ "$first" -ge -5 ] && [ "$last" -ge 300 ] ||
+	fail "w.pftrace: burn's samples from $first to $last ms of the window, not within it and spanning its first part"
+[ $((named * 2)) -ge "$n" ] || fail "w.pftrace: only $named of burn's $n samples end in burn's spin()"
+left=$(before_window w.pftrace)
+[ "$left" = 0 ] || fail "w.pftrace: $left samples or off-CPU slices before the window"
+if [ $bpf = 1 ]; then
+	read -r tgid < <(sed -n 's/^offwait: tgid=\([0-9]*\) .*/\1/p' w.out)
+	sl=$(q w.pftrace "select count(*) from slice s join thread_track tt on s.track_id = tt.id join thread t using (utid) where t.upid = (select upid from process where pid = ${tgid:-0}) and s.name like 'S %';")
+	[ "${sl:-0}" -ge 20 ] || fail "w.pftrace: $sl off-CPU slices of offwait ($tgid): $(cat w.err)"
+	ok "--flight-recorder=1 --off-cpu: $n samples of burn from $first to $last ms of the window ($named named), $sl off-CPU slices of offwait, none before the window"
+else
+	ok "--flight-recorder=1: $n samples of burn from $first to $last ms of the window ($named named), none before it"
+fi
+
+# 2. Two snapshots of one long burn: each its own window's samples, named.
+"$F2T" record --flight-recorder=1 --after=50 --max-snapshots=2 -o m.pftrace -- "$BURN" 8 \
+	>m.out 2>m.err &
+P=$!
+sleep 2.5
+kill -USR1 $P
+sleep 2.5
+kill -USR1 $P
+wait $P
+grep -c "snapshot triggered: SIGUSR1" m.err | grep -qx 2 || fail "two SIGUSR1 snapshots expected: $(cat m.err)"
+for i in 1 2; do
+	[ -s m-$i.pftrace ] || fail "no m-$i.pftrace: $(cat m.err)"
+	IFS=, read -r n first last named < <(burn_samples m-$i.pftrace)
+	[ "${n:-0}" -ge 200 ] && [ "$first" -ge -5 ] && [ "$last" -ge 800 ] ||
+		fail "m-$i.pftrace: $n samples of burn from $first to $last ms of its window"
+	[ $((named * 2)) -ge "$n" ] || fail "m-$i.pftrace: only $named of $n samples end in burn's spin()"
+	[ "$(before_window m-$i.pftrace)" = 0 ] || fail "m-$i.pftrace: samples before its window"
+done
+ok "--max-snapshots=2: each snapshot has burn's samples of its own second, named"
+exit 0
