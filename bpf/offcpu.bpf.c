@@ -26,6 +26,7 @@
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 
 #include "capture/offcpu_rec.h"
@@ -126,7 +127,7 @@ static __always_inline __u32 copy_user_stack(__u8 *dst, __u64 sp, __u64 fp)
 }
 
 static __always_inline void switch_out(void *ctx, struct task_struct *prev, __u32 state,
-				       __u64 now)
+				       __u64 now, bool direct)
 {
 	__u32 tid = prev->pid, tgid = prev->tgid;
 	struct pending *p;
@@ -150,7 +151,7 @@ static __always_inline void switch_out(void *ctx, struct task_struct *prev, __u3
 	p->rec.ucopy = 0;
 	p->rec.zero = 0;
 	/* current is still prev: the stacks are where it blocked. */
-	stacks_of(ctx, prev, false, &p->rec.kstack, &p->rec.ustack);
+	stacks_of(ctx, prev, false, &p->rec.kstack, &p->rec.ustack, direct);
 	if (prev->flags & 0x00200000 /* PF_KTHREAD */)
 		return;
 	regs = (struct pt_regs *)bpf_task_pt_regs(prev);
@@ -185,21 +186,38 @@ static __always_inline void switch_in(struct task_struct *next, __u64 now)
 	p->rec.start_ns = 0;
 }
 
-SEC("tp_btf/sched_switch")
-int BPF_PROG(offcpu_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
-	     unsigned int prev_state)
+/*
+ * Each program comes twice: checking a site's kernel stack by direct reads,
+ * and by a copy for kernels without bpf_rdonly_cast() (stacks.bpf.h).  The
+ * recorder loads one of each pair.
+ */
+static __always_inline int on_switch(void *ctx, bool preempt, struct task_struct *prev,
+				     struct task_struct *next, unsigned int prev_state, bool direct)
 {
 	__u64 now = bpf_ktime_get_ns();
 	__u32 state = preempt ? 0 : report_state(prev, prev_state);
 
 	if (state)
-		switch_out(ctx, prev, state, now);
+		switch_out(ctx, prev, state, now, direct);
 	switch_in(next, now);
 	return 0;
 }
 
-SEC("tp_btf/sched_waking")
-int BPF_PROG(offcpu_waking, struct task_struct *p)
+SEC("tp_btf/sched_switch")
+int BPF_PROG(offcpu_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	return on_switch(ctx, preempt, prev, next, prev_state, CAN_READ_DIRECT);
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(offcpu_switch_c, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	return on_switch(ctx, preempt, prev, next, prev_state, false);
+}
+
+static __always_inline int on_waking(void *ctx, struct task_struct *p, bool direct)
 {
 	struct pending *b = bpf_task_storage_get(&pending, p, NULL, 0);
 	__u64 id;
@@ -216,8 +234,20 @@ int BPF_PROG(offcpu_waking, struct task_struct *p)
 		return 0;
 	}
 	stacks_of(ctx, bpf_get_current_task_btf(), true, &b->rec.waker_kstack,
-		  &b->rec.waker_ustack);
+		  &b->rec.waker_ustack, direct);
 	return 0;
+}
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(offcpu_waking, struct task_struct *p)
+{
+	return on_waking(ctx, p, CAN_READ_DIRECT);
+}
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(offcpu_waking_c, struct task_struct *p)
+{
+	return on_waking(ctx, p, false);
 }
 
 SEC("tp_btf/sched_process_fork")

@@ -259,14 +259,52 @@ static __always_inline bool place_frames(struct scratch *sc, __u32 n, __u32 nraw
 	return p.k && !p.full && p.i == p.n;
 }
 
-/* Whether the kernel stack holds S's return addresses in S's places. */
+#if defined(__TARGET_ARCH_x86)
+/*
+ * A kernel address seen as a BTF type (Linux 6.2), so that each load from
+ * it is guarded as bpf_probe_read_kernel()'s are, without a helper call:
+ * a site check reads its return addresses so at a third of the cost of
+ * copying the stack between them (bench-offcpu.sh, "kernel stack check").
+ * Weak: on a kernel without it the recorder loads the programs that copy.
+ */
+extern void *bpf_rdonly_cast(void *obj, __u32 btf_id) __ksym __weak;
+#define CAN_READ_DIRECT 1
+#else
+#define CAN_READ_DIRECT 0
+#endif
+
+/*
+ * Whether the kernel stack holds S's return addresses in S's places: read
+ * one by one when DIRECT, else copied into RAW from the first to the last.
+ */
 static __always_inline bool same_kernel_stack(void *ctx, struct task_struct *task,
-					      struct pt_regs *regs, struct site *s, __u64 *raw)
+					      struct pt_regs *regs, struct site *s, __u64 *raw,
+					      bool direct)
 {
 	__u32 nk = s->nk, words;
 
 	if (!nk || nk > SITE_KFRAMES)
 		return false;
+#if CAN_READ_DIRECT
+	if (direct) {
+		__u64 base = (__u64)ctx, top = (__u64)regs + sizeof(*regs);
+
+		if (base < (__u64)task->stack || base >= top)
+			return false;	/* an interrupt's: no site has it */
+		for (__u32 i = 0; i < SITE_KFRAMES && i < nk; i++) {
+			__u64 at = base + (__u64)(s->kpos[i] & (RAW_WORDS - 1)) * 8;
+			struct pt_regs *w;
+
+			if (at + 8 > top)
+				return false;
+			/* Any 8-byte field at offset 0 reads the word; 0 if unreadable. */
+			w = bpf_rdonly_cast((void *)at, bpf_core_type_id_kernel(struct pt_regs));
+			if (w->r15 != s->kval[i])
+				return false;
+		}
+		return true;
+	}
+#endif
 	words = (s->kpos[(nk - 1) & (SITE_KFRAMES - 1)] & (RAW_WORDS - 1)) + 1;
 	if (read_kernel_stack(ctx, task, regs, raw, words) != words)
 		return false;
@@ -314,9 +352,10 @@ static __always_inline void user_frames(__u64 fp, struct site_key *k)
  * @waker: the stacks are a waking's (a site apart from the task's switches out)
  * @kstack: its kernel stack id, or why there is none (struct f2t_offcpu_rec)
  * @ustack: likewise for its user stack (-EFAULT for a kernel thread)
+ * @direct: check a site's kernel stack by bpf_rdonly_cast(), not by a copy
  */
 static __always_inline void stacks_of(void *ctx, struct task_struct *task, bool waker,
-				      __s32 *kstack, __s32 *ustack)
+				      __s32 *kstack, __s32 *ustack, bool direct)
 {
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	bool user = !(task->flags & 0x00200000 /* PF_KTHREAD */);
@@ -345,7 +384,7 @@ static __always_inline void stacks_of(void *ctx, struct task_struct *task, bool 
 		user_frames(key.fp, &key);
 	if (site)
 		s = bpf_map_lookup_elem(&sites, &key);
-	same = s && same_kernel_stack(ctx, task, regs, s, sc->raw);
+	same = s && same_kernel_stack(ctx, task, regs, s, sc->raw, direct);
 	if (same && bpf_get_prandom_u32() % recheck_every) {
 		*kstack = s->kstack;
 		*ustack = s->ustack;

@@ -16,10 +16,20 @@
 # round trip (user + system, /usr/bin/time), which the machine's other load
 # disturbs less than the rate: the tracing done in its context (the
 # tracepoints, the BPF programs, perf's stack walks) is in it, the
-# recorder's reading on the other CPU is not.  Then what an episode costs, part by part: the
-# BPF programs' run time (kernel.bpf_stats_enabled: run_time_ns / run_cnt)
-# with the default user stack copy (to the frame pointer's frame, 128 bytes
-# here), none, 512 bytes and 8 KB (--call-graph dwarf's); the
+# recorder's reading on the other CPU is not; with the workload's
+# voluntary and involuntary context switches per round trip (tracing
+# changes how often the woken thread preempts its waker, so the variants
+# do not do quite the same work: compare the switches with the rates).
+# What each records: `record` the sched events and 999 Hz samples;
+# `record --off-cpu` the same and the off-CPU episodes; perf a stack per
+# switch only.  So `record --no-sample`'s cost is a floor under
+# `--off-cpu`'s, and the script says what share of perf's it is already.
+# Then what an episode costs, part by part: the BPF programs' run time
+# (kernel.bpf_stats_enabled: run_time_ns / run_cnt) with the default user
+# stack copy (to the frame pointer's frame, 128 bytes here), none, 512
+# bytes and 8 KB (--call-graph dwarf's), with a reused site's kernel stack
+# checked by a copy (as on kernels before 6.2) rather than by direct
+# reads, and with every site walked (what the stack walks cost); the
 # ring's bytes per episode in the capture; the recorder's CPU time while
 # recording (the reader), per episode.
 #
@@ -82,10 +92,10 @@ print("%d %d %d" % (episodes, data, stacks))
 PY
 }
 
-declare -A rates cpus failed
+declare -A rates cpus vols invs failed
 variants=(untraced no-sample record off-cpu perf)
 [ -z "$REF" ] || variants=(untraced no-sample record off-cpu-ref off-cpu perf)
-work=(/usr/bin/time -o "$TMP/cpu" -f "%U %S" taskset -c 0 "$PINGPONG" "$ROUNDS")
+work=(/usr/bin/time -o "$TMP/cpu" -f "%U %S %w %c" taskset -c 0 "$PINGPONG" "$ROUNDS")
 declare -A bytes_line
 
 run_variant() {
@@ -109,6 +119,8 @@ run_variant() {
 	fi
 	rates[$v]+="$r "
 	cpus[$v]+="$(awk '{ printf "%.0f", ($1 + $2) * 1e9 / '"$ROUNDS"' }' "$TMP/cpu") "
+	vols[$v]+="$(awk '{ printf "%.0f", $3 * 1000 / '"$ROUNDS"' }' "$TMP/cpu") "
+	invs[$v]+="$(awk '{ printf "%.0f", $4 * 1000 / '"$ROUNDS"' }' "$TMP/cpu") "
 	case $v in
 	off-cpu*)
 		grep -Eq "0 lost \(ring buffer full\), 0 lost \((no task storage for the thread|blocked-task map full)\)" "$err" ||
@@ -135,6 +147,9 @@ for v in "${variants[@]}"; do
 	awk -v v="$v" -v m="$m" -v b="${base:-0}" -v c="${cost[$v]}" -v runs="${rates[$v]}" \
 		'BEGIN { printf "%-12s %12d %7.3f %7s  %s\n", v, m, (b > 0 ? m / b : 0), c, runs }'
 done
+[ -n "${cost[no-sample]:-}" ] && [ -n "${cost[perf]:-}" ] &&
+	awk -v f="${cost[no-sample]}" -v p="${cost[perf]}" 'BEGIN {
+		printf "floor: record --no-sample (the sched events alone, which --off-cpu records too) costs %.3f, %.2f of perf'"'"'s whole\n", f, (p > 0 ? f / p : 0) }'
 for v in off-cpu-ref off-cpu; do
 	[ -n "${cost[$v]:-}" ] && [ -n "${cost[perf]:-}" ] || continue
 	awk -v v="$v" -v o="${cost[$v]}" -v p="${cost[perf]}" -v r="${cost[record]:-0}" 'BEGIN {
@@ -149,6 +164,12 @@ for v in "${variants[@]}"; do
 	ccost[$v]=$(awk -v m="$m" -v b="${cbase:-0}" 'BEGIN { printf "%.3f", (m > 0 ? 1 - b / m : 0) }')
 	printf '%-12s %12s %7s  %s\n' "$v" "$m" "${ccost[$v]}" "${cpus[$v]}"
 done
+printf '%-12s %12s %12s\n' variant voluntary involuntary
+for v in "${variants[@]}"; do
+	[ -z "${failed[$v]:-}" ] || continue
+	awk -v v="$v" -v a="$(median ${vols[$v]})" -v b="$(median ${invs[$v]})" 'BEGIN {
+		printf "%-12s %12.3f %12.3f  switches of the workload per round trip\n", v, a / 1000, b / 1000 }'
+done
 for v in off-cpu-ref off-cpu; do
 	[ -n "${ccost[$v]:-}" ] && [ -n "${ccost[perf]:-}" ] || continue
 	awk -v v="$v" -v o="${ccost[$v]}" -v p="${ccost[perf]}" 'BEGIN {
@@ -158,7 +179,7 @@ for v in off-cpu-ref off-cpu; do
 	[ -n "${bytes_line[$v]:-}" ] || continue
 	read -r n data stacks <<<"${bytes_line[$v]}"
 	awk -v v="$v" -v n="$n" -v d="$data" -v s="$stacks" 'BEGIN {
-		if (n > 0) printf "%s capture: %d episodes, %.1f bytes of episode records each, %.2f of stacks and info\n", v, n, d / n, s / n }'
+		if (n > 0) printf "%s capture: %d episodes (%.2f per round trip), %.1f bytes of episode records each, %.2f of stacks and info\n", v, n, n / '"$ROUNDS"', d / n, s / n }'
 done
 
 # Where an episode's time goes, in one longer run per case, read while the
@@ -188,23 +209,29 @@ part() {
 	while kill -0 "$pid" 2>/dev/null && ! grep -q '^pingpong:' "$out"; do sleep 0.01; done
 	cpu=$(awk -v t="$ticks" '{ printf "%.0f", ($14 + $15) * 1000 / t }' /proc/$pid/stat 2>/dev/null)
 	wait "$pid"
-	python3 - "$TMP/progs.json" "$label" "${cpu:-0}" "$((ROUNDS * 8))" <<'PY'
+	python3 - "$TMP/progs.json" "$label" "${cpu:-0}" "$((ROUNDS * 4))" <<'PY'
 import json, sys
 progs = json.load(open(sys.argv[1]))
-parts = []
+parts, total, switches = [], 0, 0
 for p in progs:
     if p.get("name", "").startswith("offcpu_") and p.get("run_cnt"):
         parts.append("%s %.0f ns x %d" % (p["name"][7:], p["run_time_ns"] / p["run_cnt"], p["run_cnt"]))
-print("%-28s recorder CPU until the workload ended %5s ms (%.2f us per episode)%s%s" % (
-    sys.argv[2], sys.argv[3], int(sys.argv[3]) * 1000 / int(sys.argv[4]),
-    "; BPF: " if parts else "", ", ".join(parts)))
+        total += p["run_time_ns"]
+        if p["name"].startswith("offcpu_switch"):
+            switches = p["run_cnt"]
+# Two switches a round trip (the table above): the programs' time per round trip.
+per_rt = "; BPF %.2f us per round trip: " % (total / 1000 / (switches / 2)) if switches else ""
+print("%-28s reader %5s ms, %.2f us per round trip%s%s" % (
+    sys.argv[2], sys.argv[3], int(sys.argv[3]) * 1000 / int(sys.argv[4]), per_rt, ", ".join(parts)))
 PY
 }
-echo "per part, one run of $((ROUNDS * 4)) round trips ($((ROUNDS * 8)) episodes) each:"
+echo "per part, one run of $((ROUNDS * 4)) round trips each: the recorder's CPU until the workload ended (the reader), the BPF programs' run time in its first second:"
 part "record" "$F2T" -- 
 part "record --off-cpu" "$F2T" -- --off-cpu
 part "  with no user stack copy" "$F2T" F2T_TEST_OFFCPU_USTACK=0 -- --off-cpu
 part "  with a 512-byte copy" "$F2T" F2T_TEST_OFFCPU_USTACK=512 -- --off-cpu
 part "  with an 8 KB copy" "$F2T" F2T_TEST_OFFCPU_USTACK=8192 -- --off-cpu
+part "  kernel stack check by copy" "$F2T" F2T_TEST_OFFCPU_STACK_COPY=1 -- --off-cpu
+part "  every site walked" "$F2T" F2T_TEST_OFFCPU_RECHECK=1 -- --off-cpu
 [ -z "$REF" ] || part "REF record --off-cpu" "$REF" -- --off-cpu
 echo "note: a shared, noisy VM: compare the ratios of one run, not figures across runs"

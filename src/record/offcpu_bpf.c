@@ -10,9 +10,13 @@
  * every one, so the stale count says how many reuses would have been wrong).
  * F2T_TEST_OFFCPU_USTACK=BYTES copies that much user stack per episode (0
  * to F2T_OFFCPU_USTACK_MAX, whatever the frame pointer), for
- * bench-offcpu.sh to tell the copy's cost.
+ * bench-offcpu.sh to tell the copy's cost.  F2T_TEST_OFFCPU_STACK_COPY=1
+ * loads the programs that check a site's kernel stack by a copy, as on a
+ * kernel without bpf_rdonly_cast() (bench-offcpu.sh prices it, and the
+ * tests run them).
  */
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -126,6 +130,29 @@ static int write_info(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 	return f2t_offcpu_capture(oc, oc->w);
 }
 
+/*
+ * Whether the programs may read a site's kernel stack directly: built for
+ * x86_64 (bpf/stacks.bpf.h) and a kernel whose BTF has bpf_rdonly_cast()
+ * (Linux 6.2).  Else the twins that copy it load.
+ */
+static bool can_read_direct(void)
+{
+#if defined(__x86_64__)
+	const char *copy = getenv("F2T_TEST_OFFCPU_STACK_COPY");
+	struct btf *vmlinux;
+	bool yes;
+
+	if (copy && *copy && strcmp(copy, "0"))
+		return false;
+	vmlinux = btf__load_vmlinux_btf();
+	yes = vmlinux && btf__find_by_name_kind(vmlinux, "bpf_rdonly_cast", BTF_KIND_FUNC) > 0;
+	btf__free(vmlinux);
+	return yes;
+#else
+	return false;
+#endif
+}
+
 /* Open, size, load: one line saying what is missing when it fails. */
 static int load(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 {
@@ -160,6 +187,13 @@ static int load(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 	if (!err && hook && *hook) {
 		oc->skel->rodata->kstacks_max = (__u32)strtoul(hook, NULL, 10);
 		err = bpf_map__set_max_entries(oc->skel->maps.kstacks, oc->skel->rodata->kstacks_max);
+	}
+	if (can_read_direct()) {
+		bpf_program__set_autoload(oc->skel->progs.offcpu_switch_c, false);
+		bpf_program__set_autoload(oc->skel->progs.offcpu_waking_c, false);
+	} else {
+		bpf_program__set_autoload(oc->skel->progs.offcpu_switch, false);
+		bpf_program__set_autoload(oc->skel->progs.offcpu_waking, false);
 	}
 	if (recheck && *recheck)
 		oc->skel->rodata->recheck_every = (__u32)strtoul(recheck, NULL, 10) ?: 1;

@@ -7,7 +7,9 @@
 # user callers differ).  report --off-cpu must put each place's time under
 # its own stack; with every reuse checked by a walk (the loader's test hook
 # F2T_TEST_OFFCPU_RECHECK=1), no reuse may have given a stack other than the
-# walk's, here and on the blocker workload (fdatasync in D state included).
+# walk's, here and on the blocker workload (fdatasync in D state included),
+# with the kernel stack checked by direct reads (bpf_rdonly_cast) and by a
+# copy (F2T_TEST_OFFCPU_STACK_COPY=1: the programs a kernel before 6.2 gets).
 set -u
 . "$F2T_TESTS/helpers/record-common.bash"
 need_root
@@ -59,12 +61,14 @@ PY
 ok "pipe and socket reads from one call site, and sleeps from two callers, each under its own stack"
 
 # Every reuse checked by a walk: none may have differed.
-for w in sites blocker; do
+for w in sites blocker sites-copy; do
 	case $w in
-	sites) cmd=("$SITES" 40) ;;
+	sites*) cmd=("$SITES" 40) ;;
 	blocker) cmd=("$BLOCKER" 20 "$TMP/blocker.dat") ;;
 	esac
-	F2T_TEST_OFFCPU_RECHECK=1 "$F2T" record --off-cpu -o r.fxt -- taskset -c 0 "${cmd[@]}" >out 2>err ||
+	copy=0
+	[ "$w" = sites-copy ] && copy=1
+	F2T_TEST_OFFCPU_RECHECK=1 F2T_TEST_OFFCPU_STACK_COPY=$copy "$F2T" record --off-cpu -o r.fxt -- taskset -c 0 "${cmd[@]}" >out 2>err ||
 		fail "record --off-cpu ($w, every reuse checked): $(cat err)"
 	read -r reused rechecked stale <<<"$(reuse_counts err)"
 	[ "${reused:-1}" -eq 0 ] && [ "${rechecked:-0}" -gt 10 ] ||
