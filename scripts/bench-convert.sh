@@ -18,6 +18,8 @@
 # environment: RUNS=7 SIZES="1M 10M" CPU=1 (the core conversions run on)
 #              OLD=path/to/ftrace2trace (an earlier build, timed too)
 #              OUT=DIR (outputs there instead of a directory on /dev/shm)
+#              SKIP="tc-report perf-script ..." (variants left out, said in
+#              the figures: the peers' text takes minutes a round at 10 M)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/bench-lib.bash
@@ -67,6 +69,13 @@ count_events() { # KIND FILE
 	esac
 }
 
+# wanted VARIANT...: is any of them timed (not in SKIP)?
+wanted() {
+	local v
+	for v in "$@"; do [[ " ${SKIP:-} " == *" $v "* ]] || return 0; done
+	return 1
+}
+
 time_inputs() {
 	local d=$1 s v r
 	[ -x "$F2T" ] || die "$F2T not built (make)"
@@ -79,13 +88,16 @@ time_inputs() {
 		[ -s "$d/$s.cap" ] || die "$d/$s.cap missing: record first"
 		local -A n=() cpu=() rss=() ratio=() what=() kind=()
 		n[cap]=$(count_events cap "$d/$s.cap")
-		[ -s "$d/$s.dat" ] && n[dat]=$(count_events dat "$d/$s.dat")
-		[ -s "$d/$s.perf.data" ] && n[perf]=$(count_events perf "$d/$s.perf.data")
-		local vs=(floor source pftrace fxt txt)
+		[ -s "$d/$s.dat" ] && wanted dat-pftrace dat-txt tc-report &&
+			n[dat]=$(count_events dat "$d/$s.dat")
+		[ -s "$d/$s.perf.data" ] && wanted perf-script &&
+			n[perf]=$(count_events perf "$d/$s.perf.data")
+		local vs=(floor source pftrace fxt json txt)
 		what[floor]="floor: kbuffer walk + numeric fields (libtraceevent)"; kind[floor]="none"
 		what[source]="our source alone: decode + merge by time"; kind[source]="none"
 		what[pftrace]="ftrace2trace convert capture -> .pftrace"; kind[pftrace]=binary
 		what[fxt]="ftrace2trace convert capture -> .fxt"; kind[fxt]=binary
+		what[json]="ftrace2trace convert capture -> .json"; kind[json]=text
 		what[txt]="ftrace2trace convert capture -> .txt"; kind[txt]=text
 		if [ -n "${OLD:-}" ]; then
 			vs+=(old-pftrace old-fxt)
@@ -102,6 +114,11 @@ time_inputs() {
 			vs+=(perf-script)
 			what[perf-script]="perf script perf.data"; kind[perf-script]=text
 		fi
+		local kept=() v2
+		for v2 in "${vs[@]}"; do
+			case " ${SKIP:-} " in *" $v2 "*) ;; *) kept+=("$v2") ;; esac
+		done
+		vs=("${kept[@]}")
 		for ((r = 1; r <= RUNS; r++)); do
 			local floor_cpu=
 			for v in "${vs[@]}"; do
@@ -109,7 +126,7 @@ time_inputs() {
 				case $v in
 				floor) set -- "$O/floor" "$d/$s.cap" ;;
 				source) set -- "$O/floor" --source "$d/$s.cap" ;;
-				pftrace | fxt | txt) set -- "$F2T" convert -q "$d/$s.cap" -o "$O/out.$v" ;;
+				pftrace | fxt | json | txt) set -- "$F2T" convert -q "$d/$s.cap" -o "$O/out.$v" ;;
 				old-*) set -- "$OLD" convert -q "$d/$s.cap" -o "$O/out.${v#old-}" ;;
 				dat-*) set -- "$F2T" convert -q "$d/$s.dat" -o "$O/out.${v#dat-}" ;;
 				tc-report) set -- trace-cmd report "$d/$s.dat" ;;
@@ -125,6 +142,7 @@ time_inputs() {
 		rm -f "$O"/out.*
 		echo
 		echo "$s: capture ${n[cap]} records; trace.dat ${n[dat]:-(none)}; perf.data ${n[perf]:-(none)} (each as its own tool counts them)"
+		[ -z "${SKIP:-}" ] || echo "$s: left out (SKIP): $SKIP"
 		echo
 		echo "| $s events | output | M events/s (CPU) | CPU time vs the floor | peak RSS |"
 		echo "| --- | --- | --- | --- | --- |"

@@ -90,6 +90,23 @@ for v in "${variants[@]}"; do
 	printf '%-15s %12s %8s %12s %14s  %s\n' "$v" "$m" "$c" "${rss[$v]:--}" "${rings[$v]:--}" "${rates[$v]}"
 done
 
+# The latency trigger's programs, per run (kernel.bpf_stats_enabled, on for
+# one more run only: it adds two clock reads to every run it measures).
+if command -v bpftool >/dev/null && [ -w /proc/sys/kernel/bpf_stats_enabled ]; then
+	stats_was=$(cat /proc/sys/kernel/bpf_stats_enabled)
+	echo 1 >/proc/sys/kernel/bpf_stats_enabled
+	"$F2T" record -q --flight-recorder="$WINDOW" --trigger-latency=1000000 -o "$TMP/x.pftrace" \
+		-- "${work[@]}" >/dev/null 2>&1 &
+	pid=$!
+	sleep 1
+	bpftool prog show 2>/dev/null |
+		sed -n 's/.*name \(latency_[a-z_]*\).*run_time_ns \([0-9]*\) run_cnt \([0-9]*\).*/\1 \2 \3/p' |
+		awk '$3 > 0 { printf "%s %.0f ns a run (%d runs); ", $1, $2 / $3, $3 } END { print "" }' |
+		sed 's/^/BPF, latency trigger armed (1 s of the ping-pong): /'
+	wait $pid
+	echo "$stats_was" >/proc/sys/kernel/bpf_stats_enabled
+fi
+
 # Trigger to file: a marker written under the ping-pong; the recorder exits
 # once the snapshot's file is complete (--max-snapshots 1).
 after=100

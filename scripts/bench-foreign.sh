@@ -10,14 +10,14 @@
 # usage: scripts/bench-foreign.sh [FILE.dat] [ROUNDS]     (default 7 rounds)
 #
 # Without FILE.dat, one is recorded (needs root and trace-cmd): the
-# ping-pong workload, RT round trips (default 235000, about a million
-# events; 2350000 for ten million: the sizes scripts/bench-convert.sh
-# uses), through tests/helpers/trace_cmd_record.sh, compressed as trace-cmd
-# does by default (zstd) or COMPRESSION=none, while our own recorder
-# records the same run: its capture converted to .fxt is timed too, for
-# what the pipeline after the input (tracker, model, FXT writer) costs by
-# itself.  The text input is our
-# text of that trace.dat (the kernel's trace format, TGID column included).
+# ping-pong workload, placed by the scheduler, RT round trips (default
+# 170000, about a million events; 1700000 for ten million), through
+# tests/helpers/trace_cmd_record.sh, compressed as trace-cmd does by default
+# (zstd) or COMPRESSION=none, while our own recorder records the same run:
+# its capture converted to .fxt is timed too, for what the pipeline after
+# the input (tracker, model, FXT writer) costs by itself.  The text input is
+# our text of that trace.dat (the kernel's trace format, TGID column
+# included).
 # WORKLOAD=mixed records a system-wide mix instead, irq and softirq events
 # on (SECONDS_MIXED, default 6 s, of a file walk piped to gzip, tar piped
 # to xz, and short processes started one after the other): most of its
@@ -27,7 +27,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 DAT=${1:-}
 ROUNDS=${2:-7}
-RT=${RT:-235000}
+RT=${RT:-170000}
 CPU=${CPU:-1}
 F2T=$PWD/ftrace2trace
 W=$(mktemp -d /tmp/f2t-bench-foreign.XXXXXX)

@@ -7,10 +7,12 @@
 # trips/s of each variant and its ratio to the untraced median, the
 # recorder's own CPU time while the workload ran (its share of one CPU: on a
 # machine with an idle CPU the reader runs there, with every CPU busy it
-# runs instead of the workload), the events ftrace2trace lost in each run,
-# and the two goals: the default costs at most 10 points more than
+# runs instead of the workload; ftrace2trace's and perf's, not trace-cmd's,
+# whose readers are processes of their own), the events ftrace2trace lost
+# in each run, the two goals (the default costs at most 10 points more than
 # --no-sample, and --no-sample is at or above the best peer recording the
-# same sched events.
+# same sched events), and where each recorder of those events stands
+# against the kernel's floor.
 #
 #   kernel-floor     the same sched events enabled in a tracefs instance of
 #                    our own on the mono clock, with no reader at all: what
@@ -37,6 +39,9 @@
 # usage: sudo scripts/bench-record.sh
 # environment:
 #   ROUNDS=200000   round trips per run
+#   NICE=-20        each whole command (recorder and workload) at this nice
+#                   level, every variant alike: the machine's other jobs
+#                   then take little of the workload's CPUs from any of them
 #   RUNS=7          alternating rounds (each runs every variant once)
 #   MODES="pinned busy free"
 #                   pinned: the workload on CPU 0 only (stable figures:
@@ -53,6 +58,7 @@ set -u
 cd "$(dirname "$0")/.."
 . scripts/bench-lib.bash
 ROUNDS=${ROUNDS:-200000}
+NICE=${NICE:--20}
 RUNS=${RUNS:-7}
 MODES=${MODES:-pinned busy free}
 F2T=${F2T:-$PWD/ftrace2trace}
@@ -113,10 +119,10 @@ fi
 # tc_run ARGS...: trace-cmd ARGS, through the shim when the kernel needs it
 tc_run() {
 	if ! $tc_shim; then
-		timeout 120 trace-cmd "$@"
+		timeout 120 nice -n "$NICE" trace-cmd "$@"
 		return
 	fi
-	timeout 120 unshare -m sh -c '
+	timeout 120 nice -n "$NICE" unshare -m sh -c '
 		mount --make-rprivate / &&
 		mount --bind "$1/ftrace_enabled" /proc/sys/kernel/ftrace_enabled || exit 125
 		for f in "$2"/set_ftrace_* "$2"/set_graph_*; do
@@ -151,7 +157,7 @@ variants=(untraced kernel-floor f2t f2t-sample-all f2t-no-sample perf-sched trac
 # run_variant NAME WORKLOAD...: one run, appends its rate or a failure reason
 run_variant() {
 	local v=$1; shift
-	local out=$TMP/out err=$TMP/err rc
+	local out=$TMP/out err=$TMP/err rc n=(nice -n "$NICE")
 	# The previous run's files are not written back during this one.
 	sync
 	case $v in
@@ -159,22 +165,22 @@ run_variant() {
 	trace-cmd*) command -v trace-cmd >/dev/null || { failed[$v]="not installed"; return; } ;;
 	esac
 	case $v in
-	untraced) "$@" >"$out" 2>"$err" ;;
+	untraced) "${n[@]}" "$@" >"$out" 2>"$err" ;;
 	kernel-floor)
-		if floor_on 2>"$err"; then "$@" >"$out" 2>>"$err"; else false; fi
+		if floor_on 2>"$err"; then "${n[@]}" "$@" >"$out" 2>>"$err"; else false; fi
 		rc=$?
 		floor_off
 		(exit $rc) ;;
-	f2t) "$F2T" record -o "$TMP/x.fxt" -- "$@" >"$out" 2>"$err" ;;
-	f2t-old) "$F2T_OLD" record -o "$TMP/x.fxt" -- "$@" >"$out" 2>"$err" ;;
-	f2t-sample-all) "$F2T" record --sample-all -o "$TMP/x.fxt" -- "$@" >"$out" 2>"$err" ;;
-	f2t-no-sample) "$F2T" record --no-sample -o "$TMP/x.fxt" -- "$@" >"$out" 2>"$err" ;;
+	f2t) "${n[@]}" "$F2T" record -o "$TMP/x.fxt" -- "$@" >"$out" 2>"$err" ;;
+	f2t-old) "${n[@]}" "$F2T_OLD" record -o "$TMP/x.fxt" -- "$@" >"$out" 2>"$err" ;;
+	f2t-sample-all) "${n[@]}" "$F2T" record --sample-all -o "$TMP/x.fxt" -- "$@" >"$out" 2>"$err" ;;
+	f2t-no-sample) "${n[@]}" "$F2T" record --no-sample -o "$TMP/x.fxt" -- "$@" >"$out" 2>"$err" ;;
 	# -B: no build-id pass after the run (perf 6.1's crashed on some
 	# machines); the workload has timed itself by then.
-	perf-sched) perf sched record -B -o "$TMP/perf.data" -- "$@" >"$out" 2>"$err" ;;
-	perf-rec) perf record -B -F 999 -g -o "$TMP/perf.data" -- "$@" >"$out" 2>"$err" ;;
-	perf-rec-clock) perf record -B -F 999 -e cpu-clock -g -o "$TMP/perf.data" -- "$@" >"$out" 2>"$err" ;;
-	perf-rec-a) perf record -B -F 999 -a -g -o "$TMP/perf.data" -- "$@" >"$out" 2>"$err" ;;
+	perf-sched) "${n[@]}" perf sched record -B -o "$TMP/perf.data" -- "$@" >"$out" 2>"$err" ;;
+	perf-rec) "${n[@]}" perf record -B -F 999 -g -o "$TMP/perf.data" -- "$@" >"$out" 2>"$err" ;;
+	perf-rec-clock) "${n[@]}" perf record -B -F 999 -e cpu-clock -g -o "$TMP/perf.data" -- "$@" >"$out" 2>"$err" ;;
+	perf-rec-a) "${n[@]}" perf record -B -F 999 -a -g -o "$TMP/perf.data" -- "$@" >"$out" 2>"$err" ;;
 	trace-cmd*)
 		local ev=()
 		for e in "${SCHED_EVENTS[@]}"; do ev+=(-e "$e"); done
@@ -206,7 +212,7 @@ run_variant() {
 for mode in $MODES; do
 	case $mode in
 	pinned) cpus=(0); what="one ping-pong pinned to CPU 0" ;;
-	busy) read -ra cpus < <(seq 0 $(($(nproc) - 1)))
+	busy) mapfile -t cpus < <(seq 0 $(($(nproc) - 1)))
 	      what="one ping-pong pinned to each CPU, round trips/s summed" ;;
 	free) cpus=(-); what="one ping-pong placed by the scheduler" ;;
 	*) die "unknown mode $mode" ;;
@@ -215,7 +221,8 @@ for mode in $MODES; do
 	work=("$TMP/work.sh" "$PINGPONG" "$ROUNDS" "${cpus[@]}")
 	npp=${#cpus[@]}
 	rates=() failed=() lost=() rcpu=()
-	echo "== $ROUNDS round trips, $RUNS alternating rounds, $what ($(nproc) CPUs, $(uname -r))"
+	echo "== $ROUNDS round trips, $RUNS alternating rounds, $what, nice $NICE ($(nproc) CPUs, $(uname -r))"
+	load_line
 	pmu_line
 	$tc_shim && echo "trace-cmd: run with its ftrace_enabled/set_ftrace_*/set_graph_* writes made harmless (the kernel refuses them)"
 	for ((i = 1; i <= RUNS; i++)); do

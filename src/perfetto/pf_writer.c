@@ -74,7 +74,7 @@ static int write_out(struct f2t_writer *w)
 	return w->out->err;
 }
 
-static int maybe_write_out(struct f2t_writer *w)
+static inline int maybe_write_out(struct f2t_writer *w)
 {
 	struct pf_priv *p = w->priv;
 

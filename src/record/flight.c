@@ -291,6 +291,14 @@ char *f2t_flight_name(const char *path, const char *ext, unsigned int k)
 	return name;
 }
 
+void f2t_flight_close_fds(struct f2t_flight *f)
+{
+	/* Closes descriptors only: a tp_btf link is detached when its last one goes. */
+	f2t_latency_close(f->lat);
+	f->lat = NULL;
+	f2t_markwatch_close_fd(&f->mw);
+}
+
 void f2t_flight_close(struct f2t_flight *f)
 {
 	f2t_latency_close(f->lat);

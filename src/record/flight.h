@@ -117,6 +117,12 @@ void f2t_flight_taken(struct f2t_flight *f);
  */
 char *f2t_flight_name(const char *path, const char *ext, unsigned int k);
 
+/*
+ * In a forked child: its copies of the triggers' descriptors closed (the
+ * programs stay attached, the marker instance stays, for the parent).
+ */
+void f2t_flight_close_fds(struct f2t_flight *f);
+
 /* The triggers unloaded, the marker instance removed; twice is fine. */
 void f2t_flight_close(struct f2t_flight *f);
 

@@ -91,6 +91,8 @@ struct run {
 	char *keep;			/* -k FILE-K of snapshot K */
 	/* What the perf and off-CPU rings gave, held until a snapshot (record/window.h) */
 	struct f2t_window perf_win, offcpu_win;
+	size_t win_max;			/* bytes both may hold: an eighth of the available memory */
+	bool win_short;			/* they held less than the window (said once) */
 	uint64_t lost_before, bytes_before;	/* the kernel's counts at the last snapshot */
 	uint64_t maps_ns;		/* when the capture's MAPS were read, after the first */
 };
@@ -394,6 +396,9 @@ static int setup(struct run *r)
 		r->offcpu_win = (struct f2t_window){ .type = F2T_CAP_OFFCPU_DATA };
 		r->sampler.win = &r->perf_win;
 		f2t_offcpu_window(r->offcpu, &r->offcpu_win);
+		r->win_max = (size_t)(f2t_inst_mem_available_kb() * 1024 / 8);
+		if (!r->win_max)
+			r->win_max = 256u << 20;
 	}
 	return err;
 }
@@ -736,14 +741,13 @@ static double before_trigger(uint64_t trigger, uint64_t at, uint64_t from)
 /*
  * A flight recorder's snapshot: tracing stops, the window is drained into
  * the capture with the names and facts it needs, the capture is closed.
- * LAST: the readers, the triggers and the instance go too, as at the end
- * of any recording; otherwise the caller converts it apart and re-arms.
  */
-static int snapshot(struct run *r, bool last)
+static int snapshot(struct run *r)
 {
 	struct f2t_flight *f = &r->flight;
 	struct f2t_meta m = r->meta;
 	uint64_t from = f2t_flight_window_start(f), lost = 0, shift;
+	size_t at = f->tasks.len;
 	int err, e;
 
 	e = f2t_syncmark_write(r->inst.ti, "end", &m.sync_end);
@@ -764,8 +768,10 @@ static int snapshot(struct run *r, bool last)
 		err = f2t_pump_drain_window(&r->pump, strcmp(r->inst.clock, "mono") ? 0 : from);
 	if (!err)
 		err = snapshot_readers(r, from);
+	/* The trigger's /proc snapshot is the one at the stop: /proc is not walked again. */
 	if (!err)
-		err = f2t_procsnap_write(r->capw, 1);
+		err = f2t_capw_add(r->capw, F2T_CAP_TASKS, 1, f->tasks.p ? f->tasks.p + at : "",
+				   f->tasks.len - at);
 	if (!err)
 		err = f2t_meta_write_cpu_stats(r->capw, r->inst.ti, r->inst.ncpus, true, &lost);
 	/* The kernel counts from the instance's creation: this window's share is the growth. */
@@ -803,14 +809,6 @@ static int snapshot(struct run *r, bool last)
 			f2t_human_bytes(r->perf_win.peak + r->offcpu_win.peak, (char[32]){ 0 }, 32));
 	if (r->lost)
 		f2t_warn("the kernel lost %llu events inside the window", (unsigned long long)r->lost);
-	if (last) {
-		f2t_pump_close(&r->pump);
-		f2t_sampler_close(&r->sampler);
-		f2t_offcpu_close(r->offcpu);
-		r->offcpu = NULL;
-		f2t_flight_close(f);
-		f2t_inst_destroy(&r->inst);
-	}
 	if (err) {
 		if (!f2t_capw_error(r->capw))
 			f2t_err("completing snapshot %u: %s", r->snapshots, strerror(-err));
@@ -863,8 +861,9 @@ static int convert(struct run *r);
 /*
  * Converts the snapshot just taken in a child process, as the user who ran
  * sudo, while we record on.  The child first lets go of what would keep
- * the instance busy (its trace_pipe_raw and trace_pipe descriptors) and
- * says so by closing its end of a pipe; it ends with _exit(), leaving the
+ * the instance busy or the programs attached (its trace_pipe_raw and
+ * trace_pipe descriptors, its copies of the BPF and perf ones) and says
+ * so by closing its end of a pipe; it ends with _exit(), leaving the
  * instance and the kernel's state to us.
  */
 static int convert_apart(struct run *r)
@@ -876,6 +875,7 @@ static int convert_apart(struct run *r)
 	reap_converters(r, r->nconverters == sizeof(r->converters) / sizeof(r->converters[0]));
 	if (pipe2(sync, O_CLOEXEC) < 0)
 		return -errno;
+	fflush(stdout);	/* nothing of ours written twice */
 	pid = fork();
 	if (pid < 0) {
 		err = -errno;
@@ -887,9 +887,14 @@ static int convert_apart(struct run *r)
 	if (!pid) {
 		close(sync[0]);
 		f2t_pump_close(&r->pump);
-		f2t_markwatch_close_fd(&r->flight.mw);
+		f2t_sampler_close(&r->sampler);
+		f2t_offcpu_close(r->offcpu);
+		r->offcpu = NULL;
+		f2t_flight_close_fds(&r->flight);
 		close(sync[1]);
-		_exit(f2t_sudo_drop() == 0 && convert(r) == 0 ? 0 : 1);
+		err = f2t_sudo_drop() == 0 && convert(r) == 0 ? 0 : 1;
+		/* _exit(): no atexit() of the parent's (its instances are its own to remove). */
+		_exit(fflush(stdout) ? 1 : err);
 	}
 	close(sync[1]);
 	while (read(sync[0], &c, 1) < 0 && errno == EINTR)
@@ -944,7 +949,7 @@ static int rearm(struct run *r)
 	return f2t_flight_arm(&r->flight, f2t_meta_now());
 }
 
-/* Snapshot K taken, and converted: here when it is the last, else apart. */
+/* Snapshot K taken; converted apart while recording goes on, or, the last, here once the kernel's state is restored. */
 static int take_snapshot(struct run *r, bool *last)
 {
 	int err;
@@ -953,13 +958,25 @@ static int take_snapshot(struct run *r, bool *last)
 	*last = *last || r->snapshots >= r->o->max_snapshots;
 	err = snapshot_outputs(r);
 	if (!err)
-		err = snapshot(r, *last);
-	if (err || *last)
-		return err;
-	err = convert_apart(r);
+		err = snapshot(r);
+	if (!err && *last) {
+		/*
+		 * As at the end of any recording.  (Converting apart while this
+		 * runs measured slower on a busy 2-CPU machine: the conversion
+		 * ran two to four times as long beside the removal.)
+		 */
+		f2t_pump_close(&r->pump);
+		f2t_sampler_close(&r->sampler);
+		f2t_offcpu_close(r->offcpu);
+		r->offcpu = NULL;
+		f2t_flight_close(&r->flight);
+		f2t_inst_destroy(&r->inst);
+		r->flight_done = true;
+		return 0;
+	}
 	if (!err)
-		err = rearm(r);
-	return err;
+		err = convert_apart(r);
+	return err ? err : rearm(r);
 }
 
 /* Empties the self-pipe after a SIGUSR1: the loop goes on. */
@@ -971,17 +988,34 @@ static void drain_signals(void)
 		;
 }
 
-/* What no snapshot can need any more let go (out of memory: said). */
+/*
+ * What no snapshot can need any more let go, and the oldest samples (then
+ * episodes) past the memory allowed (out of memory: said).
+ */
 static int trim_windows(struct run *r, uint64_t now)
 {
 	uint64_t from = f2t_flight_keep_from(&r->flight, now);
-	int err = f2t_window_trim(&r->perf_win, from);
+	size_t episodes;
+	int err = f2t_window_trim(&r->perf_win, from), cut = 0, c = 0;
 
 	if (!err)
 		err = f2t_window_trim(&r->offcpu_win, from);
-	if (err)
+	episodes = r->offcpu_win.bytes < r->win_max ? r->offcpu_win.bytes : r->win_max;
+	if (!err)
+		err = cut = f2t_window_limit(&r->perf_win, r->win_max - episodes);
+	if (err >= 0)
+		err = c = f2t_window_limit(&r->offcpu_win, r->win_max);
+	if (err < 0) {
 		f2t_err("keeping the flight recorder's window of samples: %s", strerror(-err));
-	return err;
+		return err;
+	}
+	if ((cut || c) && !r->win_short)
+		f2t_warn("flight recorder: the CPU samples and off-CPU episodes of the window take "
+			 "more than an eighth of the available memory (%s): the oldest are let go, "
+			 "and a snapshot holds them for less than %g s; try a lower -F",
+			 f2t_human_bytes(r->win_max, (char[32]){ 0 }, 32), r->o->flight_secs);
+	r->win_short = r->win_short || cut || c;
+	return 0;
 }
 
 /*
@@ -1064,7 +1098,6 @@ static int flight_record(struct run *r)
 		if (!err)
 			err = take_snapshot(r, &last);
 	}
-	r->flight_done = !err;
 	return err;
 }
 

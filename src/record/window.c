@@ -81,6 +81,25 @@ int f2t_window_trim(struct f2t_window *w, uint64_t from_ns)
 	return err;
 }
 
+int f2t_window_limit(struct f2t_window *w, size_t max_bytes)
+{
+	int cut = 0;
+
+	while (w->bytes > max_bytes && w->n) {
+		uint64_t oldest = w->c[0].last_ns;
+		int err;
+
+		for (size_t i = 1; i < w->n; i++)
+			if (w->c[i].last_ns < oldest)
+				oldest = w->c[i].last_ns;
+		err = f2t_window_trim(w, oldest + 1);
+		if (err)
+			return err;
+		cut = 1;
+	}
+	return cut;
+}
+
 void f2t_window_prune(struct f2t_window *w, f2t_window_keep_fn keep)
 {
 	for (size_t i = 0; i < w->nh; i++) {

@@ -69,6 +69,15 @@ int f2t_window_add(struct f2t_window *w, uint32_t arg, const void *data, size_t 
 int f2t_window_trim(struct f2t_window *w, uint64_t from_ns);
 
 /**
+ * f2t_window_limit() - the oldest chunks let go until @max_bytes are held
+ *
+ * As a trim at the oldest chunk's time, again and again.
+ *
+ * Return: 1 when some were let go, 0 when none had to be, or -ENOMEM.
+ */
+int f2t_window_limit(struct f2t_window *w, size_t max_bytes);
+
+/**
  * f2t_window_prune() - the history passed through @keep again
  *
  * For what a later snapshot gets another way (a /proc snapshot of the

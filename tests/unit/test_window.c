@@ -5,8 +5,12 @@
  * before and inside its window.  Samples and losses of the past are gone,
  * the records that name later samples stay, a loss inside the window is
  * still there to be counted, and every CPU's history comes before its
- * chunks.
+ * chunks.  Then the conversion's side (source/perf): a snapshot's samples
+ * and losses before META's flight_from_ns are left out (a read that began
+ * before the window is kept whole), those inside are counted; so are the
+ * off-CPU episodes begun before it.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,9 +23,11 @@
 #include <cmocka.h>
 
 #include "capture/capture.h"
+#include "capture/offcpu_rec.h"
 #include "capture/perf_rec.h"
 #include "record/sampler.h"
 #include "record/window.h"
+#include "source/perf/perfsrc.h"
 
 static char path[64];
 
@@ -206,12 +212,131 @@ static void test_prune_keeps_tasks(void **state)
 	f2t_window_free(&w);
 }
 
+/* Past the memory allowed, the oldest chunks go first, whatever their CPU. */
+static void test_limit_lets_the_oldest_go(void **state)
+{
+	struct f2t_window w = { .type = F2T_CAP_PERF_DATA, .keep = f2t_sampler_keep_past };
+	struct buf a = { .len = 0 }, b = { .len = 0 }, c = { .len = 0 };
+	struct f2t_capr *r;
+	char text[128];
+
+	sample(&a, 7, 100);
+	sample(&b, 8, 200);
+	sample(&c, 7, 300);
+	assert_int_equal(f2t_window_add(&w, 0, a.p, a.len, 100), 0);
+	assert_int_equal(f2t_window_add(&w, 0, c.p, c.len, 300), 0);
+	assert_int_equal(f2t_window_add(&w, 1, b.p, b.len, 200), 0);
+	assert_int_equal(f2t_window_limit(&w, 3 * a.len), 0);
+	assert_int_equal(f2t_window_limit(&w, 2 * a.len - 1), 1);
+	r = written(&w);
+	walk(r, 0, text, sizeof(text));
+	assert_string_equal(text, "S300 ");
+	walk(r, 1, text, sizeof(text));
+	assert_string_equal(text, "");
+	f2t_capr_close(r);
+	f2t_window_free(&w);
+}
+
+static void test_conversion_leaves_out_the_past(void **state)
+{
+	char info[256];
+	static const char meta[] = "clock=mono\nstart_ns=250\nflight_from_ns=250\n";
+	struct buf b = { .len = 0 };
+	struct f2t_stats st = { 0 };
+	struct f2t_recording rec = { .path = path };
+	struct f2t_capw *w = f2t_capw_open(path, false);
+	struct f2t_source *src;
+	struct f2t_capr *cap;
+	struct f2t_event ev;
+	uint64_t first = 0;
+	int n = 0, ret;
+
+	snprintf(info, sizeof(info), "event=cpu-clock\ntype=1\nconfig=0\nfreq=999\n"
+		 "sample_type=%llu\nregs_user=0\nstack_user=0\ncallgraph=fp\nscope=all\n"
+		 "arch=x86_64\n", (unsigned long long)F2T_SAMPLE_TYPE);
+	/* One read that straddles the window's start, as a kept chunk can. */
+	sample(&b, 7, 200);
+	lost(&b, 5, 220);
+	sample(&b, 7, 240);
+	sample(&b, 7, 300);
+	lost(&b, 7, 350);
+	sample(&b, 7, 400);
+	assert_non_null(w);
+	assert_int_equal(f2t_capw_add(w, F2T_CAP_META, 0, meta, sizeof(meta) - 1), 0);
+	assert_int_equal(f2t_capw_add(w, F2T_CAP_PERF_INFO, 0, info, strlen(info)), 0);
+	assert_int_equal(f2t_capw_add(w, F2T_CAP_PERF_DATA, 0, b.p, b.len), 0);
+	assert_int_equal(f2t_capw_close(w), 0);
+	cap = f2t_capr_open(path);
+	assert_non_null(cap);
+	src = f2t_perfsrc_open(cap, &rec, NULL);
+	assert_non_null(src);
+	while ((ret = src->ops->next(src, &ev)) > 0) {
+		assert_int_equal(ev.kind, F2T_EV_SAMPLE);
+		first = first ? first : ev.ts;
+		n++;
+	}
+	assert_int_equal(ret, 0);
+	src->ops->counts(src, &st);
+	assert_int_equal(n, 2);
+	assert_int_equal(first, 300);
+	assert_int_equal(st.samples_lost, 7);
+	src->ops->close(src);
+	f2t_capr_close(cap);
+}
+
+static void test_conversion_leaves_out_episodes_begun_before(void **state)
+{
+	static const char info[] = "record_size=88\nmin_ns=1000\nscope=all\nmax_depth=127\n"
+				   "ustack_copy=0\nustack_fit=1\narch=x86_64\n";
+	static const char meta[] = "clock=mono\nstart_ns=250\nflight_from_ns=250\n";
+	/* Begun before the window and ended in it; begun and ended in it. */
+	struct f2t_offcpu_rec eps[2] = {
+		{ .start_ns = 100, .end_ns = 300, .tid = 7, .tgid = 7, .state = F2T_OFFCPU_S,
+		  .kstack = -ENODATA, .ustack = -EFAULT, .waker_kstack = -ENOENT,
+		  .waker_ustack = -ENOENT },
+		{ .start_ns = 260, .end_ns = 320, .tid = 8, .tgid = 8, .state = F2T_OFFCPU_D,
+		  .kstack = -ENODATA, .ustack = -EFAULT, .waker_kstack = -ENOENT,
+		  .waker_ustack = -ENOENT },
+	};
+	struct f2t_recording rec = { .path = path };
+	struct f2t_capw *w = f2t_capw_open(path, false);
+	struct f2t_source *src;
+	struct f2t_capr *cap;
+	struct f2t_event ev;
+	int n = 0, ret;
+
+	assert_int_equal(sizeof(eps[0]), 88);
+	assert_non_null(w);
+	assert_int_equal(f2t_capw_add(w, F2T_CAP_META, 0, meta, sizeof(meta) - 1), 0);
+	assert_int_equal(f2t_capw_add(w, F2T_CAP_OFFCPU_INFO, 0, info, sizeof(info) - 1), 0);
+	assert_int_equal(f2t_capw_add(w, F2T_CAP_OFFCPU_DATA, 0, eps, sizeof(eps)), 0);
+	assert_int_equal(f2t_capw_close(w), 0);
+	cap = f2t_capr_open(path);
+	assert_non_null(cap);
+	src = f2t_perfsrc_open(cap, &rec, NULL);
+	assert_non_null(src);
+	while ((ret = src->ops->next(src, &ev)) > 0) {
+		assert_int_equal(ev.kind, F2T_EV_OFFCPU);
+		assert_int_equal(ev.pid, 8);
+		n++;
+	}
+	assert_int_equal(ret, 0);
+	assert_int_equal(n, 1);
+	src->ops->close(src);
+	f2t_capr_close(cap);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_past_losses_dropped_window_losses_kept, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_prune_keeps_tasks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_limit_lets_the_oldest_go, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_conversion_leaves_out_the_past, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_conversion_leaves_out_episodes_begun_before,
+						setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -188,7 +188,7 @@ static int setup_cursors(struct f2t_capsrc *s)
 		/* Only CPUs with data: the capture chooses the sub-buffer size and the CPUs. */
 		if (s->cursors[c].nrecs)
 			s->cursors[c].copy = calloc(1, (size_t)s->subbuf_size + F2T_RBWALK_SLACK);
-		if (f2t_rbwalk_init(&s->cursors[c].w) || (s->cursors[c].nrecs && !s->cursors[c].copy))
+		if (s->cursors[c].nrecs && !s->cursors[c].copy)
 			return -ENOMEM;
 	}
 	return 0;
@@ -339,10 +339,8 @@ static void capsrc_close(struct f2t_source *src)
 {
 	struct f2t_capsrc *s = (struct f2t_capsrc *)src;
 
-	for (uint32_t c = 0; c < s->ncursors; c++) {
-		f2t_rbwalk_fini(&s->cursors[c].w);
+	for (uint32_t c = 0; c < s->ncursors; c++)
 		free(s->cursors[c].copy);
-	}
 	free(s->cursors);
 	f2t_cap_cpus_free(&s->split);
 	f2t_minheap_free(&s->heap);

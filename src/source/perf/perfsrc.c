@@ -221,8 +221,14 @@ static int handle(struct f2t_perfsrc *s, const struct f2t_perf_rec *c, struct f2
 	int ret;
 
 	s->st.perf_records++;
-	/* Before a flight recorder's window: its past, as the ring buffers overwrote theirs. */
-	if (c->type == PERF_RECORD_SAMPLE && c->ts < s->from_ns)
+	/*
+	 * Before a flight recorder's window: its past, as the ring buffers
+	 * overwrote theirs, samples and the counts of samples lost or
+	 * throttled alike.
+	 */
+	if (c->ts < s->from_ns &&
+	    (c->type == PERF_RECORD_SAMPLE || c->type == PERF_RECORD_LOST ||
+	     c->type == PERF_RECORD_LOST_SAMPLES || c->type == PERF_RECORD_THROTTLE))
 		return 0;
 	ret = f2t_sample_filter_skip(s->filter, c->rec, c->size, s->sample_type);
 	if (ret)

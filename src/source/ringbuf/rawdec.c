@@ -484,24 +484,12 @@ static void print_info(struct f2t_rawdec *s, const struct handler *h)
  * The value-to-letter table changes between kernels, so ask the kernel's own
  * print format once per distinct value and remember the answer.
  */
-static void state_letters(struct f2t_rawdec *s, const struct handler *h, long long value,
-			  char *out)
+static void state_ask(struct f2t_rawdec *s, const struct handler *h, struct state_memo *m,
+		      long long value, char *out)
 {
-	/*
-	 * The values are bit masks: by value % slots, R (0), I (0x80) and
-	 * R+ (0x100) shared a slot and took turns asking the print format
-	 * (3 821 times in a 47 000-switch trace); the high bits of a product
-	 * spread them.
-	 */
-	struct state_memo *m = &s->states[((unsigned long long)value * 0x9e3779b97f4a7c15ull) >>
-					  (64 - STATE_MEMO_BITS)];
 	const char *p, *e;
 	size_t n;
 
-	if (m->used && m->value == value) {
-		memcpy(out, m->letters, F2T_STATE_LEN);
-		return;
-	}
 	print_info(s, h);
 	memset(out, 0, F2T_STATE_LEN);
 	p = strstr(s->seq.buffer, "prev_state=");
@@ -518,6 +506,25 @@ static void state_letters(struct f2t_rawdec *s, const struct handler *h, long lo
 	m->used = true;
 	m->value = value;
 	memcpy(m->letters, out, F2T_STATE_LEN);
+}
+
+/* The memo first, inline: a switch a record; the print format once per value (state_ask()). */
+static inline void state_letters(struct f2t_rawdec *s, const struct handler *h, long long value,
+				 char *out)
+{
+	/*
+	 * The values are bit masks: by value % slots, R (0), I (0x80) and
+	 * R+ (0x100) shared a slot and took turns asking the print format
+	 * (3 821 times in a 47 000-switch trace); the high bits of a product
+	 * spread them.
+	 */
+	struct state_memo *m = &s->states[((unsigned long long)value * 0x9e3779b97f4a7c15ull) >>
+					  (64 - STATE_MEMO_BITS)];
+
+	if (m->used && m->value == value)
+		memcpy(out, m->letters, F2T_STATE_LEN);
+	else
+		state_ask(s, h, m, value, out);
 }
 
 /*

@@ -8,17 +8,6 @@
 #include "source/ringbuf/rbpage.h"
 #include "source/ringbuf/rbwalk.h"
 
-int f2t_rbwalk_init(struct f2t_rbwalk *w)
-{
-	*w = (struct f2t_rbwalk){ 0 };
-	return 0;
-}
-
-void f2t_rbwalk_fini(struct f2t_rbwalk *w)
-{
-	*w = (struct f2t_rbwalk){ 0 };
-}
-
 int f2t_rbwalk_load(struct f2t_rbwalk *w, const unsigned char *page, uint32_t size)
 {
 	enum { COMMIT_MASK = (1 << 27) - 1 };

@@ -24,6 +24,7 @@
 /* Readable bytes a sub-buffer needs after it: a record header near the end is read up to 8 past it. */
 #define F2T_RBWALK_SLACK 16
 
+/* Nothing to allocate or free: a zeroed walk is one before its first sub-buffer. */
 struct f2t_rbwalk {
 	const unsigned char *page, *page_end;
 	const unsigned char *base;	/* the data after the page's header */
@@ -37,10 +38,6 @@ struct f2t_rbwalk {
 	bool lost;		/* a lost note comes before data */
 	uint64_t lost_count;	/* what the note says; 0 when the kernel did not count */
 };
-
-/* 0: nothing to allocate (kept for the callers' symmetry with _fini). */
-int f2t_rbwalk_init(struct f2t_rbwalk *w);
-void f2t_rbwalk_fini(struct f2t_rbwalk *w);
 
 /**
  * f2t_rbwalk_load() - start on a sub-buffer

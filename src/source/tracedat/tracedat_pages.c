@@ -110,7 +110,7 @@ int f2t_tracedat_cpu_init(struct f2t_tracedat_cpu_reader *r, const struct f2t_tr
 	*r = (struct f2t_tracedat_cpu_reader){ .d = d, .where = *where, .page = page };
 	r->pos = where->off;
 	r->released = where->off;
-	ret = f2t_rbwalk_init(&r->w) ?: reserve(r, page);
+	ret = reserve(r, page);
 	if (ret)
 		return ret;
 	if (d->compression == COMP_NONE || !where->len)
@@ -130,7 +130,6 @@ void f2t_tracedat_cpu_fini(struct f2t_tracedat_cpu_reader *r)
 	if (r->zctx)
 		ZSTD_freeDCtx(r->zctx);
 	r->zctx = NULL;
-	f2t_rbwalk_fini(&r->w);
 	free(r->buf);
 	r->buf = NULL;
 }
