@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Off-CPU recording cost: the ping-pong workload (two threads bouncing a
-# byte over pipes: every round trip blocks each thread once, so every round
-# trip is two off-CPU episodes, the worst case) run untraced, under
+# byte over pipes, pinned to one CPU: about one off-CPU episode a round
+# trip, as the woken thread mostly preempts its waker, which then finds its
+# byte without blocking; a switch and a wakeup every few microseconds, the
+# worst case) run untraced, under
 # `ftrace2trace record --no-sample`, `record`, `record --off-cpu` of the
 # reference binary (REF: before the user stack copy) and of this one, and
 # `perf record -a -g -e sched:sched_switch` (perf's way to get the stacks
