@@ -10,7 +10,12 @@
 #   arming and gone at the stop;
 # - --max-snapshots=2 during one long burn: each snapshot has burn's samples
 #   of its own window, named (the second one's mappings come from /proc, not
-#   from the perf records overwritten with the first window).
+#   from the perf records overwritten with the first window);
+# - a real loss inside the window is still one: the recorder stopped
+#   (SIGSTOP) for half a second while every CPU is sampled with 8 KB stack
+#   copies, so the kernel drops samples its perf rings have no room for;
+#   the snapshot taken after it says so (the summary's sample records lost,
+#   and Perfetto's data-loss stats), where the overwritten past is none.
 # Read by Perfetto's trace_processor, not by us.
 set -u
 . "$F2T_TESTS/helpers/record-common.bash"
@@ -92,4 +97,24 @@ for i in 1 2; do
 	[ "$(before_window m-$i.pftrace)" = 0 ] || fail "m-$i.pftrace: samples before its window"
 done
 ok "--max-snapshots=2: each snapshot has burn's samples of its own second, named"
+
+# 3. A loss inside the window: the perf rings overflow while the recorder is stopped.
+"$BURN" 6 >/dev/null &
+BP=$!
+"$F2T" record --flight-recorder=2 --after=50 --call-graph dwarf -F 2000 -a -o l.pftrace 2>l.err &
+P=$!
+sleep 1.5
+kill -STOP $P
+sleep 0.5
+kill -CONT $P
+sleep 0.3
+kill -USR1 $P
+wait $P || fail "loss snapshot: exit $?: $(cat l.err)"
+kill $BP 2>/dev/null
+wait $BP 2>/dev/null
+lost=$(sed -n 's/.* CPU samples, .*, \([0-9]*\) sample records lost.*/\1/p' l.err)
+[ "${lost:-0}" -gt 0 ] || fail "samples dropped inside the window, but the summary says '${lost:-nothing}' sample records lost: $(cat l.err)"
+dl=$(q l.pftrace "select coalesce(sum(value), 0) from stats where severity = 'data_loss' and value > 0;")
+[ "${dl:-0}" -gt 0 ] || fail "l.pftrace: no data-loss stat in trace_processor for the samples dropped inside the window: $(cat l.err)"
+ok "a loss inside the window (the recorder stopped 0.5 s under 2000 Hz DWARF sampling): $lost lost in the summary, data-loss stats $dl"
 exit 0
