@@ -610,17 +610,14 @@ static int stop_symbols(struct run *r)
 }
 
 /*
- * A snapshot's samples and off-CPU episodes: the rings read to their end,
- * the windows from FROM into the capture, the off-CPU stacks and counts.
+ * A snapshot's samples and off-CPU episodes: the BPF ring read to its end
+ * (the perf rings are by now), the windows from FROM into the capture, the
+ * off-CPU stacks and counts.
  */
 static int snapshot_readers(struct run *r, uint64_t from)
 {
-	int err;
+	int err = f2t_offcpu_read(r->offcpu);
 
-	f2t_sampler_disable(&r->sampler);
-	err = f2t_sampler_drain(&r->sampler);
-	if (!err)
-		err = f2t_offcpu_read(r->offcpu);
 	if (!err)
 		err = f2t_window_trim(&r->perf_win, from);
 	if (!err)
@@ -759,8 +756,12 @@ static int snapshot(struct run *r)
 	/*
 	 * Names: the /proc snapshot of the arming, those the perf records
 	 * gave since, then the trigger's /proc snapshot (a thread's later
-	 * line wins).
+	 * line wins).  The perf rings are read to their end first: a quiet
+	 * CPU's ring can hold a task's COMM records until then.
 	 */
+	f2t_sampler_disable(&r->sampler);
+	if (!err)
+		err = f2t_sampler_drain(&r->sampler);
 	if (!err && r->sampler.nrings)
 		err = f2t_sampler_window_names(&r->perf_win, &f->tasks);
 	at = f->tasks.len;

@@ -4,7 +4,7 @@
 # - a CPU-bound command (burn 3) beside one that blocks (offwait), under
 #   --flight-recorder=1 --off-cpu: the snapshot at the command's exit holds
 #   the samples of about its last second only (Perfetto's perf_sample: none
-#   before the window's first scheduling event, burn's spanning the
+#   before the window (its trigger less the second), burn's spanning the
 #   second, named (burn's spin())), and offwait's off-CPU slices, none
 #   begun before the window, its process named though begun after the
 #   arming and gone at the stop;
@@ -26,11 +26,16 @@ OFFWAIT=$B/tests/helpers/offwait
 need_trace_processor
 cd "$TMP" || exit 1
 q() { tp_q "$@"; }
+# The window's start in FILE: its trigger instant less the window (1 s in
+# every run here).  Not the first scheduling event: a CPU-bound burn beside
+# an idle CPU can go 20 ms into the window before the first switch is
+# recorded (this kernel records no switch from idle on CPU 1).
+WINDOW_START="(select min(ts) - 1000000000 from instant where name like 'snapshot trigger:%')"
 # Samples of burn in FILE: "COUNT,FIRST_MS,LAST_MS,NAMED" with times from the
-# first scheduling event, NAMED those whose innermost frame is burn's own
+# window's start, NAMED those whose innermost frame is burn's own
 # (spin(), called by burn_one() and burn_three()).
 burn_samples() {
-	q "$1" "with w as (select min(ts) as t0 from sched)
+	q "$1" "with w as (select $WINDOW_START as t0)
 		select count(*) || ',' || coalesce((min(s.ts) - w.t0) / 1000000, 'none') || ',' ||
 		       coalesce((max(s.ts) - w.t0) / 1000000, 'none') || ',' ||
 		       sum(f.name = 'spin' or f.name like 'burn_%')
@@ -39,9 +44,9 @@ burn_samples() {
 		left join stack_profile_frame f on f.id = c.frame_id
 		where t.name = 'burn';"
 }
-# Samples and off-CPU slices of FILE before its first scheduling event (-5 ms).
+# Samples and off-CPU slices of FILE before its window (-5 ms).
 before_window() {
-	q "$1" "with w as (select min(ts) - 5000000 as t0 from sched)
+	q "$1" "with w as (select $WINDOW_START - 5000000 as t0)
 		select (select count(*) from perf_sample, w where ts < w.t0) +
 		       (select count(*) from slice, w where ts < w.t0 and name like '% %');"
 }
