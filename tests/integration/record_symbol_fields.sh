@@ -42,9 +42,13 @@ def funcs(path):
     return out
 ours, kernel = funcs(sys.argv[1]), funcs(sys.argv[2])
 # Keyed by (cpu, event, function): each of ours must have a kernel line with
-# that function on that cpu within 20 us (the buffers stamp separately).
+# that function on that cpu within 1 ms.  The two buffers stamp the same event
+# separately, usually microseconds apart, but an interrupt or the host taking
+# the vCPU between the two writes once put 20 us between them under CI's load.
+# A wrong name still fails: the same function on the same CPU within 1 ms is
+# rare (the workload's sleeps are 20 ms apart).
 def near(t, ts):
-    return any(abs(float(t) - float(k)) <= 20e-6 for k in ts)
+    return any(abs(float(t) - float(k)) <= 1e-3 for k in ts)
 checked = wrong = 0
 # What the reference buffer kept, per CPU (a busy CPU's ring wraps sooner).
 span = {}
@@ -60,7 +64,8 @@ for key, times in ours.items():
         if not near(t, kernel.get(key, [])):
             wrong += 1
             if wrong <= 5:
-                print("no kernel line for", key, t)
+                near_k = min(kernel.get(key, ["inf"]), key=lambda k: abs(float(k) - float(t)))
+                print("no kernel line for", key, t, "- the nearest with that function:", near_k)
 print(f"{checked} hrtimer_start/workqueue_execute_start lines checked against the kernel's text, {wrong} without a match")
 sys.exit(1 if wrong or not checked else 0)
 PY
