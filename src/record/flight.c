@@ -88,11 +88,15 @@ static void size_rings(struct f2t_flight *f, uint64_t now)
 		f->max_kb = was;
 		return;
 	}
+	f->grown_ns = f2t_meta_now();
 	if (!f2t_quiet)
 		fprintf(stderr, "ftrace2trace: flight recorder: %.0f events/s (%.0f KB/s) on the "
 			"busiest CPU; ring buffers grown from %lu to %lu KB per CPU to hold "
-			"%g s%s\n", events, rate / 1024.0, was, f->inst->buffer_kb, f->o.secs,
-			want == f->max_kb ? " (capped: a quarter of the available memory)" : "");
+			"%g s%s, in %.2f s (the kernel does not trace while it grows them: "
+			"windows start after)\n", events, rate / 1024.0, was, f->inst->buffer_kb,
+			f->o.secs,
+			want == f->max_kb ? " (capped: a quarter of the available memory)" : "",
+			(double)(f->grown_ns - now) / 1e9);
 }
 
 /* A quarter of MemAvailable, over the CPUs. */
@@ -252,20 +256,23 @@ int f2t_flight_check(struct f2t_flight *f, const struct pollfd *pfd, bool usr1, 
 	return now >= f->due_ns;
 }
 
+/* SECONDS before @at, not before the arming nor the last growth. */
+static uint64_t window_from(const struct f2t_flight *f, uint64_t at)
+{
+	uint64_t span = (uint64_t)llround(f->o.secs * 1e9), from;
+
+	from = at > f->armed_ns + span ? at - span : f->armed_ns;
+	return from > f->grown_ns ? from : f->grown_ns;
+}
+
 uint64_t f2t_flight_window_start(const struct f2t_flight *f)
 {
-	uint64_t span = (uint64_t)llround(f->o.secs * 1e9);
-
-	return f->trigger_ns > f->armed_ns + span ? f->trigger_ns - span : f->armed_ns;
+	return window_from(f, f->trigger_ns);
 }
 
 uint64_t f2t_flight_keep_from(const struct f2t_flight *f, uint64_t now)
 {
-	uint64_t span = (uint64_t)llround(f->o.secs * 1e9);
-
-	if (f->trigger_ns)
-		return f2t_flight_window_start(f);
-	return now > f->armed_ns + span ? now - span : f->armed_ns;
+	return window_from(f, f->trigger_ns ? f->trigger_ns : now);
 }
 
 void f2t_flight_taken(struct f2t_flight *f)

@@ -38,6 +38,13 @@ struct f2t_flight {
 	struct f2t_latency *lat;
 	uint64_t armed_ns, next_check_ns, check_every_ns;
 	unsigned long max_kb;		/* the rings' size at most (memory) */
+	/*
+	 * When the rings were last grown: the kernel stops the instance's
+	 * tracing while it resizes (hundreds of ms for a large ring), so
+	 * what came before is cut from the rest by a hole; windows start
+	 * after it.  0: never grown.
+	 */
+	uint64_t grown_ns;
 	uint64_t trigger_ns;		/* the pending snapshot's trigger; 0: none */
 	uint64_t due_ns;		/* when it is taken */
 	char cause[320];		/* what triggered it */
@@ -96,7 +103,10 @@ int f2t_flight_check(struct f2t_flight *f, const struct pollfd *pfd, bool usr1, 
  */
 int f2t_flight_trigger(struct f2t_flight *f, const char *cause, uint64_t now);
 
-/* The window of the due snapshot begins here (CLOCK_MONOTONIC ns). */
+/*
+ * The window of the due snapshot begins here (CLOCK_MONOTONIC ns): SECONDS
+ * before the trigger, or at the arming, or after the rings' last growth.
+ */
 uint64_t f2t_flight_window_start(const struct f2t_flight *f);
 
 /*

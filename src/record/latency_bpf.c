@@ -84,9 +84,8 @@ int f2t_latency_open(struct f2t_latency **out, const struct f2t_latency_opts *o)
 	}
 	err = latency_bpf__attach(l->skel);
 	if (err)
-		f2t_err("--trigger-latency: cannot attach to the sched_wakeup, "
-			"sched_wakeup_new, sched_switch and sched_process_fork tracepoints: %s",
-			strerror(-err));
+		f2t_err("--trigger-latency: cannot attach to the sched_switch and "
+			"sched_process_fork tracepoints: %s", strerror(-err));
 out:
 	if (err)
 		f2t_latency_close(l);

@@ -183,15 +183,22 @@ int f2t_pump_drain(struct f2t_pump *p)
 	return err;
 }
 
-int f2t_pump_drain_window(struct f2t_pump *p, uint64_t from_ns)
+int f2t_pump_drain_window(struct f2t_pump *p, uint64_t from_ns, unsigned long ring_kb)
 {
+	/*
+	 * Tracing is off, so this ends; the bound is a guard, as in
+	 * f2t_pump_drain(), but from the rings' size now: bounded by the
+	 * size they had when the pump opened, a grown ring was read only in
+	 * part, oldest first, and the newest data, the trigger's, were left.
+	 */
+	size_t bound = 4 * ((size_t)ring_kb * 1024 / p->subbuf + 1);
 	int err = 0;
 
 	p->window_min_ns = p->window_max_ns = 0;
 	for (size_t i = 0; i < p->n && !err; i++) {
 		struct window win = { .from_ns = from_ns, .first = true, .trimming = from_ns > 0 };
 
-		err = move(p, &p->c[i], 4 * p->max_per_read, true, &win);
+		err = move(p, &p->c[i], bound, true, &win);
 		if (!win.kept_ns)
 			continue;	/* nothing in this CPU's ring */
 		if (!p->window_min_ns || win.kept_ns < p->window_min_ns)

@@ -75,6 +75,8 @@ int f2t_pump_drain(struct f2t_pump *p);
 /**
  * f2t_pump_drain_window() - a flight recorder's drain: its window only
  * @from_ns: where the window begins, on the trace clock (0: all it holds)
+ * @ring_kb: the per-CPU ring size now: the flight recorder grows the rings
+ *           after the pump opened, and the reads are bounded by the size
  *
  * As f2t_pump_drain(), after tracing stopped in an instance that overwrote
  * its oldest data: the sub-buffers that ended before @from_ns are dropped,
@@ -87,7 +89,7 @@ int f2t_pump_drain(struct f2t_pump *p);
  *
  * Return: 0 or negative errno.
  */
-int f2t_pump_drain_window(struct f2t_pump *p, uint64_t from_ns);
+int f2t_pump_drain_window(struct f2t_pump *p, uint64_t from_ns, unsigned long ring_kb);
 
 /* Closes every fd (so the instance can be removed) and frees. */
 void f2t_pump_close(struct f2t_pump *p);

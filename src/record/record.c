@@ -773,7 +773,8 @@ static int snapshot(struct run *r)
 	r->pump.w = r->capw;
 	/* Pages are cut at the window's start when their times are CLOCK_MONOTONIC's. */
 	if (!err)
-		err = f2t_pump_drain_window(&r->pump, strcmp(r->inst.clock, "mono") ? 0 : from);
+		err = f2t_pump_drain_window(&r->pump, strcmp(r->inst.clock, "mono") ? 0 : from,
+					    r->inst.buffer_kb);
 	if (!err)
 		err = snapshot_readers(r, from);
 	/* The trigger's /proc snapshot is the one at the stop: /proc is not walked again. */

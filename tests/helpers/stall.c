@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * stall [SECONDS [STALL_MS]]: one rare scheduling stall.  A thread named
+ * stall [SECONDS [STALL_MS [busy]]]: one rare scheduling stall.  A thread named
  * "stall-worker" wakes every 2 ms for SECONDS (default 8); once, at a
  * random moment between 2.5 s and SECONDS - 1.5 s, a thread named
  * "stall-hog" becomes SCHED_FIFO and spins STALL_MS (default 40) on the
@@ -12,6 +12,10 @@
  * (CLOCK_MONOTONIC, ns), then, at the end,
  *   stall: worst wait W us, N wakeups
  * where a wait is how late the worker ran after its 2 ms.
+ *
+ * With "busy" the worker never sleeps: it spins (SCHED_OTHER, so that the
+ * hog, still SCHED_OTHER when it wakes, gets the CPU), and the hog preempts
+ * it: one long wait to run that no wakeup began.
  */
 #define _GNU_SOURCE	/* pthread_setname_np, CPU_SET */
 #include <pthread.h>
@@ -19,6 +23,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,6 +33,7 @@
 static double seconds = 8;
 static long stall_ms = 40;
 static volatile pid_t worker_tid;
+static int busy;
 
 static int64_t now_ns(void)
 {
@@ -64,6 +70,12 @@ static void *worker(void *arg)
 	pthread_setname_np(pthread_self(), "stall-worker");
 	worker_tid = (pid_t)syscall(SYS_gettid);
 	pin_cpu0();
+	if (busy) {
+		while (now_ns() < end)
+			;
+		printf("stall: worst wait 0 us, 0 wakeups (busy)\n");
+		return NULL;
+	}
 	fifo(10);
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	while (now_ns() < end) {
@@ -114,8 +126,9 @@ int main(int argc, char **argv)
 		seconds = atof(argv[1]);
 	if (argc > 2)
 		stall_ms = atol(argv[2]);
-	if (seconds < 4 || stall_ms < 1) {
-		fprintf(stderr, "usage: stall [SECONDS (4 or more) [STALL_MS]]\n");
+	busy = argc > 3 && !strcmp(argv[3], "busy");
+	if (seconds < 4 || stall_ms < 1 || (argc > 3 && !busy)) {
+		fprintf(stderr, "usage: stall [SECONDS (4 or more) [STALL_MS [busy]]]\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);

@@ -66,6 +66,45 @@ else
 	ok "a 40 ms stall caught by --trigger-latency: one snapshot, the worker's long R, the window from $before ms before to $after ms after it, the trigger marked, no loss"
 fi
 
+# 1b. A wait that no wakeup began (the hog preempting a spinning worker) is
+#     not a wakeup latency: no trigger, though the trace shows the long R.
+if [ $bpf = 1 ]; then
+	"$F2T" record --flight-recorder=2 --trigger-latency=10000 -o preempt.pftrace \
+		-- "$STALL" 5 40 busy >preempt.out 2>preempt.err || fail "preempted worker: exit $?: $(cat preempt.err)"
+	grep -q "snapshot triggered: stop: the command exited" preempt.err ||
+		fail "a preemption triggered the wakeup-latency trigger: $(grep 'snapshot triggered' preempt.err)"
+	read -r worker from to < <(sed -n 's/^stall: worker=\([0-9]*\) hog=[0-9]* from=\([0-9]*\) to=\([0-9]*\)/\1 \2 \3/p' preempt.out)
+	[ -n "${worker:-}" ] || fail "the stall helper said nothing: $(cat preempt.out)"
+	# The stop's window is the last 2 s: the spin may be before it.
+	long=$(q preempt.pftrace "select count(*) from thread_state s join thread t using (utid) where t.tid = $worker and s.state like 'R%' and s.dur >= 30000000;")
+	inwin=$(q preempt.pftrace "select count(*) from sched where ts <= $from;")
+	if [ "$inwin" = 0 ]; then
+		seen="the spin was before the stop's window"
+	else
+		[ "$long" -ge 1 ] || fail "the worker's preemption is not in the trace"
+		seen="the window shows $long runnable states of 30 ms or more"
+	fi
+	ok "a 40 ms preemption of a spinning thread did not trigger --trigger-latency (the stop wrote the window; $seen)"
+fi
+
+# 1c. Rings grown while armed (a ping-pong at full speed): the snapshot holds
+#     the newest data, to the stop, and no hole where the kernel stopped
+#     tracing to grow them.
+"$F2T" record --flight-recorder=10 -o grown.pftrace -- taskset -c 0 "$PINGPONG" 300000 \
+	>grown.out 2>grown.err || fail "ping-pong under --flight-recorder=10: exit $?: $(cat grown.err)"
+if grep -q "ring buffers grown" grown.err; then
+	# On CPU 0, the ping-pong's: the longest time without a switch, and how
+	# far before the last switch on any CPU its last one is.
+	hole=$(q grown.pftrace "select max(ts - prev) / 1000000 from (select ts, lag(ts) over (order by ts) as prev from sched where cpu = 0);")
+	short=$(q grown.pftrace "select ((select max(ts) from sched) - (select max(ts) from sched where cpu = 0)) / 1000000;")
+	[ "$hole" -lt 50 ] || fail "a hole of $hole ms in CPU 0's switches: $(cat grown.err)"
+	[ "$short" -lt 50 ] || fail "CPU 0's switches end $short ms before the trace does: the newest data were not read: $(cat grown.err)"
+	no_loss grown.pftrace
+	ok "rings grown under a ping-pong: CPU 0's switches to the end, no gap over $hole ms"
+else
+	echo "note: the rings were not grown (the ping-pong too slow here?): $(grep 'flight recorder' grown.err)"
+fi
+
 # 2. SIGUSR1: about the last second.
 "$F2T" record --flight-recorder=1 -a -o usr1.pftrace 2>usr1.err &
 P=$!
