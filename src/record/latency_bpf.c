@@ -5,8 +5,10 @@
  * threshold: the ring wakes us only for a record.
  */
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,6 +26,45 @@ struct f2t_latency {
 	struct f2t_latency_rec worst;
 	int found;
 };
+
+/* Whether struct @type of the kernel has a member @member. */
+static bool has_member(const struct btf *btf, const char *type, const char *member)
+{
+	int id = btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT);
+	const struct btf_type *t = id > 0 ? btf__type_by_id(btf, (__u32)id) : NULL;
+	const struct btf_member *m = t ? btf_members(t) : NULL;
+
+	for (int i = 0; t && i < btf_vlen(t); i++)
+		if (!strcmp(btf__name_by_offset(btf, m[i].name_off), member))
+			return true;
+	return false;
+}
+
+/*
+ * The program reads the scheduler's delay accounting (CONFIG_SCHED_INFO)
+ * and the run queue through the CFS one (CONFIG_FAIR_GROUP_SCHED): said
+ * here in words, not as a relocation the verifier refuses.
+ */
+static int kernel_has_fields(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	int err = 0;
+
+	if (!btf)
+		return 0;	/* the load will say what is wrong */
+	if (!has_member(btf, "sched_info", "last_queued") ||
+	    !has_member(btf, "sched_info", "run_delay")) {
+		f2t_err("--trigger-latency: this kernel keeps no scheduling delays "
+			"(built without CONFIG_SCHED_INFO: no /proc/PID/schedstat)");
+		err = -ENOTSUP;
+	} else if (!has_member(btf, "cfs_rq", "rq")) {
+		f2t_err("--trigger-latency: this kernel's run queues cannot be reached from "
+			"a task (built without CONFIG_FAIR_GROUP_SCHED)");
+		err = -ENOTSUP;
+	}
+	btf__free(btf);
+	return err;
+}
 
 static int take(void *ctx, void *data, size_t size)
 {
@@ -52,6 +93,9 @@ int f2t_latency_open(struct f2t_latency **out, const struct f2t_latency_opts *o)
 			"built with CONFIG_DEBUG_INFO_BTF", BTF_PATH, strerror(errno));
 		goto out;
 	}
+	err = kernel_has_fields();
+	if (err)
+		goto out;
 	l->skel = latency_bpf__open();
 	if (!l->skel) {
 		err = -errno;
