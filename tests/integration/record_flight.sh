@@ -59,11 +59,17 @@ else
 		[ "$before" -ge 1700 ] && [ "$before" -le 2300 ] ||
 			fail "$f: the window begins $before ms before the stall, not about 2000"
 		[ "$after" -ge 0 ] || fail "$f: the window ends $after ms after the stall's end"
+		# The kernel's own events time the same wait the trigger measured
+		# from the scheduler's delay accounting.
+		said=$(sed -n 's/.*snapshot triggered: wakeup latency \([0-9.]*\) ms.*/\1/p' stall.err)
+		r_ms=$(q $f "select max(s.dur) / 1e6 from thread_state s join thread t using (utid) where t.tid = $worker and s.state like 'R%' and s.ts >= $from - 5000000 and s.ts <= $to;")
+		awk -v a="$said" -v b="$r_ms" 'BEGIN { d = a - b; exit !(d < 1 && d > -1) }' ||
+			fail "$f: the trigger said $said ms, the trace's runnable state lasts $r_ms ms"
 		inst=$(q $f "select count(*) from instant where name like 'snapshot trigger: wakeup latency % ms of stall-worker (tid $worker,%';")
 		[ "$inst" = 1 ] || fail "$f: no trigger instant naming the worker"
 		no_loss $f
 	done
-	ok "a 40 ms stall caught by --trigger-latency: one snapshot, the worker's long R, the window from $before ms before to $after ms after it, the trigger marked, no loss"
+	ok "a 40 ms stall caught by --trigger-latency: one snapshot, the worker's long R ($r_ms ms; the trigger said $said), the window from $before ms before to $after ms after it, the trigger marked, no loss"
 fi
 
 # 1b. A wait that no wakeup began (the hog preempting a spinning worker) is
