@@ -378,21 +378,45 @@ static int reset(struct pf_bundle *bb)
 	return 0;
 }
 
+/* The body of the bundle's CompactSched: its comms, then its columns with values. */
+static size_t compact_size(const struct pf_bundle *bb)
+{
+	size_t n = 0, len;
+
+	for (size_t i = 0; i < bb->comms.n; i++) {
+		f2t_intern_key(&bb->comms, i, &len);
+		n += pb_len_size(PF_CS_INTERN_TABLE, len);
+	}
+	for (int i = 0; i < PF_NCOLUMNS; i++)
+		if (bb->col[i].len)
+			n += pb_len_size(column_field[i], bb->col[i].len);
+	return n;
+}
+
 int pf_bundle_flush(struct pf_bundle *bb, struct pb_buf *out, uint32_t seq)
 {
-	size_t pkt, bundle;
+	size_t cs, bundle;
 
 	if (!bb->nevents && !bb->lost)
 		return 0;
-	pkt = pf_packet_open(out, &(struct pf_head){ .seq = seq });
-	bundle = pb_open(out, PF_PKT_FTRACE_EVENTS);
+	/*
+	 * Every length known before a byte is written: the bundle, a tenth
+	 * of a megabyte, is copied once, where pb_close() moved it again for
+	 * each of its three lengths.
+	 */
+	cs = bb->comms.n ? compact_size(bb) : 0;
+	bundle = pb_uint_size(PF_BUNDLE_CPU, bb->cpu) +
+		 (bb->lost ? pb_uint_size(PF_BUNDLE_LOST_EVENTS, 1) : 0) + bb->events.len +
+		 (bb->comms.n ? pb_len_size(PF_BUNDLE_COMPACT_SCHED, cs) : 0);
+	pf_packet_open_sized(out, &(struct pf_head){ .seq = seq },
+			     pb_len_size(PF_PKT_FTRACE_EVENTS, bundle));
+	pb_open_sized(out, PF_PKT_FTRACE_EVENTS, bundle);
 	pb_uint(out, PF_BUNDLE_CPU, bb->cpu);
 	if (bb->lost)
 		pb_uint(out, PF_BUNDLE_LOST_EVENTS, 1);
 	pb_raw(out, bb->events.p, bb->events.len);
 	if (bb->comms.n) {
-		size_t cs = pb_open(out, PF_BUNDLE_COMPACT_SCHED);
-
+		pb_open_sized(out, PF_BUNDLE_COMPACT_SCHED, cs);
 		for (size_t i = 0; i < bb->comms.n; i++) {
 			size_t len;
 			const char *c = f2t_intern_key(&bb->comms, i, &len);
@@ -402,10 +426,7 @@ int pf_bundle_flush(struct pf_bundle *bb, struct pb_buf *out, uint32_t seq)
 		for (int i = 0; i < PF_NCOLUMNS; i++)
 			if (bb->col[i].len)
 				pb_bytes(out, column_field[i], bb->col[i].p, bb->col[i].len);
-		pb_close(out, cs);
 	}
-	pb_close(out, bundle);
-	pb_close(out, pkt);
 	if (out->err)
 		return out->err;
 	return reset(bb);
