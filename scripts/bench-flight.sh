@@ -4,8 +4,8 @@
 # worst case for a scheduling recorder), pinned to CPU 0, run untraced,
 # under `ftrace2trace record`, `record --flight-recorder` (armed, no
 # trigger: the stop writes the last window), and `record --flight-recorder
-# --trigger-latency` (the BPF program measuring every wakeup, its threshold
-# never crossed), in alternating rounds.  Prints the median round trips/s of
+# --trigger-latency` (the BPF program measuring the wait each switch ends,
+# its threshold never crossed), in alternating rounds.  Prints the median round trips/s of
 # each and its cost (untraced rate / rate - 1: the time added per round
 # trip); the recorder's resident memory and the kernel's ring memory while
 # the ping-pong runs; and the time from a trigger (a trace_marker write
