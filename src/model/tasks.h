@@ -131,6 +131,30 @@ static inline bool f2t_comm_eq_words(const char *have, const char *comm)
 #endif
 }
 
+/*
+ * strnlen(COMM, F2T_COMM_LEN) of a COMM with F2T_COMM_LEN readable bytes
+ * (as f2t_comm_eq_words() has it), eight bytes at a time: for a writer
+ * that copies the name of every wakeup.
+ */
+static inline size_t f2t_comm_len_words(const char *comm)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+
+	for (int i = 0; i < 2; i++) {
+		uint64_t a, nul;
+
+		memcpy(&a, comm + 8 * i, 8);
+		nul = (a - ones) & ~a & highs;	/* its lowest bit is the first NUL's, exactly */
+		if (nul)
+			return 8 * (size_t)i + (size_t)__builtin_ctzll(nul) / 8;
+	}
+	return F2T_COMM_LEN;
+#else
+	return strnlen(comm, F2T_COMM_LEN);
+#endif
+}
+
 /* f2t_task_set() when something changes. */
 void f2t_task_change(struct f2t_task *task, const char *comm, int32_t tgid);
 

@@ -169,6 +169,33 @@ static inline size_t pb_open(struct pb_buf *b, uint32_t field)
 	return b->len;
 }
 
+/* pb_uint_size() - bytes pb_uint(@field, @v) writes */
+static inline size_t pb_uint_size(uint32_t field, uint64_t v)
+{
+	return pb_varint_len((uint64_t)field << 3) + pb_varint_len(v);
+}
+
+/* pb_len_size() - bytes a length-delimited field @field with @len bytes of body takes */
+static inline size_t pb_len_size(uint32_t field, size_t len)
+{
+	return pb_varint_len((uint64_t)field << 3) + pb_varint_len(len) + len;
+}
+
+/**
+ * pb_open_sized() - start a nested message in field @field whose body,
+ *		     @len bytes, the caller knows beforehand
+ *
+ * Its length is written now: no pb_close(), and a long body is not moved
+ * to make room for it.
+ */
+static inline void pb_open_sized(struct pb_buf *b, uint32_t field, size_t len)
+{
+	if (!pb_room(b, 2 * PB_MAX_VARINT))
+		return;
+	b->len += pb_enc_tag(b->p + b->len, field, PB_LEN);
+	b->len += pb_enc_varint(b->p + b->len, len);
+}
+
 /* pb_close() of a body of 128 bytes or more: moved to make room for its length. */
 void pb_close_long(struct pb_buf *b, size_t body);
 

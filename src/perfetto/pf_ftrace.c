@@ -36,38 +36,64 @@ void pf_bundle_fini(struct pf_bundle *bb)
 	f2t_intern_fini(&bb->comms);
 }
 
-/* Appends one compact event's values, column by column from @first. */
-static int compact(struct pf_bundle *bb, enum pf_column first, const uint64_t *v)
+/* Compact events that col_reserve() makes room for at once. */
+#define COL_ROOM_EVENTS 1024
+
+/* Room in every column for COL_ROOM_EVENTS more compact events. */
+static int col_reserve(struct pf_bundle *bb)
+{
+	for (int i = 0; i < PF_NCOLUMNS; i++)
+		if (!pb_room(&bb->col[i], COL_ROOM_EVENTS * PB_MAX_VARINT))
+			return bb->col[i].err;
+	bb->col_room = COL_ROOM_EVENTS;
+	return 0;
+}
+
+/*
+ * Appends one compact event's values, column by column from @first.
+ * Inline, as comm_index()'s memo hit: two in three events of a
+ * scheduling trace come here, and the calls cost as much as the work;
+ * the room is checked once in a thousand events, not at every value.
+ */
+static inline int compact(struct pf_bundle *bb, enum pf_column first, const uint64_t *v)
 {
 	struct pb_buf *col = &bb->col[first];
+	int ret;
 
-	for (int i = 0; i < 5; i++) {
-		if (!pb_room(&col[i], PB_MAX_VARINT))
-			return col[i].err;
+	if (!bb->col_room && (ret = col_reserve(bb)))
+		return ret;
+	bb->col_room--;
+	for (int i = 0; i < 5; i++)
 		col[i].len += pb_enc_varint(col[i].p + col[i].len, v[i]);
-	}
 	bb->nevents++;
 	return 0;
 }
 
-/* The index of task @pid's @comm, by way of the memo of the last one it had. */
-static int64_t comm_index(struct pf_bundle *bb, int32_t pid, const char *comm, bool words)
+/* comm_index() past the memo: @comm interned, and remembered for @pid. */
+static int64_t comm_intern(struct pf_bundle *bb, struct pf_comm_memo *m, int32_t pid,
+			   const char *s)
 {
-	struct pf_comm_memo *m = &bb->memo[(uint32_t)pid % PF_COMM_MEMO];
-	const char *s = comm ? comm : "";
-	size_t len;
-	int64_t index;
+	size_t len = strnlen(s, F2T_COMM_LEN - 1);
+	int64_t index = f2t_intern(&bb->comms, s, len, NULL);
 
-	if (m->gen == bb->gen && m->pid == pid &&
-	    (words && comm ? f2t_comm_eq_words(m->comm, s) : f2t_comm_eq(m->comm, s)))
-		return m->index;
-	len = strnlen(s, F2T_COMM_LEN - 1);
-	index = f2t_intern(&bb->comms, s, len, NULL);
 	if (index >= 0) {
 		*m = (struct pf_comm_memo){ .pid = pid, .index = (uint32_t)index, .gen = bb->gen };
 		memcpy(m->comm, s, len);
 	}
 	return index;
+}
+
+/* The index of task @pid's @comm, by way of the memo of the last one it had. */
+static inline int64_t comm_index(struct pf_bundle *bb, int32_t pid, const char *comm,
+				 bool words)
+{
+	struct pf_comm_memo *m = &bb->memo[(uint32_t)pid % PF_COMM_MEMO];
+	const char *s = comm ? comm : "";
+
+	if (m->gen == bb->gen && m->pid == pid &&
+	    (words && comm ? f2t_comm_eq_words(m->comm, s) : f2t_comm_eq(m->comm, s)))
+		return m->index;
+	return comm_intern(bb, m, pid, s);
 }
 
 /* Negative int32 as protobuf's int32 has it: sign-extended to ten bytes. */
@@ -290,10 +316,12 @@ static int wake_event(struct pf_bundle *bb, uint64_t ts, uint32_t field,
 	enum { ROOM = 11 * PB_MAX_VARINT };
 	struct pb_buf *b = &bb->events;
 	const char *comm = ev->wake.comm;
-	size_t clen = comm ? strnlen(comm, F2T_COMM_LEN) : 0;
+	size_t clen = !comm ? 0 : ev->comm_words ? f2t_comm_len_words(comm) :
+		      strnlen(comm, F2T_COMM_LEN);
 	uint8_t *p, *e, *msg;
 
-	if (clen == F2T_COMM_LEN || !pb_room(b, ROOM + clen))
+	/* Room for a whole comm: one copied whole, its bytes past clen overwritten next. */
+	if (clen == F2T_COMM_LEN || !pb_room(b, ROOM + F2T_COMM_LEN))
 		return 0;
 	p = b->p + b->len;
 	p += pb_enc_tag(p, PF_BUNDLE_EVENT, PB_LEN);
@@ -305,7 +333,10 @@ static int wake_event(struct pf_bundle *bb, uint64_t ts, uint32_t field,
 	if (comm) {
 		p += pb_enc_tag(p, PF_WAKE_COMM, PB_LEN);
 		*p++ = (uint8_t)clen;
-		memcpy(p, comm, clen);
+		if (ev->comm_words)
+			memcpy(p, comm, F2T_COMM_LEN);
+		else
+			memcpy(p, comm, clen);
 		p += clen;
 	}
 	p = put_uint(p, PF_WAKE_PID, i32(ev->wake.pid));
@@ -362,21 +393,45 @@ static int reset(struct pf_bundle *bb)
 	return 0;
 }
 
+/* The body of the bundle's CompactSched: its comms, then its columns with values. */
+static size_t compact_size(const struct pf_bundle *bb)
+{
+	size_t n = 0, len;
+
+	for (size_t i = 0; i < bb->comms.n; i++) {
+		f2t_intern_key(&bb->comms, i, &len);
+		n += pb_len_size(PF_CS_INTERN_TABLE, len);
+	}
+	for (int i = 0; i < PF_NCOLUMNS; i++)
+		if (bb->col[i].len)
+			n += pb_len_size(column_field[i], bb->col[i].len);
+	return n;
+}
+
 int pf_bundle_flush(struct pf_bundle *bb, struct pb_buf *out, uint32_t seq)
 {
-	size_t pkt, bundle;
+	size_t cs, bundle;
 
 	if (!bb->nevents && !bb->lost)
 		return 0;
-	pkt = pf_packet_open(out, &(struct pf_head){ .seq = seq });
-	bundle = pb_open(out, PF_PKT_FTRACE_EVENTS);
+	/*
+	 * Every length known before a byte is written: the bundle, a tenth
+	 * of a megabyte, is copied once, where pb_close() moved it again for
+	 * each of its three lengths.
+	 */
+	cs = bb->comms.n ? compact_size(bb) : 0;
+	bundle = pb_uint_size(PF_BUNDLE_CPU, bb->cpu) +
+		 (bb->lost ? pb_uint_size(PF_BUNDLE_LOST_EVENTS, 1) : 0) + bb->events.len +
+		 (bb->comms.n ? pb_len_size(PF_BUNDLE_COMPACT_SCHED, cs) : 0);
+	pf_packet_open_sized(out, &(struct pf_head){ .seq = seq },
+			     pb_len_size(PF_PKT_FTRACE_EVENTS, bundle));
+	pb_open_sized(out, PF_PKT_FTRACE_EVENTS, bundle);
 	pb_uint(out, PF_BUNDLE_CPU, bb->cpu);
 	if (bb->lost)
 		pb_uint(out, PF_BUNDLE_LOST_EVENTS, 1);
 	pb_raw(out, bb->events.p, bb->events.len);
 	if (bb->comms.n) {
-		size_t cs = pb_open(out, PF_BUNDLE_COMPACT_SCHED);
-
+		pb_open_sized(out, PF_BUNDLE_COMPACT_SCHED, cs);
 		for (size_t i = 0; i < bb->comms.n; i++) {
 			size_t len;
 			const char *c = f2t_intern_key(&bb->comms, i, &len);
@@ -386,10 +441,7 @@ int pf_bundle_flush(struct pf_bundle *bb, struct pb_buf *out, uint32_t seq)
 		for (int i = 0; i < PF_NCOLUMNS; i++)
 			if (bb->col[i].len)
 				pb_bytes(out, column_field[i], bb->col[i].p, bb->col[i].len);
-		pb_close(out, cs);
 	}
-	pb_close(out, bundle);
-	pb_close(out, pkt);
 	if (out->err)
 		return out->err;
 	return reset(bb);

@@ -5,19 +5,39 @@
 #include "perfetto/pf_fields.h"
 #include "perfetto/pf_packets.h"
 
+/* The packet's fields from @h, first in its body; with no @b, only their size. */
+static size_t head(struct pb_buf *b, const struct pf_head *h)
+{
+	const struct { bool has; uint32_t field; uint64_t v; } f[] = {
+		{ h->has_ts, PF_PKT_TIMESTAMP, h->ts },
+		{ h->clock, PF_PKT_TIMESTAMP_CLOCK_ID, h->clock },
+		{ h->seq, PF_PKT_TRUSTED_SEQUENCE_ID, h->seq },
+		{ h->flags, PF_PKT_SEQUENCE_FLAGS, h->flags },
+	};
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		if (!f[i].has)
+			continue;
+		if (b)
+			pb_uint(b, f[i].field, f[i].v);
+		n += pb_uint_size(f[i].field, f[i].v);
+	}
+	return n;
+}
+
 size_t pf_packet_open(struct pb_buf *b, const struct pf_head *h)
 {
 	size_t body = pb_open(b, PF_TRACE_PACKET);
 
-	if (h->has_ts)
-		pb_uint(b, PF_PKT_TIMESTAMP, h->ts);
-	if (h->clock)
-		pb_uint(b, PF_PKT_TIMESTAMP_CLOCK_ID, h->clock);
-	if (h->seq)
-		pb_uint(b, PF_PKT_TRUSTED_SEQUENCE_ID, h->seq);
-	if (h->flags)
-		pb_uint(b, PF_PKT_SEQUENCE_FLAGS, h->flags);
+	head(b, h);
 	return body;
+}
+
+void pf_packet_open_sized(struct pb_buf *b, const struct pf_head *h, size_t len)
+{
+	pb_open_sized(b, PF_TRACE_PACKET, head(NULL, h) + len);
+	head(b, h);
 }
 
 void pf_system_info(struct pb_buf *b, const struct f2t_trace_info *info)

@@ -45,6 +45,13 @@ struct pf_head {
  */
 size_t pf_packet_open(struct pb_buf *b, const struct pf_head *h);
 
+/*
+ * pf_packet_open_sized() - pf_packet_open() of a packet whose body past
+ * @h's fields, @len bytes, is known beforehand (pb_open_sized()): no
+ * pb_close() of it.
+ */
+void pf_packet_open_sized(struct pb_buf *b, const struct pf_head *h, size_t len);
+
 /**
  * pf_system_info() - the SystemInfo packet: uname (sysname "Linux",
  *		      release, version, machine), CPUs, page size, time zone,
