@@ -5,13 +5,13 @@
 # under `ftrace2trace record`, `record --flight-recorder` (armed, no
 # trigger: the stop writes the last window), and `record --flight-recorder
 # --trigger-latency` (the BPF program measuring the wait each switch ends,
-# its threshold never crossed), in alternating rounds.  Prints the median round trips/s of
-# each and its cost (untraced rate / rate - 1: the time added per round
-# trip), and the ping-pong's own CPU time per round trip (median and
-# least); the recorder's resident memory and the kernel's ring memory while
-# the ping-pong runs; and the time from a trigger (a trace_marker write
-# holding --trigger-marker's text, under the same ping-pong) to the
-# snapshot's file complete, less --after.
+# its threshold never crossed), in alternating rounds.  Prints the median
+# round trips/s of each and its cost (untraced rate / rate - 1: the time
+# added per round trip), and the ping-pong's own CPU time per round trip
+# (median and least); the recorder's resident memory and the kernel's ring
+# memory 3.5 s into a longer ping-pong (once the rings grew); and the time
+# from a trigger (a trace_marker write holding --trigger-marker's text,
+# under the same ping-pong) to the snapshot's file complete, less --after.
 #
 # Goal (issue 28): an armed flight recorder costs no more than a plain
 # recording; the snapshot is on disk within a second of the trigger plus
@@ -61,11 +61,6 @@ run_variant() {
 		-o "$TMP/x.pftrace" -- "${work[@]}" >"$out" 2>"$err" & ;;
 	esac
 	pid=$!
-	if [ "$v" != untraced ] && [ -z "${rss[$v]:-}" ]; then
-		sleep 1.5
-		rss[$v]=$(rss_kb $pid)
-		rings[$v]=$(cat $T/instances/ftrace2trace-$pid/buffer_total_size_kb 2>/dev/null)
-	fi
 	wait $pid
 	rc=$?
 	r=$(rate_of "$out")
@@ -83,6 +78,25 @@ run_variant() {
 echo "== $ROUNDS round trips, $RUNS alternating rounds, workload pinned to CPU 0 ($(nproc) CPUs, $(uname -r)), --flight-recorder=$WINDOW"
 echo "   load: $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)"
 alternate "$RUNS" "${variants[@]}"
+
+# Memory, in runs of their own: 3.5 s into a ping-pong of 6 times ROUNDS,
+# after the flight recorder grew its rings (1 s after arming), the
+# recorder's resident set and the kernel's ring memory (buffer_total_size_kb).
+for v in record flight flight+latency; do
+	args=()
+	case $v in
+	flight) args=(--flight-recorder="$WINDOW") ;;
+	flight+latency) args=(--flight-recorder="$WINDOW" --trigger-latency=1000000) ;;
+	esac
+	"$F2T" record -q "${args[@]}" -o "$TMP/m.pftrace" -- taskset -c 0 "$PINGPONG" $((ROUNDS * 6)) \
+		>/dev/null 2>"$TMP/merr" &
+	pid=$!
+	sleep 3.5
+	rss[$v]=$(rss_kb $pid)
+	rings[$v]=$(cat $T/instances/ftrace2trace-$pid/buffer_total_size_kb 2>/dev/null)
+	wait $pid || echo "   memory run of $v failed: $(tail -2 "$TMP/merr")" >&2
+	rm -f "$TMP/m.pftrace"
+done
 base=$(median ${rates[untraced]:-})
 printf '%-15s %12s %8s %12s %14s  %s\n' variant "median rt/s" cost "RSS (KB)" "rings (KB)" "runs (rt/s)"
 for v in "${variants[@]}"; do
