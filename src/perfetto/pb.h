@@ -12,7 +12,9 @@
  *    A nested message is opened with pb_open(), which reserves one byte for
  *    its length, and closed with pb_close(), which writes the length once
  *    the body is known, moving the body when the length needs more than one
- *    byte.  A buffer that fails to grow remembers -ENOMEM and ignores
+ *    byte; a message whose length is known beforehand (pb_len_size())
+ *    is opened with pb_open_sized() instead, its length written first and
+ *    nothing moved.  A buffer that fails to grow remembers -ENOMEM and ignores
  *    further writes, so callers check once (pb_buf.err).
  *
  * Negative int32/int64 values take ten bytes, as the format says; no field

@@ -260,14 +260,20 @@ static void show_progress(const struct f2t_source *src, uint64_t events, double 
 int f2t_pipeline_run(struct f2t_pipeline *p, struct f2t_source *src, bool progress)
 {
 	double t0 = now_s(), last = t0;
+	struct f2t_source *from = src;
 	struct f2t_event ev = { 0 };
+	bool first = true;
 	int ret;
 
-	while ((ret = f2t_source_next(src, &ev)) > 0) {
+	while ((ret = f2t_source_next(from, &ev)) > 0) {
 		/* An input cut short reads as zeros from then on: not one such event goes on. */
 		ret = f2t_inmap_check();
 		if (ret)
 			break;
+		if (first) {	/* a lone source is read directly from now on */
+			from = f2t_source_direct(src);
+			first = false;
+		}
 		ret = f2t_pipeline_event(p, &ev);
 		if (ret)
 			return ret;

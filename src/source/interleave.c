@@ -112,6 +112,16 @@ static const struct f2t_source_ops single_ops = {
 	.close = interleave_close,
 };
 
+struct f2t_source *f2t_source_direct(struct f2t_source *s)
+{
+	struct interleave *m = (struct interleave *)s;
+
+	if (s->ops != &single_ops || m->first > 0)
+		return s;
+	m->first = 0;	/* read through the one below from now on */
+	return m->in[0].src;
+}
+
 struct f2t_source *f2t_source_interleave(struct f2t_source **srcs, unsigned int n)
 {
 	struct interleave *m = calloc(1, sizeof(*m));

@@ -57,4 +57,16 @@ static inline void f2t_source_close(struct f2t_source *s)
  */
 struct f2t_source *f2t_source_interleave(struct f2t_source **srcs, unsigned int n);
 
+/**
+ * f2t_source_direct() - where to read @s's next events from
+ * @s: a source that has handed out at least one event
+ *
+ * An interleaving of one source, its first event taken, has nothing of its
+ * own left to add: the caller reads that source directly (one call an event
+ * fewer), and asks @s no more events; counts, progress and closing stay @s's.
+ *
+ * Return: that one source, or @s itself.
+ */
+struct f2t_source *f2t_source_direct(struct f2t_source *s);
+
 #endif

@@ -152,6 +152,39 @@ static void test_growth(void **state)
 	pb_buf_free(&b);
 }
 
+static void test_nested_sized(void **state)
+{
+	struct pb_buf b = { 0 };
+	uint8_t body[200];
+
+	for (size_t i = 0; i < sizeof(body); i++)
+		body[i] = (uint8_t)i;
+	/*
+	 * The sizes, by hand: field 1 = 150 is a one-byte key and 0x96 0x01,
+	 * 3 bytes; field 16 = 1 a two-byte key (16 << 3 = 128: 0x80 0x01),
+	 * 3 bytes; field 2 with 200 bytes of body: key 0x12, length 0xc8 0x01,
+	 * 203 bytes.
+	 */
+	assert_int_equal(pb_uint_size(1, 150), 3);
+	assert_int_equal(pb_uint_size(16, 1), 3);
+	assert_int_equal(pb_len_size(2, 200), 203);
+	assert_int_equal(pb_len_size(3, 0), 2);
+	/*
+	 * field 3 { field 1 = 150, field 2 { 200 bytes } }: body 3 + 203 =
+	 * 206 = 1 1001110: 0x1a, 0xce 0x01, then the body as pb_open() and
+	 * pb_close() would write it: 08 96 01, 12 c8 01, the 200 bytes.
+	 */
+	pb_open_sized(&b, 3, pb_uint_size(1, 150) + pb_len_size(2, sizeof(body)));
+	pb_uint(&b, 1, 150);
+	pb_open_sized(&b, 2, sizeof(body));
+	pb_raw(&b, body, sizeof(body));
+	assert_int_equal(b.err, 0);
+	assert_int_equal(b.len, 3 + 206);
+	assert_memory_equal(b.p, "\x1a\xce\x01" "\x08\x96\x01" "\x12\xc8\x01", 9);
+	assert_memory_equal(b.p + 9, body, sizeof(body));
+	pb_buf_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -162,6 +195,7 @@ int main(void)
 		cmocka_unit_test(test_nested_short),
 		cmocka_unit_test(test_nested_long),
 		cmocka_unit_test(test_growth),
+		cmocka_unit_test(test_nested_sized),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
