@@ -32,10 +32,12 @@
  * (still runnable); such a wait is not a wakeup latency and is not
  * reported.
  *
- * A thread gets its storage at its first run seen after arming (if it is
- * wanted: the targets map is asked only then); the wait that run ends is
- * measured only for a thread that never ran before (its wait since it was
- * created), as nothing says how an older thread's began.
+ * The recorder gives the watched threads already there at the arming their
+ * storage from /proc; any other thread gets it at its first run seen (the
+ * targets map is asked only then, and an unwatched thread keeps wanted 0).
+ * The wait that first run ends is measured only for a thread that never
+ * ran before (its wait since it was created): nothing says how another's
+ * began.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -49,19 +51,12 @@ char LICENSE[] SEC("license") = "Dual MIT/GPL";
 /* Set by the recorder before loading. */
 const volatile __u64 threshold_ns = 10000000;
 
-/* A thread's waits up to its previous run, and its involuntary switches then. */
-struct seen {
-	__u64 run_delay;	/* 0 with wanted == 0 */
-	__u64 nivcsw;
-	__u64 wanted;
-};
-
 /* Freed with the thread. */
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, int);
-	__type(value, struct seen);
+	__type(value, struct f2t_latency_seen);
 } seen SEC(".maps");
 
 struct {
@@ -91,7 +86,7 @@ int BPF_PROG(latency_switch, bool preempt, struct task_struct *prev, struct task
 	     unsigned int prev_state)
 {
 	__u64 queued, total, wait, nivcsw;
-	struct seen *s;
+	struct f2t_latency_seen *s;
 
 	if (!next->pid)
 		return 0;	/* the idle task */
@@ -106,7 +101,7 @@ int BPF_PROG(latency_switch, bool preempt, struct task_struct *prev, struct task
 	nivcsw = next->nivcsw;
 	s = bpf_task_storage_get(&seen, next, NULL, 0);
 	if (!s) {
-		struct seen first = { .wanted = wanted(next->tgid) };
+		struct f2t_latency_seen first = { .wanted = wanted(next->tgid) };
 
 		if (first.wanted) {
 			first.run_delay = total;

@@ -7,10 +7,13 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "latency.skel.h"
@@ -64,6 +67,103 @@ static int kernel_has_fields(void)
 	}
 	btf__free(btf);
 	return err;
+}
+
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL	/* linux/pidfd.h, Linux 6.9 */
+#endif
+
+/* The unsigned number after @key in @text; false when absent. */
+static bool field_after(const char *text, const char *key, unsigned long long *v)
+{
+	const char *p = strstr(text, key);
+
+	return p && sscanf(p + strlen(key), "%llu", v) == 1;
+}
+
+/* /proc/TGID/task/TID/NAME, its first @len - 1 bytes; false if gone. */
+static bool read_task_file(int taskdir, const char *tid, const char *name, char *buf, size_t len)
+{
+	size_t got = 0;
+	char path[64];
+	ssize_t n = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", tid, name);
+	fd = openat(taskdir, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return false;
+	while (got < len - 1 && (n = read(fd, buf + got, len - 1 - got)) > 0)
+		got += (size_t)n;
+	close(fd);
+	buf[got] = '\0';
+	return got > 0 && n >= 0;
+}
+
+/*
+ * A watched thread already there gets its storage as the program would
+ * give it at a run: its total wait to run so far (schedstat's second
+ * field) and its involuntary switches.  Without it, the first wait the
+ * thread ends after the arming could not be measured.  BPF_NOEXIST: what
+ * a switch wrote first stays.  A thread gone meanwhile is skipped.
+ */
+static void seed_thread(int map_fd, int taskdir, const char *tid)
+{
+	struct f2t_latency_seen v = { .wanted = 1 };
+	unsigned long long run_time, run_delay, nivcsw;
+	char buf[16384];	/* status: its Cpus and Mems lines grow with the machine */
+	long n = strtol(tid, NULL, 10);
+	int pidfd;
+
+	if (n <= 0 || !read_task_file(taskdir, tid, "schedstat", buf, sizeof(buf)) ||
+	    sscanf(buf, "%llu %llu", &run_time, &run_delay) != 2 ||
+	    !read_task_file(taskdir, tid, "status", buf, sizeof(buf)) ||
+	    !field_after(buf, "\nnonvoluntary_ctxt_switches:", &nivcsw))
+		return;
+	v.run_delay = run_delay;
+	v.nivcsw = nivcsw;
+	pidfd = (int)syscall(SYS_pidfd_open, (pid_t)n, PIDFD_THREAD);
+	if (pidfd < 0)
+		return;
+	bpf_map_update_elem(map_fd, &pidfd, &v, BPF_NOEXIST);
+	close(pidfd);
+}
+
+/* Every thread of process @tgid. */
+static void seed_process(int map_fd, long tgid)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%ld/task", tgid);
+	d = opendir(path);
+	if (!d)
+		return;	/* gone */
+	while ((de = readdir(d)))
+		if (de->d_name[0] >= '0' && de->d_name[0] <= '9')
+			seed_thread(map_fd, dirfd(d), de->d_name);
+	closedir(d);
+}
+
+/* The watched threads there now: the held child's, the -p ones', or all. */
+static void seed_threads(int map_fd, const struct f2t_latency_opts *o)
+{
+	struct dirent *de;
+	DIR *d;
+
+	if (o->scope == F2T_SCOPE_COMMAND) {
+		seed_process(map_fd, o->child);
+		return;
+	}
+	for (size_t i = 0; o->scope == F2T_SCOPE_PIDS && i < o->npids; i++)
+		seed_process(map_fd, o->pids[i]);
+	if (o->scope != F2T_SCOPE_ALL || !(d = opendir("/proc")))
+		return;
+	while ((de = readdir(d)))
+		if (de->d_name[0] >= '0' && de->d_name[0] <= '9')
+			seed_process(map_fd, strtol(de->d_name, NULL, 10));
+	closedir(d);
 }
 
 static int take(void *ctx, void *data, size_t size)
@@ -130,6 +230,8 @@ int f2t_latency_open(struct f2t_latency **out, const struct f2t_latency_opts *o)
 	if (err)
 		f2t_err("--trigger-latency: cannot attach to the sched_switch and "
 			"sched_process_fork tracepoints: %s", strerror(-err));
+	else
+		seed_threads(bpf_map__fd(l->skel->maps.seen), o);
 out:
 	if (err)
 		f2t_latency_close(l);

@@ -21,4 +21,15 @@ struct f2t_latency_rec {
 	char comm[16];
 };
 
+/*
+ * What the program keeps of a watched thread, in task storage: its waits
+ * up to its previous run and its involuntary switches then.  The recorder
+ * writes it too, for the threads already there at the arming (from /proc).
+ */
+struct f2t_latency_seen {
+	__u64 run_delay;	/* sched_info.run_delay after that run's wait */
+	__u64 nivcsw;
+	__u64 wanted;		/* 0: a thread of no watched process */
+};
+
 #endif

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * stall [SECONDS [STALL_MS [busy]]]: one rare scheduling stall.  A thread named
- * "stall-worker" wakes every 2 ms for SECONDS (default 8); once, at a
+ * stall [SECONDS [STALL_MS [busy|late]]]: one rare scheduling stall.  A
+ * thread named "stall-worker" wakes every 2 ms for SECONDS (default 8); once, at a
  * random moment between 2.5 s and SECONDS - 1.5 s, a thread named
  * "stall-hog" becomes SCHED_FIFO and spins STALL_MS (default 40) on the
  * worker's CPU, so one of the worker's wakeups waits that long to run.
@@ -15,7 +15,9 @@
  *
  * With "busy" the worker never sleeps: it spins (SCHED_OTHER, so that the
  * hog, still SCHED_OTHER when it wakes, gets the CPU), and the hog preempts
- * it: one long wait to run that no wakeup began.
+ * it: one long wait to run that no wakeup began.  With "late" the worker
+ * first sleeps until 5 ms into the spin, so that its first wakeup is the
+ * one that waits (a recorder attached with -p meanwhile sees it asleep).
  */
 #define _GNU_SOURCE	/* pthread_setname_np, CPU_SET */
 #include <pthread.h>
@@ -33,7 +35,8 @@
 static double seconds = 8;
 static long stall_ms = 40;
 static volatile pid_t worker_tid;
-static int busy;
+static int busy, late_start;
+static int64_t hog_from;	/* when the hog begins to spin, CLOCK_MONOTONIC ns */
 
 static int64_t now_ns(void)
 {
@@ -78,6 +81,11 @@ static void *worker(void *arg)
 	}
 	fifo(10);
 	clock_gettime(CLOCK_MONOTONIC, &next);
+	if (late_start) {
+		next.tv_sec = (time_t)((hog_from + 5000000) / 1000000000);
+		next.tv_nsec = (long)((hog_from + 5000000) % 1000000000);
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+	}
 	while (now_ns() < end) {
 		int64_t due, late;
 
@@ -99,14 +107,13 @@ static void *worker(void *arg)
 
 static void *hog(void *arg)
 {
-	double at = 2.5 + (seconds - 4.0) * ((double)rand() / RAND_MAX);
-	struct timespec ts = { (time_t)at, (long)((at - (double)(time_t)at) * 1e9) };
+	struct timespec ts = { (time_t)(hog_from / 1000000000), (long)(hog_from % 1000000000) };
 	int64_t from, until;
 
 	(void)arg;
 	pthread_setname_np(pthread_self(), "stall-hog");
 	pin_cpu0();
-	nanosleep(&ts, NULL);
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 	fifo(50);
 	from = now_ns();
 	until = from + stall_ms * 1000000ll;
@@ -127,12 +134,14 @@ int main(int argc, char **argv)
 	if (argc > 2)
 		stall_ms = atol(argv[2]);
 	busy = argc > 3 && !strcmp(argv[3], "busy");
-	if (seconds < 4 || stall_ms < 1 || (argc > 3 && !busy)) {
-		fprintf(stderr, "usage: stall [SECONDS (4 or more) [STALL_MS [busy]]]\n");
+	late_start = argc > 3 && !strcmp(argv[3], "late");
+	if (seconds < 4 || stall_ms < 1 || (argc > 3 && !busy && !late_start)) {
+		fprintf(stderr, "usage: stall [SECONDS (4 or more) [STALL_MS [busy|late]]]\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	srand((unsigned int)(now_ns() ^ getpid()));
+	hog_from = now_ns() + (int64_t)((2.5 + (seconds - 4.0) * ((double)rand() / RAND_MAX)) * 1e9);
 	pthread_create(&w, NULL, worker, NULL);
 	pthread_create(&h, NULL, hog, NULL);
 	pthread_join(h, NULL);

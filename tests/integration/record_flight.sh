@@ -6,6 +6,12 @@
 #   snapshot, holding the stall (Perfetto's thread_state: the worker runnable
 #   30 ms or more, its name), beginning about 2 s before the stall and ending
 #   after it, the trigger an instant naming the thread, no data-loss stat;
+#   the trigger's latency the trace's runnable state within 1 ms;
+# - a preemption of a spinning worker as long does not trigger;
+# - with -p, a thread asleep across the arming whose first wakeup waits:
+#   it triggers;
+# - rings grown under a ping-pong: the snapshot reaches the end on the busy
+#   CPU, with no hole where the kernel grew them;
 # - SIGUSR1 during --flight-recorder=1: a snapshot of about the last second;
 # - rings too small for the window (-b 64 under a ping-pong): the overwritten
 #   past is no loss (summary, and no data-loss stat in trace_processor);
@@ -93,7 +99,24 @@ if [ $bpf = 1 ]; then
 	ok "a 40 ms preemption of a spinning thread did not trigger --trigger-latency (the stop wrote the window; $seen)"
 fi
 
-# 1c. Rings grown while armed (a ping-pong at full speed): the snapshot holds
+# 1c. A thread there before the arming (-p), asleep across it, whose first
+#     wakeup after it waits behind the hog: caught, as the recorder gives
+#     the threads already there their storage from /proc.
+if [ $bpf = 1 ]; then
+	"$STALL" 6 40 late >late.out 2>&1 &
+	S=$!
+	sleep 0.3
+	"$F2T" record --flight-recorder=2 --trigger-latency=10000 -p $S -o late.pftrace \
+		>/dev/null 2>late.err || fail "-p of a sleeping worker: exit $?: $(cat late.err)"
+	wait $S
+	read -r worker from to < <(sed -n 's/^stall: worker=\([0-9]*\) hog=[0-9]* from=\([0-9]*\) to=\([0-9]*\)/\1 \2 \3/p' late.out)
+	[ -n "${worker:-}" ] || fail "the stall helper said nothing: $(cat late.out)"
+	grep -q "snapshot triggered: wakeup latency [0-9.]* ms of stall-worker (tid $worker," late.err ||
+		fail "the first wakeup after the arming of a thread asleep across it did not trigger: $(grep 'triggered' late.err)"
+	ok "a thread asleep since before the arming: its first wakeup's wait triggered ($(sed -n 's/.*wakeup latency \([0-9.]*\) ms.*/\1/p' late.err) ms)"
+fi
+
+# 1d. Rings grown while armed (a ping-pong at full speed): the snapshot holds
 #     the newest data, to the stop, and no hole where the kernel stopped
 #     tracing to grow them.
 "$F2T" record --flight-recorder=10 -o grown.pftrace -- taskset -c 0 "$PINGPONG" 300000 \
