@@ -5,12 +5,13 @@
 # under `ftrace2trace record`, `record --flight-recorder` (armed, no
 # trigger: the stop writes the last window), and `record --flight-recorder
 # --trigger-latency` (the BPF program measuring the wait each switch ends,
-# its threshold never crossed), in alternating rounds.  Prints the median round trips/s of
-# each and its cost (untraced rate / rate - 1: the time added per round
-# trip); the recorder's resident memory and the kernel's ring memory while
-# the ping-pong runs; and the time from a trigger (a trace_marker write
-# holding --trigger-marker's text, under the same ping-pong) to the
-# snapshot's file complete, less --after.
+# its threshold never crossed), in alternating rounds.  Prints the median
+# round trips/s of each and its cost (untraced rate / rate - 1: the time
+# added per round trip), and the ping-pong's own CPU time per round trip
+# (median and least); the recorder's resident memory and the kernel's ring
+# memory 3.5 s into a longer ping-pong (once the rings grew); and the time
+# from a trigger (a trace_marker write holding --trigger-marker's text,
+# under the same ping-pong) to the snapshot's file complete, less --after.
 #
 # Goal (issue 28): an armed flight recorder costs no more than a plain
 # recording; the snapshot is on disk within a second of the trigger plus
@@ -40,10 +41,13 @@ TMP=$(mktemp -d /tmp/bench-flight.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 
 rate_of() { sed -n 's/^pingpong: .*(\([0-9]*\)\/s).*/\1/p' "$1" | tail -1; }
+# cpu_ns_of OUT: the ping-pong's own CPU time per round trip, in ns.
+cpu_ns_of() { sed -n 's/^pingpong: \([0-9]*\) round trips.* cpu=\([0-9.]*\)$/\1 \2/p' "$1" |
+	awk '{ printf "%.0f", $2 * 1e9 / $1 }'; }
 # rss_kb PID: the recorder's resident set now.
 rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
 
-declare -A rates failed rss rings
+declare -A rates cpus failed rss rings
 variants=(untraced record flight flight+latency)
 work=(taskset -c 0 "$PINGPONG" "$ROUNDS")
 
@@ -57,11 +61,6 @@ run_variant() {
 		-o "$TMP/x.pftrace" -- "${work[@]}" >"$out" 2>"$err" & ;;
 	esac
 	pid=$!
-	if [ "$v" != untraced ] && [ -z "${rss[$v]:-}" ]; then
-		sleep 1.5
-		rss[$v]=$(rss_kb $pid)
-		rings[$v]=$(cat $T/instances/ftrace2trace-$pid/buffer_total_size_kb 2>/dev/null)
-	fi
 	wait $pid
 	rc=$?
 	r=$(rate_of "$out")
@@ -72,12 +71,32 @@ run_variant() {
 	case $v in flight*) grep -q "snapshot triggered: stop: the command exited" "$err" ||
 		echo "   $v: a trigger fired: $(grep 'snapshot triggered' "$err")" >&2 ;; esac
 	rates[$v]+="$r "
+	cpus[$v]+="$(cpu_ns_of "$out") "
 	rm -f "$TMP/x.pftrace"
 }
 
 echo "== $ROUNDS round trips, $RUNS alternating rounds, workload pinned to CPU 0 ($(nproc) CPUs, $(uname -r)), --flight-recorder=$WINDOW"
 echo "   load: $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)"
 alternate "$RUNS" "${variants[@]}"
+
+# Memory, in runs of their own: 3.5 s into a ping-pong of 6 times ROUNDS,
+# after the flight recorder grew its rings (1 s after arming), the
+# recorder's resident set and the kernel's ring memory (buffer_total_size_kb).
+for v in record flight flight+latency; do
+	args=()
+	case $v in
+	flight) args=(--flight-recorder="$WINDOW") ;;
+	flight+latency) args=(--flight-recorder="$WINDOW" --trigger-latency=1000000) ;;
+	esac
+	"$F2T" record -q "${args[@]}" -o "$TMP/m.pftrace" -- taskset -c 0 "$PINGPONG" $((ROUNDS * 6)) \
+		>/dev/null 2>"$TMP/merr" &
+	pid=$!
+	sleep 3.5
+	rss[$v]=$(rss_kb $pid)
+	rings[$v]=$(cat $T/instances/ftrace2trace-$pid/buffer_total_size_kb 2>/dev/null)
+	wait $pid || echo "   memory run of $v failed: $(tail -2 "$TMP/merr")" >&2
+	rm -f "$TMP/m.pftrace"
+done
 base=$(median ${rates[untraced]:-})
 printf '%-15s %12s %8s %12s %14s  %s\n' variant "median rt/s" cost "RSS (KB)" "rings (KB)" "runs (rt/s)"
 for v in "${variants[@]}"; do
@@ -88,6 +107,15 @@ for v in "${variants[@]}"; do
 	m=$(median ${rates[$v]})
 	c=$(awk -v m="$m" -v b="${base:-0}" 'BEGIN { if (m > 0) printf "%.3f", b / m - 1; else print "-" }')
 	printf '%-15s %12s %8s %12s %14s  %s\n' "$v" "$m" "$c" "${rss[$v]:--}" "${rings[$v]:--}" "${rates[$v]}"
+done
+# The workload's own CPU time per round trip: what each recorder adds in
+# the workload's context (record's reader runs on the other CPU and is not
+# in it).  The least of the runs too: the host's noise only ever adds.
+echo "the ping-pong's CPU time per round trip (ns): median, least, runs"
+for v in "${variants[@]}"; do
+	[ -n "${cpus[$v]:-}" ] || continue
+	printf '%-15s %8s %8s  %s\n' "$v" "$(median ${cpus[$v]})" \
+		"$(printf '%s\n' ${cpus[$v]} | sort -n | head -1)" "${cpus[$v]}"
 done
 
 # The latency trigger's programs, per run (kernel.bpf_stats_enabled, on for

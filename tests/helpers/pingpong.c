@@ -5,13 +5,17 @@
  * wake-ups and at least two context switches, so this is the worst case for
  * a scheduling recorder.  On exit it prints one line the tests and the
  * benchmark parse:
- *   pingpong: N round trips in S s (R/s) tgid=X ping=TID pong=TID
+ *   pingpong: N round trips in S s (R/s) tgid=X ping=TID pong=TID cpu=C
+ * where C is the CPU time the process used, user and system, in seconds
+ * (what a recorder adds in the workload's context, without the time the
+ * workload spent waiting).
  */
 #define _GNU_SOURCE	/* pthread_setname_np */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -65,6 +69,7 @@ int main(int argc, char **argv)
 {
 	struct timespec t0, t1;
 	pthread_t a, b;
+	struct rusage ru;
 	double secs;
 
 	if (argc > 1) {
@@ -89,8 +94,11 @@ int main(int argc, char **argv)
 	pthread_join(b, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-	printf("pingpong: %ld round trips in %.3f s (%.0f/s) tgid=%d ping=%d pong=%d\n",
-	       rounds, secs, secs > 0 ? (double)rounds / secs : 0.0, (int)getpid(),
-	       (int)ping_tid, (int)pong_tid);
+	getrusage(RUSAGE_SELF, &ru);
+	printf("pingpong: %ld round trips in %.3f s (%.0f/s) tgid=%d ping=%d pong=%d "
+	       "cpu=%.6f\n", rounds, secs, secs > 0 ? (double)rounds / secs : 0.0,
+	       (int)getpid(), (int)ping_tid, (int)pong_tid,
+	       (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
 	return 0;
 }
