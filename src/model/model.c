@@ -23,8 +23,7 @@ struct f2t_model *f2t_model_new(const struct f2t_recording *rec, const char *own
 	m->cpus = f2t_cpu_tracks_new();
 	m->fg = f2t_fgraph_new();
 	m->profile = f2t_profile_new();
-	m->cputime = f2t_cputime_new(rec->tasks);
-	if (!m->markers || !m->cpus || !m->fg || !m->profile || !m->cputime)
+	if (!m->markers || !m->cpus || !m->fg || !m->profile)
 		goto nomem;
 	if (own_sync_id && *own_sync_id && f2t_mtrack_reserve_sync_id(m->markers, own_sync_id))
 		goto nomem;
@@ -134,7 +133,7 @@ int f2t_model_event(struct f2t_model *m, const struct f2t_event *ev, f2t_item_fn
 		    void *ctx)
 {
 	/* CPU time comes from switches (and is lost with lost events). */
-	if ((ev->kind == F2T_EV_SWITCH || ev->kind == F2T_EV_LOST) &&
+	if (m->cputime && (ev->kind == F2T_EV_SWITCH || ev->kind == F2T_EV_LOST) &&
 	    f2t_cputime_event(m->cputime, ev))
 		return -ENOMEM;
 	m->emit = emit;
@@ -172,6 +171,13 @@ void f2t_model_counts(const struct f2t_model *m, struct f2t_stats *st)
 	st->stack_frames = f2t_profile_nodes(m->profile);
 	st->sync_start_trace_ns = m->sync_start_ts;
 	st->sync_end_trace_ns = m->sync_end_ts;
+}
+
+int f2t_model_count_cputime(struct f2t_model *m)
+{
+	if (!m->cputime)
+		m->cputime = f2t_cputime_new(m->rec->tasks);
+	return m->cputime ? 0 : -ENOMEM;
 }
 
 const struct f2t_cputime *f2t_model_cputime(const struct f2t_model *m)

@@ -72,7 +72,21 @@ int f2t_model_event(struct f2t_model *m, const struct f2t_event *ev, f2t_item_fn
  */
 void f2t_model_counts(const struct f2t_model *m, struct f2t_stats *st);
 
-/** f2t_model_cputime() - CPU time per thread so far (f2t_cputime_of()) */
+/**
+ * f2t_model_count_cputime() - tally CPU time per thread from now on
+ * @m: the model, before its first event
+ *
+ * Only for a writer that reads it (output/format.h): the tally costs every
+ * switch a call and a task lookup, for nothing when no one reads it.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int f2t_model_count_cputime(struct f2t_model *m);
+
+/**
+ * f2t_model_cputime() - CPU time per thread so far (f2t_cputime_of()); NULL
+ * unless f2t_model_count_cputime() was called
+ */
 const struct f2t_cputime *f2t_model_cputime(const struct f2t_model *m);
 
 /**

@@ -6,15 +6,15 @@
 #include "output/format.h"
 
 static const struct f2t_format_desc formats[] = {
-	{ F2T_FMT_FXT, "fxt", ".fxt", f2t_fxt_writer_init, false },
-	{ F2T_FMT_JSON, "json", ".json", f2t_json_writer_init, false },
-	{ F2T_FMT_JSON_GZ, "json.gz", ".json.gz", f2t_json_writer_init, true },
-	{ F2T_FMT_SYSTRACE, "systrace", ".txt", f2t_systrace_writer_init, false },
-	{ F2T_FMT_PERFETTO, "perfetto", ".pftrace", f2t_perfetto_writer_init, false },
+	{ F2T_FMT_FXT, "fxt", ".fxt", f2t_fxt_writer_init, false, false },
+	{ F2T_FMT_JSON, "json", ".json", f2t_json_writer_init, false, true },
+	{ F2T_FMT_JSON_GZ, "json.gz", ".json.gz", f2t_json_writer_init, true, true },
+	{ F2T_FMT_SYSTRACE, "systrace", ".txt", f2t_systrace_writer_init, false, false },
+	{ F2T_FMT_PERFETTO, "perfetto", ".pftrace", f2t_perfetto_writer_init, false, false },
 	/* The extension Perfetto's own tools also write. */
-	{ F2T_FMT_PERFETTO, "perfetto", ".perfetto-trace", f2t_perfetto_writer_init, false },
+	{ F2T_FMT_PERFETTO, "perfetto", ".perfetto-trace", f2t_perfetto_writer_init, false, false },
 	/* Another name for the same format: the one its file extension suggests. */
-	{ F2T_FMT_SYSTRACE, "txt", ".txt", f2t_systrace_writer_init, false },
+	{ F2T_FMT_SYSTRACE, "txt", ".txt", f2t_systrace_writer_init, false, false },
 };
 
 const struct f2t_format_desc *f2t_format_desc(enum f2t_format fmt)

@@ -17,6 +17,12 @@ struct f2t_format_desc {
 	const char *ext;
 	int (*init)(struct f2t_writer *w);
 	bool gzip;		/* the file is the writer's output gzip-compressed */
+	/*
+	 * The writer reads CPU time per thread (f2t_model_cputime()): the
+	 * model tallies it only for such writers, saving every other
+	 * conversion a call and a task lookup per switch.
+	 */
+	bool cputime;
 };
 
 /* The row for FMT, or NULL. */

@@ -92,7 +92,9 @@ static int add(struct f2t_pipeline *p, struct f2t_out *out, enum f2t_format fmt,
 			return -ENOMEM;
 		}
 	}
-	ret = d->init(&o->w);
+	ret = d->cputime ? f2t_model_count_cputime(p->model) : 0;
+	if (!ret)
+		ret = d->init(&o->w);
 	if (ret)
 		f2t_err("%s: cannot start the %s writer: %s", out->path, d->name, strerror(-ret));
 	return ret;
