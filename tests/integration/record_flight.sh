@@ -6,7 +6,8 @@
 #   snapshot, holding the stall (Perfetto's thread_state: the worker runnable
 #   30 ms or more, its name), beginning about 2 s before the stall and ending
 #   after it, the trigger an instant naming the thread, no data-loss stat;
-#   the trigger's latency the trace's runnable state within 1 ms;
+#   the trigger's latency the trace's runnable state within 1 ms, and report's
+#   longest wait on the kept capture (-k); .fxt with the .pftrace's slices;
 # - a preemption of a spinning worker as long does not trigger;
 # - with -p, a thread asleep across the arming whose first wakeup waits:
 #   it triggers;
@@ -43,7 +44,7 @@ ours_left() {
 
 # 1. The rare stall, caught by the wakeup latency.
 "$F2T" record --flight-recorder=2 --trigger-latency=10000 -o stall.pftrace -o stall.json \
-	-- "$STALL" 8 40 >stall.out 2>stall.err
+	-o stall.fxt -k stall.cap -- "$STALL" 8 40 >stall.out 2>stall.err
 rc=$?
 bpf=1
 if grep -q "built without BPF" stall.err; then
@@ -75,7 +76,15 @@ else
 		[ "$inst" = 1 ] || fail "$f: no trigger instant naming the worker"
 		no_loss $f
 	done
-	ok "a 40 ms stall caught by --trigger-latency: one snapshot, the worker's long R ($r_ms ms; the trigger said $said), the window from $before ms before to $after ms after it, the trigger marked, no loss"
+	# Every format holds the same window (Perfetto's FXT importer gives the
+	# idle thread no slices: those are left out); report reads the capture.
+	n_pf=$(q stall.pftrace "select count(*) from sched join thread using (utid) where tid != 0;")
+	n_fxt=$(q stall.fxt "select count(*) from sched join thread using (utid) where tid != 0;")
+	[ "$n_pf" -gt 0 ] && [ "$n_pf" = "$n_fxt" ] || fail "sched slices: .pftrace $n_pf, .fxt $n_fxt"
+	rep=$("$F2T" report --csv stall.cap | awk -F, -v t="$worker" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } $1 == t { print $c["wakeup_max_ns"] / 1e6 }')
+	awk -v a="$said" -v b="${rep:-0}" 'BEGIN { d = a - b; exit !(d < 1 && d > -1) }' ||
+		fail "report on the snapshot's capture: the worker's longest wakeup latency ${rep:-?} ms, the trigger said $said"
+	ok "a 40 ms stall caught by --trigger-latency: one snapshot, the worker's long R ($r_ms ms; the trigger said $said; report $rep), the window from $before ms before to $after ms after it, the trigger marked, no loss, $n_pf sched slices of threads in .pftrace and .fxt alike"
 fi
 
 # 1b. A wait that no wakeup began (the hog preempting a spinning worker) is
