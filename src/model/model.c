@@ -136,14 +136,11 @@ int f2t_model_event(struct f2t_model *m, const struct f2t_event *ev, f2t_item_fn
 	if (m->cputime && (ev->kind == F2T_EV_SWITCH || ev->kind == F2T_EV_LOST) &&
 	    f2t_cputime_event(m->cputime, ev))
 		return -ENOMEM;
+	if (f2t_model_sched_only(ev->kind))
+		return 0;
 	m->emit = emit;
 	m->ctx = ctx;
 	switch (ev->kind) {
-	case F2T_EV_SWITCH:
-	case F2T_EV_WAKING:
-	case F2T_EV_WAKEUP:
-	case F2T_EV_WAKEUP_NEW:
-		return 0;	/* no items: writers draw scheduling from the events */
 	case F2T_EV_PRINT:
 		return f2t_model_marker_event(m, ev);
 	case F2T_EV_SAMPLE:

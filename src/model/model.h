@@ -24,6 +24,7 @@
 #ifndef F2T_MODEL_H
 #define F2T_MODEL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "model/cputime.h"
@@ -51,6 +52,18 @@ struct f2t_model *f2t_model_new(const struct f2t_recording *rec, const char *own
 
 /** f2t_model_free() - free @m; NULL is fine */
 void f2t_model_free(struct f2t_model *m);
+
+/*
+ * Whether events of KIND make no items: writers draw scheduling from the
+ * events themselves, and only the CPU time tally (f2t_model_count_cputime())
+ * reads them.  Inline so that the pipeline can pass them by without a call,
+ * most events being these.
+ */
+static inline bool f2t_model_sched_only(enum f2t_event_kind kind)
+{
+	return kind == F2T_EV_SWITCH || kind == F2T_EV_WAKING || kind == F2T_EV_WAKEUP ||
+	       kind == F2T_EV_WAKEUP_NEW;
+}
 
 /**
  * f2t_model_event() - the items for one event

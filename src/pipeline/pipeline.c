@@ -35,6 +35,7 @@ struct f2t_pipeline {
 	struct f2t_tap taps[F2T_MAX_TAPS];
 	unsigned int ntaps;
 	bool begun, failed, finished;
+	bool cputime;			/* an output reads CPU time: the model sees switches */
 	struct f2t_stats st;
 	/* Samples whose user stack is two frames at most: the frame-pointer walk cut short. */
 	uint64_t short_stacks;
@@ -92,6 +93,7 @@ static int add(struct f2t_pipeline *p, struct f2t_out *out, enum f2t_format fmt,
 			return -ENOMEM;
 		}
 	}
+	p->cputime |= d->cputime;
 	ret = d->cputime ? f2t_model_count_cputime(p->model) : 0;
 	if (!ret)
 		ret = d->init(&o->w);
@@ -214,7 +216,7 @@ int f2t_pipeline_event(struct f2t_pipeline *p, const struct f2t_event *ev)
 		p->short_stacks += user_frames(ev) <= 2;
 	ret = f2t_tracker_event(p->tracker, ev, &p->st);
 	/* Items are for writers: a pass with taps alone (report) needs none. */
-	if (!ret && p->nout)
+	if (!ret && p->nout && (p->cputime || !f2t_model_sched_only(ev->kind)))
 		ret = f2t_model_event(p->model, ev, to_writers, p);
 	if (ret) {
 		if (!p->failed) {
