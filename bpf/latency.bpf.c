@@ -18,11 +18,11 @@
  *
  * The wait: sched_info.run_delay sums every wait to run the thread had,
  * and last_queued is when the current one began, in the run queue's clock
- * (needs CONFIG_SCHED_INFO and CONFIG_FAIR_GROUP_SCHED; the recorder
- * checks the kernel's BTF for the fields first)
  * (0 once it runs; a migration folds the part waited on the old CPU into
  * run_delay and restarts last_queued, which is why run_delay is used).
- * The kernel adds the current wait to run_delay just after this
+ * Both need CONFIG_SCHED_INFO, and the run queue is reached through
+ * CONFIG_FAIR_GROUP_SCHED's pointer: the recorder checks the kernel's BTF
+ * for the fields before loading.  The kernel adds the current wait to run_delay just after this
  * tracepoint, so here run_delay + (rq clock - last_queued) is the total up
  * to this run, and the wait ending now is that total less the total at the
  * thread's previous run, kept in task storage.

@@ -7,7 +7,6 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -19,6 +18,7 @@
 #include "latency.skel.h"
 #include "record/bpf_targets.h"
 #include "record/latency.h"
+#include "record/procsnap.h"
 #include "util/log.h"
 
 #define BTF_PATH "/sys/kernel/btf/vmlinux"
@@ -81,25 +81,6 @@ static bool field_after(const char *text, const char *key, unsigned long long *v
 	return p && sscanf(p + strlen(key), "%llu", v) == 1;
 }
 
-/* /proc/TGID/task/TID/NAME, its first @len - 1 bytes; false if gone. */
-static bool read_task_file(int taskdir, const char *tid, const char *name, char *buf, size_t len)
-{
-	size_t got = 0;
-	char path[64];
-	ssize_t n = 0;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", tid, name);
-	fd = openat(taskdir, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return false;
-	while (got < len - 1 && (n = read(fd, buf + got, len - 1 - got)) > 0)
-		got += (size_t)n;
-	close(fd);
-	buf[got] = '\0';
-	return got > 0 && n >= 0;
-}
-
 /*
  * A watched thread already there gets its storage as the program would
  * give it at a run: its total wait to run so far (schedstat's second
@@ -107,63 +88,39 @@ static bool read_task_file(int taskdir, const char *tid, const char *name, char 
  * thread ends after the arming could not be measured.  BPF_NOEXIST: what
  * a switch wrote first stays.  A thread gone meanwhile is skipped.
  */
-static void seed_thread(int map_fd, int taskdir, const char *tid)
+static int seed_thread(int taskdir, long tgid, long tid, void *ctx)
 {
 	struct f2t_latency_seen v = { .wanted = 1 };
 	unsigned long long run_time, run_delay, nivcsw;
 	char buf[16384];	/* status: its Cpus and Mems lines grow with the machine */
-	long n = strtol(tid, NULL, 10);
-	int pidfd;
+	int map_fd = *(const int *)ctx, pidfd;
 
-	if (n <= 0 || !read_task_file(taskdir, tid, "schedstat", buf, sizeof(buf)) ||
+	if (f2t_proc_read_task(taskdir, tid, "schedstat", buf, sizeof(buf)) <= 0 ||
 	    sscanf(buf, "%llu %llu", &run_time, &run_delay) != 2 ||
-	    !read_task_file(taskdir, tid, "status", buf, sizeof(buf)) ||
+	    f2t_proc_read_task(taskdir, tid, "status", buf, sizeof(buf)) <= 0 ||
 	    !field_after(buf, "\nnonvoluntary_ctxt_switches:", &nivcsw))
-		return;
+		return 0;
 	v.run_delay = run_delay;
 	v.nivcsw = nivcsw;
-	pidfd = (int)syscall(SYS_pidfd_open, (pid_t)n, PIDFD_THREAD);
+	pidfd = (int)syscall(SYS_pidfd_open, (pid_t)tid, PIDFD_THREAD);
 	if (pidfd < 0)
-		return;
+		return 0;
 	bpf_map_update_elem(map_fd, &pidfd, &v, BPF_NOEXIST);
 	close(pidfd);
-}
-
-/* Every thread of process @tgid. */
-static void seed_process(int map_fd, long tgid)
-{
-	char path[64];
-	struct dirent *de;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "/proc/%ld/task", tgid);
-	d = opendir(path);
-	if (!d)
-		return;	/* gone */
-	while ((de = readdir(d)))
-		if (de->d_name[0] >= '0' && de->d_name[0] <= '9')
-			seed_thread(map_fd, dirfd(d), de->d_name);
-	closedir(d);
+	return 0;
 }
 
 /* The watched threads there now: the held child's, the -p ones', or all. */
 static void seed_threads(int map_fd, const struct f2t_latency_opts *o)
 {
-	struct dirent *de;
-	DIR *d;
-
-	if (o->scope == F2T_SCOPE_COMMAND) {
-		seed_process(map_fd, o->child);
-		return;
-	}
+	/* A pid of 0 would walk every process. */
+	if (o->scope == F2T_SCOPE_COMMAND && o->child > 0)
+		f2t_proc_each_thread(o->child, seed_thread, &map_fd);
 	for (size_t i = 0; o->scope == F2T_SCOPE_PIDS && i < o->npids; i++)
-		seed_process(map_fd, o->pids[i]);
-	if (o->scope != F2T_SCOPE_ALL || !(d = opendir("/proc")))
-		return;
-	while ((de = readdir(d)))
-		if (de->d_name[0] >= '0' && de->d_name[0] <= '9')
-			seed_process(map_fd, strtol(de->d_name, NULL, 10));
-	closedir(d);
+		if (o->pids[i] > 0)
+			f2t_proc_each_thread(o->pids[i], seed_thread, &map_fd);
+	if (o->scope == F2T_SCOPE_ALL)
+		f2t_proc_each_thread(0, seed_thread, &map_fd);
 }
 
 static int take(void *ctx, void *data, size_t size)
