@@ -53,7 +53,6 @@ struct pf_bundle {
 	uint32_t gen;			/* 1, 2, ...: one per bundle written */
 	uint64_t last_switch_ts, last_waking_ts;
 	struct pb_buf col[PF_NCOLUMNS];	/* packed varints */
-	uint32_t col_room;		/* compact events every column has room for */
 	struct pb_buf events;		/* FtraceEvent fields, each whole */
 	struct f2t_intern comms;	/* the comms the compact events name, by index */
 	/* Most events name the few tasks that run there: asked by pid first. */
