@@ -5,8 +5,9 @@
 #   run) with --flight-recorder=2 --trigger-latency=10000: exactly one
 #   snapshot, holding the stall (Perfetto's thread_state: the worker runnable
 #   30 ms or more, its name), beginning about 2 s before the stall and ending
-#   after it, the trigger an instant naming the thread, no data-loss stat;
-#   the trigger's latency the trace's runnable state within 1 ms, and report's
+#   after it, the trigger an instant naming the thread while it still
+#   waits, a second instant with its whole wait once it ran, no data-loss
+#   stat; that wait the trace's runnable state within 1 ms, and report's
 #   longest wait on the kept capture (-k); .fxt with the .pftrace's slices;
 # - a preemption of a spinning worker as long does not trigger;
 # - with -p, a thread asleep across the arming whose first wakeup waits:
@@ -56,8 +57,10 @@ else
 	ls stall-*.pftrace >/dev/null 2>&1 && fail "more than one snapshot: $(ls)"
 	read -r worker from to < <(sed -n 's/^stall: worker=\([0-9]*\) hog=[0-9]* from=\([0-9]*\) to=\([0-9]*\)/\1 \2 \3/p' stall.out)
 	[ -n "${worker:-}" ] || fail "the stall helper said nothing: $(cat stall.out)"
-	grep -q "snapshot triggered: wakeup latency [0-9.]* ms of stall-worker (tid $worker," stall.err ||
-		fail "the trigger is not the worker's latency: $(cat stall.err)"
+	grep -q "snapshot triggered: stall-worker (tid $worker, pid [0-9]*) waiting to run for [0-9.]* ms since its wakeup" stall.err ||
+		fail "the trigger is not the worker's wait: $(cat stall.err)"
+	grep -q "^ftrace2trace: wakeup latency [0-9.]* ms of stall-worker (tid $worker," stall.err ||
+		fail "the end of the worker's wait is not said: $(cat stall.err)"
 	for f in stall.pftrace stall.json; do
 		long=$(q $f "select count(*) from thread_state s join thread t using (utid) where t.tid = $worker and t.name = 'stall-worker' and s.state like 'R%' and s.dur >= 30000000 and s.ts >= $from - 5000000 and s.ts <= $to;")
 		[ "$long" = 1 ] || fail "$f: no long runnable state of stall-worker ($worker) during the stall ($long)"
@@ -68,12 +71,14 @@ else
 		[ "$after" -ge 0 ] || fail "$f: the window ends $after ms after the stall's end"
 		# The kernel's own events time the same wait the trigger measured
 		# from the scheduler's delay accounting.
-		said=$(sed -n 's/.*snapshot triggered: wakeup latency \([0-9.]*\) ms.*/\1/p' stall.err)
+		said=$(sed -n 's/^ftrace2trace: wakeup latency \([0-9.]*\) ms.*/\1/p' stall.err)
 		r_ms=$(q $f "select max(s.dur) / 1e6 from thread_state s join thread t using (utid) where t.tid = $worker and s.state like 'R%' and s.ts >= $from - 5000000 and s.ts <= $to;")
 		awk -v a="$said" -v b="$r_ms" 'BEGIN { d = a - b; exit !(d < 1 && d > -1) }' ||
 			fail "$f: the trigger said $said ms, the trace's runnable state lasts $r_ms ms"
-		inst=$(q $f "select count(*) from instant where name like 'snapshot trigger: wakeup latency % ms of stall-worker (tid $worker,%';")
+		inst=$(q $f "select count(*) from instant where name like 'snapshot trigger: stall-worker (tid $worker,%waiting to run%';")
 		[ "$inst" = 1 ] || fail "$f: no trigger instant naming the worker"
+		inst=$(q $f "select count(*) from instant where name like 'wakeup latency % ms of stall-worker (tid $worker,%';")
+		[ "$inst" = 1 ] || fail "$f: no instant with the worker's whole wait"
 		no_loss $f
 	done
 	# Every format holds the same window (Perfetto's FXT importer gives the
@@ -109,8 +114,8 @@ if [ $bpf = 1 ]; then
 fi
 
 # 1c. A thread there before the arming (-p), asleep across it, whose first
-#     wakeup after it waits behind the hog: caught, as the recorder gives
-#     the threads already there their storage from /proc.
+#     wakeup after it waits behind the hog: caught, as any thread the run
+#     queues hold.
 if [ $bpf = 1 ]; then
 	"$STALL" 6 40 late >late.out 2>&1 &
 	S=$!
@@ -120,9 +125,9 @@ if [ $bpf = 1 ]; then
 	wait $S
 	read -r worker from to < <(sed -n 's/^stall: worker=\([0-9]*\) hog=[0-9]* from=\([0-9]*\) to=\([0-9]*\)/\1 \2 \3/p' late.out)
 	[ -n "${worker:-}" ] || fail "the stall helper said nothing: $(cat late.out)"
-	grep -q "snapshot triggered: wakeup latency [0-9.]* ms of stall-worker (tid $worker," late.err ||
+	grep -q "snapshot triggered: stall-worker (tid $worker," late.err ||
 		fail "the first wakeup after the arming of a thread asleep across it did not trigger: $(grep 'triggered' late.err)"
-	ok "a thread asleep since before the arming: its first wakeup's wait triggered ($(sed -n 's/.*wakeup latency \([0-9.]*\) ms.*/\1/p' late.err) ms)"
+	ok "a thread asleep since before the arming: its first wakeup's wait triggered ($(sed -n 's/^ftrace2trace: wakeup latency \([0-9.]*\) ms.*/\1/p' late.err) ms in all)"
 fi
 
 # 1d. Rings grown while armed (a ping-pong at full speed): the snapshot holds
@@ -221,7 +226,7 @@ P=$!
 sleep 2
 ours_left $P || fail "no instance while recording: $(ls "$T/instances")"
 if [ $bpf = 1 ] && command -v bpftool >/dev/null; then
-	bpftool prog list | grep -q latency_switch || fail "the latency program is not attached while armed"
+	bpftool prog list | grep -q latency_scan || fail "the latency program is not attached while armed"
 fi
 kill -INT $P
 wait $P || fail "SIGINT while armed: exit $?: $(cat int.err)"
@@ -229,7 +234,7 @@ grep -q "snapshot triggered: stop: signal" int.err || fail "no stop window: $(ca
 [ -s int.pftrace ] || fail "no snapshot at the stop"
 ours_left $P && fail "an instance of the run is left: $(ls "$T/instances")"
 if [ $bpf = 1 ] && command -v bpftool >/dev/null; then
-	bpftool prog list | grep -q latency_switch && fail "the latency program is still loaded"
+	bpftool prog list | grep -q latency_scan && fail "the latency program is still loaded"
 fi
 ok "SIGINT while armed: the window of the stop written, the instances removed, BPF detached"
 exit 0
