@@ -11,7 +11,9 @@
 #   longest wait on the kept capture (-k); .fxt with the .pftrace's slices;
 # - a preemption of a spinning worker as long does not trigger;
 # - with -p, a thread asleep across the arming whose first wakeup waits:
-#   it triggers;
+#   it triggers; a SCHED_OTHER worker's stall (the fair class's queue) too;
+# - a ping-pong preempted for milliseconds hundreds of times by a spinning
+#   thread on its CPU: no trigger unless a wakeup's wait was that long;
 # - rings grown under a ping-pong: the snapshot reaches the end on the busy
 #   CPU, with no hole where the kernel grew them;
 # - SIGUSR1 during --flight-recorder=1: a snapshot of about the last second;
@@ -128,6 +130,49 @@ if [ $bpf = 1 ]; then
 	grep -q "snapshot triggered: stall-worker (tid $worker," late.err ||
 		fail "the first wakeup after the arming of a thread asleep across it did not trigger: $(grep 'triggered' late.err)"
 	ok "a thread asleep since before the arming: its first wakeup's wait triggered ($(sed -n 's/^ftrace2trace: wakeup latency \([0-9.]*\) ms.*/\1/p' late.err) ms in all)"
+fi
+
+# 1e. The same stall of a SCHED_OTHER worker: its wait is in the fair
+#     class's run queue (a tree, maybe under a cgroup's group entity).
+if [ $bpf = 1 ]; then
+	"$F2T" record --flight-recorder=2 --trigger-latency=10000 -o fair.pftrace \
+		-- "$STALL" 5 40 other >fair.out 2>fair.err
+	read -r worker from to < <(sed -n 's/^stall: worker=\([0-9]*\) hog=[0-9]* from=\([0-9]*\) to=\([0-9]*\)/\1 \2 \3/p' fair.out)
+	[ -n "${worker:-}" ] || fail "the stall helper said nothing: $(cat fair.out)"
+	grep -q "snapshot triggered: stall-worker (tid $worker," fair.err ||
+		fail "a SCHED_OTHER worker's stall did not trigger: $(grep 'triggered' fair.err)"
+	said=$(sed -n 's/^ftrace2trace: wakeup latency \([0-9.]*\) ms of stall-worker.*/\1/p' fair.err)
+	r_ms=$(q fair.pftrace "select max(s.dur) / 1e6 from thread_state s join thread t using (utid) where t.tid = $worker and s.state like 'R%' and s.ts >= $from - 5000000 and s.ts <= $to;")
+	awk -v a="${said:-0}" -v b="${r_ms:-0}" 'BEGIN { d = a - b; exit !(b >= 30 && d < 1 && d > -1) }' ||
+		fail "SCHED_OTHER worker: the trigger said ${said:-nothing} ms, the trace's runnable state lasts ${r_ms:-?} ms"
+	ok "a SCHED_OTHER worker's 40 ms stall triggered ($said ms, the trace's R $r_ms ms)"
+fi
+
+# 1f. A spinning thread sharing CPU 0 with a ping-pong: the ping-pong's
+#     threads are preempted by it hundreds of times for milliseconds, and
+#     only a wait that began with a wakeup may trigger.  Which kind each
+#     long wait was is read from Perfetto's thread states (the state before
+#     the runnable one: running, or asleep).
+if [ $bpf = 1 ]; then
+	taskset -c 0 sh -c 'while :; do :; done' &
+	H=$!
+	"$F2T" record --flight-recorder=10 --trigger-latency=2000 -o mixed.pftrace \
+		-- taskset -c 0 "$PINGPONG" 200000 >/dev/null 2>mixed.err
+	rc=$?
+	kill $H
+	wait $H 2>/dev/null
+	[ $rc = 0 ] || grep -q "snapshot triggered" mixed.err || fail "ping-pong beside a spinning thread: exit $rc: $(cat mixed.err)"
+	kinds=$(q mixed.pftrace "with st as (select t.name, s.state, s.dur, lag(s.state) over (partition by s.utid order by s.ts) prev from thread_state s join thread t using (utid) where t.name in ('ping', 'pong')) select sum(prev = 'Running') || ',' || sum(prev like 'S%' or prev like 'D%') from st where state like 'R%' and dur > 2000000;")
+	preempted=${kinds%,*} woken=${kinds#*,}
+	[ "${preempted:-0}" -ge 20 ] || skip_note="only ${preempted:-0} preempted waits over 2 ms: a weak check"
+	if grep -q "snapshot triggered: p[io]ng (tid" mixed.err; then
+		[ "${woken:-0}" -ge 1 ] ||
+			fail "a preempted wait triggered: $(grep 'snapshot triggered' mixed.err); the trace has $preempted preempted waits over 2 ms and no woken one"
+		seen="a wakeup's wait over 2 ms triggered, as it should"
+	else
+		seen="no trigger"
+	fi
+	ok "a ping-pong beside a spinning thread: $preempted waits over 2 ms after a preemption, ${woken:-0} after a wakeup; $seen${skip_note:+ ($skip_note)}"
 fi
 
 # 1d. Rings grown while armed (a ping-pong at full speed): the snapshot holds
