@@ -147,7 +147,7 @@ if command -v bpftool >/dev/null && [ -w /proc/sys/kernel/bpf_stats_enabled ]; t
 	stats_was=$(cat /proc/sys/kernel/bpf_stats_enabled)
 	echo 1 >/proc/sys/kernel/bpf_stats_enabled
 	"$F2T" record -q --flight-recorder="$WINDOW" "${armed[@]}" -o "$TMP/x.pftrace" \
-		-- "${work[@]}" >/dev/null 2>&1 &
+		-- taskset -c 0 "$PINGPONG" $((ROUNDS * 6)) >/dev/null 2>&1 &
 	pid=$!
 	sleep 0.5
 	s0=$(bpftool prog show 2>/dev/null | sed -n 's/.*name \(latency_[a-z_]*\).*run_time_ns \([0-9]*\) run_cnt \([0-9]*\).*/\1 \2 \3/p')

@@ -215,9 +215,22 @@ static int find_waiting(struct f2t_flight *f)
 	struct f2t_latency_rec hit;
 	int n;
 
-	/* The ends of waits of an earlier window go. */
-	while ((n = f2t_latency_read(f->lat, &hit)) > 0 && hit.kind != F2T_LATENCY_WAITING)
-		;
+	while ((n = f2t_latency_read(f->lat, &hit)) > 0) {
+		if (hit.kind != F2T_LATENCY_WAITING)
+			continue;	/* the end of a wait of an earlier window */
+		/*
+		 * A wait begun before the rings' last growth is no trigger: the
+		 * kernel traced nothing while it grew them (no window can show
+		 * the wait's start), and the growth itself may have been what
+		 * kept the CPU from the thread.
+		 */
+		if (hit.at_ns - hit.wait_ns >= f->grown_ns)
+			break;
+		if (f2t_verbose)
+			f2t_info("flight recorder: %s (tid %u) waited %.1f ms to run across the "
+				 "rings' growth: not a trigger", hit.comm, hit.tid,
+				 (double)hit.wait_ns / 1e6);
+	}
 	if (n <= 0)
 		return n;
 	f->waiting_tid = hit.tid;
