@@ -72,4 +72,11 @@ int f2t_latency_read(struct f2t_latency *l, struct f2t_latency_rec *hit);
 /** f2t_latency_close() - detach and free; NULL is fine */
 void f2t_latency_close(struct f2t_latency *l);
 
+/**
+ * f2t_latency_drop() - in a forked child: close our copies of the
+ * descriptors and free, detaching nothing (the parent's trigger stays
+ * armed); NULL is fine
+ */
+void f2t_latency_drop(struct f2t_latency *l);
+
 #endif
