@@ -33,6 +33,7 @@ void pf_bundle_fini(struct pf_bundle *bb)
 	for (int i = 0; i < PF_NCOLUMNS; i++)
 		pb_buf_free(&bb->col[i]);
 	pb_buf_free(&bb->events);
+	pb_buf_free(&bb->frame);
 	f2t_intern_fini(&bb->comms);
 }
 
@@ -366,18 +367,17 @@ int pf_bundle_print(struct pf_bundle *bb, uint64_t ts, int32_t pid, const char *
 	return event_close(bb, e, msg);
 }
 
-/* Empties the bundle for the next chunk; the comms' index starts small again. */
-static int reset(struct pf_bundle *bb)
+void pf_bundle_clear(struct pf_bundle *bb)
 {
 	for (int i = 0; i < PF_NCOLUMNS; i++)
 		bb->col[i].len = 0;
 	bb->events.len = 0;
+	/* The comms' index starts small again. */
 	f2t_intern_clear(&bb->comms);
 	bb->nevents = 0;
 	bb->lost = false;
 	bb->gen++;		/* every memo is stale */
 	bb->last_switch_ts = bb->last_waking_ts = 0;
-	return 0;
 }
 
 /* The body of the bundle's CompactSched: its comms, then its columns with values. */
@@ -395,41 +395,62 @@ static size_t compact_size(const struct pf_bundle *bb)
 	return n;
 }
 
-int pf_bundle_flush(struct pf_bundle *bb, struct pb_buf *out, uint32_t seq)
+static void piece(struct iovec *iov, int *n, const void *p, size_t len)
 {
-	size_t cs, bundle;
+	if (len)
+		iov[(*n)++] = (struct iovec){ .iov_base = (void *)p, .iov_len = len };
+}
+
+int pf_bundle_pieces(struct pf_bundle *bb, uint32_t seq, struct iovec *iov)
+{
+	struct pb_buf *f = &bb->frame;
+	size_t cs, bundle, head, ends[PF_NCOLUMNS] = { 0 }, from;
+	int n = 0;
 
 	if (!bb->nevents && !bb->lost)
 		return 0;
 	/*
-	 * Every length known before a byte is written: the bundle, a tenth
-	 * of a megabyte, is copied once, where pb_close() moved it again for
-	 * each of its three lengths.
+	 * Every length known before a byte is written, so that the bundle's
+	 * buffers go out as they are: the frame holds the bytes between them
+	 * (the packet's head, each column's key and length), the buffers are
+	 * pieces of their own, where they were copied into the packet before.
 	 */
 	cs = bb->comms.n ? compact_size(bb) : 0;
 	bundle = pb_uint_size(PF_BUNDLE_CPU, bb->cpu) +
 		 (bb->lost ? pb_uint_size(PF_BUNDLE_LOST_EVENTS, 1) : 0) + bb->events.len +
 		 (bb->comms.n ? pb_len_size(PF_BUNDLE_COMPACT_SCHED, cs) : 0);
-	pf_packet_open_sized(out, &(struct pf_head){ .seq = seq },
+	f->len = 0;
+	pf_packet_open_sized(f, &(struct pf_head){ .seq = seq },
 			     pb_len_size(PF_PKT_FTRACE_EVENTS, bundle));
-	pb_open_sized(out, PF_PKT_FTRACE_EVENTS, bundle);
-	pb_uint(out, PF_BUNDLE_CPU, bb->cpu);
+	pb_open_sized(f, PF_PKT_FTRACE_EVENTS, bundle);
+	pb_uint(f, PF_BUNDLE_CPU, bb->cpu);
 	if (bb->lost)
-		pb_uint(out, PF_BUNDLE_LOST_EVENTS, 1);
-	pb_raw(out, bb->events.p, bb->events.len);
+		pb_uint(f, PF_BUNDLE_LOST_EVENTS, 1);
+	head = f->len;
 	if (bb->comms.n) {
-		pb_open_sized(out, PF_BUNDLE_COMPACT_SCHED, cs);
+		pb_open_sized(f, PF_BUNDLE_COMPACT_SCHED, cs);
 		for (size_t i = 0; i < bb->comms.n; i++) {
 			size_t len;
 			const char *c = f2t_intern_key(&bb->comms, i, &len);
 
-			pb_bytes(out, PF_CS_INTERN_TABLE, c, len);
+			pb_bytes(f, PF_CS_INTERN_TABLE, c, len);
 		}
-		for (int i = 0; i < PF_NCOLUMNS; i++)
+		for (int i = 0; i < PF_NCOLUMNS; i++) {
 			if (bb->col[i].len)
-				pb_bytes(out, column_field[i], bb->col[i].p, bb->col[i].len);
+				pb_open_sized(f, column_field[i], bb->col[i].len);
+			ends[i] = f->len;
+		}
 	}
-	if (out->err)
-		return out->err;
-	return reset(bb);
+	if (f->err)
+		return f->err;
+	/* Pieces only now: the frame may have moved as it grew. */
+	piece(iov, &n, f->p, head);
+	piece(iov, &n, bb->events.p, bb->events.len);
+	from = head;
+	for (int i = 0; bb->comms.n && i < PF_NCOLUMNS; i++) {
+		piece(iov, &n, f->p + from, ends[i] - from);
+		piece(iov, &n, bb->col[i].p, bb->col[i].len);
+		from = ends[i];
+	}
+	return n;
 }

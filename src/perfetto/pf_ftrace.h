@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/uio.h>
 
 #include "model/event.h"
 #include "model/tasks.h"
@@ -54,6 +55,7 @@ struct pf_bundle {
 	uint64_t last_switch_ts, last_waking_ts;
 	struct pb_buf col[PF_NCOLUMNS];	/* packed varints */
 	struct pb_buf events;		/* FtraceEvent fields, each whole */
+	struct pb_buf frame;		/* what pf_bundle_pieces() adds around the buffers */
 	struct f2t_intern comms;	/* the comms the compact events name, by index */
 	/* Most events name the few tasks that run there: asked by pid first. */
 	struct pf_comm_memo memo[PF_COMM_MEMO];
@@ -101,14 +103,26 @@ int pf_bundle_event(struct pf_bundle *bb, uint64_t ts, const struct f2t_event *e
 int pf_bundle_print(struct pf_bundle *bb, uint64_t ts, int32_t pid, const char *buf,
 		    size_t len);
 
-/**
- * pf_bundle_flush() - append the bundle to @out as one packet on sequence
- *		       @seq, and start an empty one
- *
- * Nothing is written for a bundle with no events and no loss.
- *
- * Return: 0 or -ENOMEM.
+/*
+ * The most pieces a bundle is written in: the packet's head, the whole
+ * events, then each column after the bytes before it (the compact form's
+ * head and comms before the first).
  */
-int pf_bundle_flush(struct pf_bundle *bb, struct pb_buf *out, uint32_t seq);
+#define PF_BUNDLE_PIECES (2 + 2 * PF_NCOLUMNS)
+
+/**
+ * pf_bundle_pieces() - the bundle as one packet on sequence @seq, in pieces
+ * @iov: filled with where the packet's bytes are, in order: the bundle's
+ *	 own buffers, not copied, and a head made here
+ *
+ * The pieces stay as they are until pf_bundle_clear().  A bundle with no
+ * events and no loss has none.
+ *
+ * Return: the number of pieces (PF_BUNDLE_PIECES at most), or -ENOMEM.
+ */
+int pf_bundle_pieces(struct pf_bundle *bb, uint32_t seq, struct iovec *iov);
+
+/* pf_bundle_clear() - empty the bundle for the next chunk, once its pieces are written */
+void pf_bundle_clear(struct pf_bundle *bb);
 
 #endif
