@@ -37,29 +37,8 @@ void pf_bundle_fini(struct pf_bundle *bb)
 	f2t_intern_fini(&bb->comms);
 }
 
-/*
- * Appends one compact event's values, column by column from @first.
- * Inline, as comm_index()'s memo hit: two in three events of a
- * scheduling trace come here, and the calls cost as much as the work.
- * (Room made for a thousand events at once saved 1.4% of the
- * instructions and no measurable time.)
- */
-static inline int compact(struct pf_bundle *bb, enum pf_column first, const uint64_t *v)
-{
-	struct pb_buf *col = &bb->col[first];
-
-	for (int i = 0; i < 5; i++) {
-		if (!pb_room(&col[i], PB_MAX_VARINT))
-			return col[i].err;
-		col[i].len += pb_enc_varint(col[i].p + col[i].len, v[i]);
-	}
-	bb->nevents++;
-	return 0;
-}
-
-/* comm_index() past the memo: @comm interned, and remembered for @pid. */
-static int64_t comm_intern(struct pf_bundle *bb, struct pf_comm_memo *m, int32_t pid,
-			   const char *s)
+int64_t pf_bundle_comm_intern(struct pf_bundle *bb, struct pf_comm_memo *m, int32_t pid,
+			      const char *s)
 {
 	size_t len = strnlen(s, F2T_COMM_LEN - 1);
 	int64_t index = f2t_intern(&bb->comms, s, len, NULL);
@@ -69,59 +48,6 @@ static int64_t comm_intern(struct pf_bundle *bb, struct pf_comm_memo *m, int32_t
 		memcpy(m->comm, s, len);
 	}
 	return index;
-}
-
-/* The index of task @pid's @comm, by way of the memo of the last one it had. */
-static inline int64_t comm_index(struct pf_bundle *bb, int32_t pid, const char *comm,
-				 bool words)
-{
-	struct pf_comm_memo *m = &bb->memo[(uint32_t)pid % PF_COMM_MEMO];
-	const char *s = comm ? comm : "";
-
-	if (m->gen == bb->gen && m->pid == pid &&
-	    (words && comm ? f2t_comm_eq_words(m->comm, s) : f2t_comm_eq(m->comm, s)))
-		return m->index;
-	return comm_intern(bb, m, pid, s);
-}
-
-/* Negative int32 as protobuf's int32 has it: sign-extended to ten bytes. */
-static inline uint64_t i32(int32_t v)
-{
-	return (uint64_t)(int64_t)v;
-}
-
-int pf_bundle_switch(struct pf_bundle *bb, uint64_t ts, int64_t prev_state,
-		     const struct f2t_event *ev)
-{
-	int64_t comm = comm_index(bb, ev->sw.next_pid, ev->sw.next_comm, ev->comm_words);
-	uint64_t v[5];
-
-	if (comm < 0)
-		return (int)comm;
-	/* Each column's timestamps are deltas, the first from 0. */
-	v[0] = ts - bb->last_switch_ts;
-	v[1] = (uint64_t)prev_state;
-	v[2] = i32(ev->sw.next_pid);
-	v[3] = i32(ev->sw.next_prio);
-	v[4] = (uint64_t)comm;
-	bb->last_switch_ts = ts;
-	return compact(bb, PF_COL_SWITCH_TS, v);
-}
-
-int pf_bundle_waking(struct pf_bundle *bb, uint64_t ts, const struct f2t_event *ev)
-{
-	int64_t comm = comm_index(bb, ev->wake.pid, ev->wake.comm, ev->comm_words);
-	uint64_t v[5];
-
-	if (comm < 0)
-		return (int)comm;
-	v[0] = ts - bb->last_waking_ts;
-	v[1] = i32(ev->wake.pid);
-	v[2] = i32(ev->wake.target_cpu);
-	v[3] = i32(ev->wake.prio);
-	v[4] = (uint64_t)comm;
-	bb->last_waking_ts = ts;
-	return compact(bb, PF_COL_WAKING_TS, v);
 }
 
 static void str(struct pb_buf *b, uint32_t field, const char *s)
@@ -327,9 +253,9 @@ static int wake_event(struct pf_bundle *bb, uint64_t ts, uint32_t field,
 			memcpy(p, comm, clen);
 		p += clen;
 	}
-	p = put_uint(p, PF_WAKE_PID, i32(ev->wake.pid));
-	p = put_uint(p, PF_WAKE_PRIO, i32(ev->wake.prio));
-	p = put_uint(p, PF_WAKE_TARGET_CPU, i32(ev->wake.target_cpu));
+	p = put_uint(p, PF_WAKE_PID, pf_i32(ev->wake.pid));
+	p = put_uint(p, PF_WAKE_PRIO, pf_i32(ev->wake.prio));
+	p = put_uint(p, PF_WAKE_TARGET_CPU, pf_i32(ev->wake.target_cpu));
 	if (p - (e + 1) >= 0x80)
 		return 0;
 	*msg = (uint8_t)(p - (msg + 1));
