@@ -4,12 +4,15 @@
 # worst case for a scheduling recorder), pinned to CPU 0, run untraced,
 # under `ftrace2trace record`, `record --flight-recorder` (armed, no
 # trigger: the stop writes the last window), and `record --flight-recorder
-# --trigger-latency` (the BPF program measuring the wait each switch ends,
-# its threshold never crossed), in alternating rounds.  Prints the median
+# --trigger-latency=LATENCY_US` (the BPF program looking at each CPU's run
+# queue from a timer, every millisecond at the default 4 ms threshold),
+# in alternating rounds.  Prints the median
 # round trips/s of each and its cost (untraced rate / rate - 1: the time
 # added per round trip), and the ping-pong's own CPU time per round trip
 # (median and least); the recorder's resident memory and the kernel's ring
-# memory 3.5 s into a longer ping-pong (once the rings grew); and the time
+# memory 3.5 s into a longer ping-pong (once the rings grew); the trigger
+# program's runs and run time over a second (kernel.bpf_stats_enabled, in
+# a run of its own); and the time
 # from a trigger (a trace_marker write holding --trigger-marker's text,
 # under the same ping-pong) to the snapshot's file complete, less --after.
 #
@@ -20,12 +23,16 @@
 # usage: sudo scripts/bench-flight.sh
 # environment: ROUNDS=100000 RUNS=7 F2T=./ftrace2trace
 #              PINGPONG=build/tests/helpers/pingpong WINDOW=10 (seconds)
+#              LATENCY_US=4000
 set -u
 cd "$(dirname "$0")/.."
 . scripts/bench-lib.bash
 ROUNDS=${ROUNDS:-100000}
 RUNS=${RUNS:-7}
 WINDOW=${WINDOW:-10}
+# The armed trigger's threshold: 4 ms and less look at the run queues
+# every millisecond, the most often (a longer one, every quarter of it).
+LATENCY_US=${LATENCY_US:-4000}
 F2T=${F2T:-$PWD/ftrace2trace}
 PINGPONG=${PINGPONG:-$PWD/build/tests/helpers/pingpong}
 T=/sys/kernel/tracing
@@ -49,6 +56,8 @@ rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
 
 declare -A rates cpus failed rss rings
 variants=(untraced record flight flight+latency)
+# A wait the host causes may cross the threshold: a snapshot, and go on.
+armed=(--trigger-latency="$LATENCY_US" --max-snapshots=1000)
 work=(taskset -c 0 "$PINGPONG" "$ROUNDS")
 
 run_variant() {
@@ -57,7 +66,7 @@ run_variant() {
 	untraced) "${work[@]}" >"$out" 2>"$err" & ;;
 	record) "$F2T" record -o "$TMP/x.pftrace" -- "${work[@]}" >"$out" 2>"$err" & ;;
 	flight) "$F2T" record --flight-recorder="$WINDOW" -o "$TMP/x.pftrace" -- "${work[@]}" >"$out" 2>"$err" & ;;
-	flight+latency) "$F2T" record --flight-recorder="$WINDOW" --trigger-latency=1000000 \
+	flight+latency) "$F2T" record --flight-recorder="$WINDOW" "${armed[@]}" \
 		-o "$TMP/x.pftrace" -- "${work[@]}" >"$out" 2>"$err" & ;;
 	esac
 	pid=$!
@@ -86,7 +95,7 @@ for v in record flight flight+latency; do
 	args=()
 	case $v in
 	flight) args=(--flight-recorder="$WINDOW") ;;
-	flight+latency) args=(--flight-recorder="$WINDOW" --trigger-latency=1000000) ;;
+	flight+latency) args=(--flight-recorder="$WINDOW" "${armed[@]}") ;;
 	esac
 	"$F2T" record -q "${args[@]}" -o "$TMP/m.pftrace" -- taskset -c 0 "$PINGPONG" $((ROUNDS * 6)) \
 		>/dev/null 2>"$TMP/merr" &
@@ -118,19 +127,40 @@ for v in "${variants[@]}"; do
 		"$(printf '%s\n' ${cpus[$v]} | sort -n | head -1)" "${cpus[$v]}"
 done
 
+# Each round's figures over record's in the same round, then the median of
+# those ratios: the host's speed drifts between rounds more than within one.
+echo "against record in the same round (median of the rounds' ratios): rt/s, CPU time per round trip"
+for v in flight flight+latency; do
+	read -ra a <<<"${rates[$v]:-}"
+	read -ra b <<<"${rates[record]:-}"
+	read -ra ca <<<"${cpus[$v]:-}"
+	read -ra cb <<<"${cpus[record]:-}"
+	[ ${#a[@]} -gt 0 ] && [ ${#a[@]} -eq ${#b[@]} ] && [ ${#ca[@]} -eq ${#cb[@]} ] || continue
+	r=$(for i in "${!a[@]}"; do echo "${a[$i]} ${b[$i]}"; done | awk '{ print $1 / $2 }' | fmedian)
+	c=$(for i in "${!ca[@]}"; do echo "${ca[$i]} ${cb[$i]}"; done | awk '{ print $1 / $2 }' | fmedian)
+	printf '%-15s %8.3f %8.3f\n' "$v" "$r" "$c"
+done
+
 # The latency trigger's programs, per run (kernel.bpf_stats_enabled, on for
 # one more run only: it adds two clock reads to every run it measures).
 if command -v bpftool >/dev/null && [ -w /proc/sys/kernel/bpf_stats_enabled ]; then
 	stats_was=$(cat /proc/sys/kernel/bpf_stats_enabled)
 	echo 1 >/proc/sys/kernel/bpf_stats_enabled
-	"$F2T" record -q --flight-recorder="$WINDOW" --trigger-latency=1000000 -o "$TMP/x.pftrace" \
-		-- "${work[@]}" >/dev/null 2>&1 &
+	"$F2T" record -q --flight-recorder="$WINDOW" "${armed[@]}" -o "$TMP/x.pftrace" \
+		-- taskset -c 0 "$PINGPONG" $((ROUNDS * 6)) >/dev/null 2>&1 &
 	pid=$!
+	sleep 0.5
+	s0=$(bpftool prog show 2>/dev/null | sed -n 's/.*name \(latency_[a-z_]*\).*run_time_ns \([0-9]*\) run_cnt \([0-9]*\).*/\1 \2 \3/p')
 	sleep 1
-	bpftool prog show 2>/dev/null |
-		sed -n 's/.*name \(latency_[a-z_]*\).*run_time_ns \([0-9]*\) run_cnt \([0-9]*\).*/\1 \2 \3/p' |
-		awk '$3 > 0 { printf "%s %.0f ns a run (%d runs); ", $1, $2 / $3, $3 } END { print "" }' |
-		sed 's/^/BPF, latency trigger armed (1 s of the ping-pong): /'
+	s1=$(bpftool prog show 2>/dev/null | sed -n 's/.*name \(latency_[a-z_]*\).*run_time_ns \([0-9]*\) run_cnt \([0-9]*\).*/\1 \2 \3/p')
+	# Over that second: each program's runs, time a run, time in all.
+	printf '%s\n' "$s0" "--" "$s1" |
+		awk '$1 == "--" { after = 1; next }
+		     !after { t[$1] = $2; c[$1] = $3; next }
+		     $3 > c[$1] { n = $3 - c[$1]; ns = $2 - t[$1]
+				  printf "%s %d runs, %.0f ns a run, %.1f us in all; ", $1, n, ns / n, ns / 1000 }
+		     END { print "" }' |
+		sed "s/^/BPF, latency trigger armed (${armed[*]}: 1 s of the ping-pong): /"
 	wait $pid
 	echo "$stats_was" >/proc/sys/kernel/bpf_stats_enabled
 fi

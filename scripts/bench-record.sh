@@ -54,8 +54,8 @@
 #                   wake-ups, realistic but noisy in a VM)
 #   VARIANTS="..."  only those (and untraced), e.g. "kernel-floor f2t-no-sample trace-cmd";
 #                   also f2t-flight and f2t-flight-latency (record
-#                   --flight-recorder=10, idle and with --trigger-latency
-#                   armed, never crossed), which only VARIANTS runs
+#                   --flight-recorder=10, idle and with --trigger-latency=4000
+#                   armed), which only VARIANTS runs
 #   F2T=./ftrace2trace  F2T_OLD=  PINGPONG=build/tests/helpers/pingpong
 set -u
 cd "$(dirname "$0")/.."
@@ -178,11 +178,13 @@ run_variant() {
 	f2t-old) "${n[@]}" "$F2T_OLD" record -o "$TMP/x.fxt" -- "$@" >"$out" 2>"$err" ;;
 	f2t-sample-all) "${n[@]}" "$F2T" record --sample-all -o "$TMP/x.fxt" -- "$@" >"$out" 2>"$err" ;;
 	f2t-no-sample) "${n[@]}" "$F2T" record --no-sample -o "$TMP/x.fxt" -- "$@" >"$out" 2>"$err" ;;
-	# The flight recorder armed (never triggered: the stop writes the
-	# window), idle and with its latency programs: only with VARIANTS.
+	# The flight recorder armed (the stop writes the window), idle and with
+	# its latency trigger at 4 ms, whose timer looks every millisecond, the
+	# most often (a wait the host causes may cross it: a snapshot, and on):
+	# only with VARIANTS.
 	f2t-flight) "${n[@]}" "$F2T" record --flight-recorder=10 -o "$TMP/x.fxt" -- "$@" >"$out" 2>"$err" ;;
-	f2t-flight-latency) "${n[@]}" "$F2T" record --flight-recorder=10 --trigger-latency=1000000 \
-		-o "$TMP/x.fxt" -- "$@" >"$out" 2>"$err" ;;
+	f2t-flight-latency) "${n[@]}" "$F2T" record --flight-recorder=10 --trigger-latency=4000 \
+		--max-snapshots=1000 -o "$TMP/x.fxt" -- "$@" >"$out" 2>"$err" ;;
 	# -B: no build-id pass after the run (perf 6.1's crashed on some
 	# machines); the workload has timed itself by then.
 	perf-sched) "${n[@]}" perf sched record -B -o "$TMP/perf.data" -- "$@" >"$out" 2>"$err" ;;
@@ -214,7 +216,7 @@ run_variant() {
 		l=$(sed -n 's/.*captured from .* CPUs, \([0-9]*\) events lost.*/\1/p' "$err")
 		lost[$v]+="${l:-?} "
 	fi
-	rm -f "$TMP/x.fxt" "$TMP/perf.data" "$TMP/tc.dat"
+	rm -f "$TMP/x.fxt" "$TMP"/x-*.fxt "$TMP/perf.data" "$TMP/tc.dat"
 }
 
 for mode in $MODES; do

@@ -157,8 +157,9 @@ int f2t_flight_arm(struct f2t_flight *f, uint64_t now)
 				      ", a trace_marker write holding \"%.40s\"", f->o.marker);
 		if (f->o.latency.threshold_ns)
 			snprintf(triggers + n, sizeof(triggers) - (size_t)n,
-				 ", a wakeup latency over %llu us",
-				 (unsigned long long)(f->o.latency.threshold_ns / 1000));
+				 ", a wakeup latency over %llu us (run queues looked at every %g ms)",
+				 (unsigned long long)(f->o.latency.threshold_ns / 1000),
+				 (double)f2t_latency_period(f->o.latency.threshold_ns) / 1e6);
 		fprintf(stderr, "ftrace2trace: flight recorder armed: the last %g s kept in "
 			"%lu KB per CPU (%s); snapshot on %s\n", f->o.secs, f->inst->buffer_kb,
 			f->o.fixed_size ? "-b: never grown" : "grown once the event rate is seen",
@@ -180,31 +181,94 @@ int f2t_flight_timeout_ms(const struct f2t_flight *f, uint64_t now)
 	return at <= now ? 0 : (int)((at - now + 999999) / 1000000);
 }
 
+/* An instant on a track of its own, written while tracing is on. */
+static void mark(struct f2t_flight *f, const char *text)
+{
+	if (tracefs_print_init(f->inst->ti) < 0 ||
+	    tracefs_printf(f->inst->ti, "N|%d|ftrace2trace|%s\n", (int)getpid(), text) < 0)
+		f2t_warn("flight recorder: cannot mark \"%.40s\" in the trace: %s", text,
+			 strerror(errno));
+	tracefs_print_close(f->inst->ti);
+}
+
 int f2t_flight_trigger(struct f2t_flight *f, const char *cause, uint64_t now)
 {
+	char text[sizeof(f->cause) + 32];
+
 	if (cause != f->cause)
 		snprintf(f->cause, sizeof(f->cause), "%s", cause);
 	f->trigger_ns = now;
 	f->due_ns = now + f->o.after_ns;
-	/* The trigger, as an instant on a track of its own, while tracing is on. */
 	for (char *p = f->cause; *p; p++)
 		if (*p == '|' || *p == '\n')
 			*p = '/';	/* a field separator of the marker */
-	if (tracefs_print_init(f->inst->ti) < 0 ||
-	    tracefs_printf(f->inst->ti, "N|%d|ftrace2trace|snapshot trigger: %s\n",
-			   (int)getpid(), f->cause) < 0)
-		f2t_warn("flight recorder: cannot mark the trigger in the trace: %s",
-			 strerror(errno));
-	tracefs_print_close(f->inst->ti);
+	snprintf(text, sizeof(text), "snapshot trigger: %s", f->cause);
+	mark(f, text);
 	if (!f2t_quiet)
 		fprintf(stderr, "ftrace2trace: snapshot triggered: %s\n", f->cause);
 	return 0;
 }
 
+/* The first waiting thread the latency trigger reports, or 0; sets f->cause. */
+static int find_waiting(struct f2t_flight *f)
+{
+	struct f2t_latency_rec hit;
+	int n;
+
+	while ((n = f2t_latency_read(f->lat, &hit)) > 0) {
+		if (hit.kind != F2T_LATENCY_WAITING)
+			continue;	/* the end of a wait of an earlier window */
+		/*
+		 * A wait begun before the rings' last growth is no trigger: the
+		 * kernel traced nothing while it grew them (no window can show
+		 * the wait's start), and the growth itself may have been what
+		 * kept the CPU from the thread.
+		 */
+		if (hit.at_ns - hit.wait_ns >= f->grown_ns)
+			break;
+		if (f2t_verbose)
+			f2t_info("flight recorder: %s (tid %u) waited %.1f ms to run across the "
+				 "rings' growth: not a trigger", hit.comm, hit.tid,
+				 (double)hit.wait_ns / 1e6);
+	}
+	if (n <= 0)
+		return n;
+	f->waiting_tid = hit.tid;
+	snprintf(f->cause, sizeof(f->cause),
+		 "%s (tid %u, pid %u) waiting to run for %.1f ms since its wakeup, on CPU %u",
+		 hit.comm, hit.tid, hit.tgid, (double)hit.wait_ns / 1e6, hit.cpu);
+	return 1;
+}
+
+/*
+ * The end of the trigger's wait, marked and said: its whole length.  The
+ * snapshot then ends --after past it (it shows how the stall ended).
+ */
+static void wait_ended(struct f2t_flight *f, const struct f2t_latency_rec *hit, uint64_t now)
+{
+	char text[160];
+
+	if (hit->kind == F2T_LATENCY_GONE)
+		snprintf(text, sizeof(text), "wakeup latency of %s (tid %u, pid %u) unknown: "
+			 "it ran and exited between two looks", hit->comm, hit->tid, hit->tgid);
+	else
+		snprintf(text, sizeof(text), "wakeup latency %s%.3f ms of %s (tid %u, pid %u) on CPU %u",
+			 hit->kind == F2T_LATENCY_AT_MOST ? "at most " : "",
+			 (double)hit->wait_ns / 1e6, hit->comm, hit->tid, hit->tgid, hit->cpu);
+	for (char *p = text; *p; p++)
+		if (*p == '|' || *p == '\n')
+			*p = '/';
+	mark(f, text);
+	if (!f2t_quiet)
+		fprintf(stderr, "ftrace2trace: %s\n", text);
+	f->waiting_tid = 0;
+	if (now + f->o.after_ns > f->due_ns)
+		f->due_ns = now + f->o.after_ns;
+}
+
 /* The first trigger of the window, or 0; sets f->cause. */
 static int find_trigger(struct f2t_flight *f, const struct pollfd *pfd, bool usr1)
 {
-	struct f2t_latency_rec hit;
 	char marker[sizeof(f->cause) - 32];
 	int n;
 
@@ -217,20 +281,12 @@ static int find_trigger(struct f2t_flight *f, const struct pollfd *pfd, bool usr
 		snprintf(f->cause, sizeof(f->cause), "%s", marker);
 	if (n)
 		return n;
-	n = pfd[1].revents ? f2t_latency_read(f->lat, &hit) : 0;
-	if (n > 0) {
-		hit.comm[sizeof(hit.comm) - 1] = '\0';
-		snprintf(f->cause, sizeof(f->cause),
-			 "wakeup latency %.3f ms of %s (tid %u, pid %u) on CPU %u",
-			 (double)(hit.run_ns - hit.wake_ns) / 1e6, hit.comm, hit.tid, hit.tgid,
-			 hit.cpu);
-	}
-	return n;
+	return pfd[1].revents ? find_waiting(f) : 0;
 }
 
 int f2t_flight_check(struct f2t_flight *f, const struct pollfd *pfd, bool usr1, uint64_t now)
 {
-	int n;
+	int n = 0;
 
 	if (now >= f->next_check_ns) {
 		size_rings(f, now);
@@ -245,7 +301,10 @@ int f2t_flight_check(struct f2t_flight *f, const struct pollfd *pfd, bool usr1, 
 
 		if (pfd[0].revents && f2t_markwatch_read(&f->mw, ignored, sizeof(ignored)) < 0)
 			return -EIO;
-		if (pfd[1].revents && f2t_latency_read(f->lat, &hit) < 0)
+		while (pfd[1].revents && (n = f2t_latency_read(f->lat, &hit)) > 0)
+			if (hit.kind != F2T_LATENCY_WAITING && hit.tid == f->waiting_tid)
+				wait_ended(f, &hit, now);
+		if (n < 0)
 			return -EIO;
 		return now >= f->due_ns;
 	}
@@ -278,6 +337,7 @@ uint64_t f2t_flight_keep_from(const struct f2t_flight *f, uint64_t now)
 void f2t_flight_taken(struct f2t_flight *f)
 {
 	f->trigger_ns = f->due_ns = 0;
+	f->waiting_tid = 0;
 }
 
 char *f2t_flight_name(const char *path, const char *ext, unsigned int k)

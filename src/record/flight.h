@@ -48,6 +48,7 @@ struct f2t_flight {
 	uint64_t trigger_ns;		/* the pending snapshot's trigger; 0: none */
 	uint64_t due_ns;		/* when it is taken */
 	char cause[320];		/* what triggered it */
+	uint32_t waiting_tid;		/* the trigger's waiting thread, until it ran */
 	struct f2t_textbuf tasks;	/* the /proc snapshot of when it was armed */
 };
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The flight recorder's latency trigger (--trigger-latency): the BPF
- * program of bpf/latency.bpf.c measures each watched thread's wait from
- * its wakeup to its running, in the kernel, as it happens, and hands the
- * recorder the waits longer than the threshold.  A build without clang,
+ * program of bpf/latency.bpf.c looks at each CPU's run queue every period
+ * for a watched thread waiting to run, since a wakeup, longer than the
+ * threshold, in the kernel, as it happens; it hands the recorder that
+ * thread and, once it ran, its whole wait.  A build without clang,
  * bpftool or libbpf has only a stub that says so.
  */
 #ifndef F2T_LATENCY_H
@@ -17,6 +18,7 @@
 
 struct f2t_latency_opts {
 	uint64_t threshold_ns;		/* longer waits trigger */
+	int ncpus;
 	enum f2t_sample_scope scope;	/* whose wakeups (filtered in the kernel) */
 	pid_t child;			/* F2T_SCOPE_COMMAND: the held child */
 	const pid_t *pids;		/* F2T_SCOPE_PIDS */
@@ -24,6 +26,22 @@ struct f2t_latency_opts {
 };
 
 struct f2t_latency;
+
+/**
+ * f2t_latency_period() - how often each run queue is looked at
+ * @threshold_ns: the trigger's threshold
+ *
+ * A quarter of the threshold, within 1 ms (a timer's cost, and the
+ * scheduler's clock moves only at a tick of 1-4 ms on a CPU that does not
+ * switch) and 50 ms.  A wait is seen once it has lasted the threshold
+ * plus up to this and a tick.
+ */
+static inline uint64_t f2t_latency_period(uint64_t threshold_ns)
+{
+	uint64_t p = threshold_ns / 4;
+
+	return p < 1000000 ? 1000000 : p > 50000000 ? 50000000 : p;
+}
 
 /**
  * f2t_latency_open() - load and attach the latency trigger
@@ -43,7 +61,8 @@ int f2t_latency_open(struct f2t_latency **out, const struct f2t_latency_opts *o)
 int f2t_latency_fd(const struct f2t_latency *l);
 
 /**
- * f2t_latency_read() - the longest wait the ring holds, emptying it
+ * f2t_latency_read() - the next record: a thread waiting too long, or the
+ * end of such a wait (struct f2t_latency_rec)
  * @hit: filled in when there was one
  *
  * Return: 1 with @hit filled, 0 when the ring was empty, or negative errno.

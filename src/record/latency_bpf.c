@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * The latency trigger through libbpf and the skeleton bpftool generated
- * from bpf/latency.bpf.c.  Nothing is read while no wait crosses the
- * threshold: the ring wakes us only for a record.
+ * from bpf/latency.bpf.c: its program runs from a cpu-clock perf event on
+ * each CPU, which samples nothing (no ring), every period_ns.  Nothing is
+ * read while no wait crosses the threshold: the ring wakes us only for a
+ * record.
  */
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -12,22 +14,27 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "latency.skel.h"
 #include "record/bpf_targets.h"
 #include "record/latency.h"
-#include "record/procsnap.h"
 #include "util/log.h"
 
 #define BTF_PATH "/sys/kernel/btf/vmlinux"
 
+#define QUEUE 32	/* records taken from the ring at once */
+
 struct f2t_latency {
 	struct latency_bpf *skel;
 	struct ring_buffer *rb;
-	struct f2t_latency_rec worst;
-	int found;
+	int *fds;		/* the timers, one per online CPU */
+	struct bpf_link **links;
+	int nfds;
+	struct f2t_latency_rec queue[QUEUE];
+	int head, len;
 };
 
 /* Whether struct @type of the kernel has a member @member. */
@@ -45,8 +52,8 @@ static bool has_member(const struct btf *btf, const char *type, const char *memb
 
 /*
  * The program reads the scheduler's delay accounting (CONFIG_SCHED_INFO)
- * and the run queue through the CFS one (CONFIG_FAIR_GROUP_SCHED): said
- * here in words, not as a relocation the verifier refuses.
+ * and the run queue through a task's CFS one (CONFIG_FAIR_GROUP_SCHED):
+ * said here in words, not as a relocation the verifier refuses.
  */
 static int kernel_has_fields(void)
 {
@@ -56,7 +63,8 @@ static int kernel_has_fields(void)
 	if (!btf)
 		return 0;	/* the load will say what is wrong */
 	if (!has_member(btf, "sched_info", "last_queued") ||
-	    !has_member(btf, "sched_info", "run_delay")) {
+	    !has_member(btf, "sched_info", "run_delay") ||
+	    !has_member(btf, "sched_entity", "exec_start")) {
 		f2t_err("--trigger-latency: this kernel keeps no scheduling delays "
 			"(built without CONFIG_SCHED_INFO: no /proc/PID/schedstat)");
 		err = -ENOTSUP;
@@ -69,70 +77,47 @@ static int kernel_has_fields(void)
 	return err;
 }
 
-#ifndef PIDFD_THREAD
-#define PIDFD_THREAD O_EXCL	/* linux/pidfd.h, Linux 6.9 */
-#endif
-
-/* The unsigned number after @key in @text; false when absent. */
-static bool field_after(const char *text, const char *key, unsigned long long *v)
-{
-	const char *p = strstr(text, key);
-
-	return p && sscanf(p + strlen(key), "%llu", v) == 1;
-}
-
-/*
- * A watched thread already there gets its storage as the program would
- * give it at a run: its total wait to run so far (schedstat's second
- * field) and its involuntary switches.  Without it, the first wait the
- * thread ends after the arming could not be measured.  BPF_NOEXIST: what
- * a switch wrote first stays.  A thread gone meanwhile is skipped.
- */
-static int seed_thread(int taskdir, long tgid, long tid, void *ctx)
-{
-	struct f2t_latency_seen v = { .wanted = 1 };
-	unsigned long long run_time, run_delay, nivcsw;
-	char buf[16384];	/* status: its Cpus and Mems lines grow with the machine */
-	int map_fd = *(const int *)ctx, pidfd;
-
-	if (f2t_proc_read_task(taskdir, tid, "schedstat", buf, sizeof(buf)) <= 0 ||
-	    sscanf(buf, "%llu %llu", &run_time, &run_delay) != 2 ||
-	    f2t_proc_read_task(taskdir, tid, "status", buf, sizeof(buf)) <= 0 ||
-	    !field_after(buf, "\nnonvoluntary_ctxt_switches:", &nivcsw))
-		return 0;
-	v.run_delay = run_delay;
-	v.nivcsw = nivcsw;
-	pidfd = (int)syscall(SYS_pidfd_open, (pid_t)tid, PIDFD_THREAD);
-	if (pidfd < 0)
-		return 0;
-	bpf_map_update_elem(map_fd, &pidfd, &v, BPF_NOEXIST);
-	close(pidfd);
-	return 0;
-}
-
-/* The watched threads there now: the held child's, the -p ones', or all. */
-static void seed_threads(int map_fd, const struct f2t_latency_opts *o)
-{
-	/* A pid of 0 would walk every process. */
-	if (o->scope == F2T_SCOPE_COMMAND && o->child > 0)
-		f2t_proc_each_thread(o->child, seed_thread, &map_fd);
-	for (size_t i = 0; o->scope == F2T_SCOPE_PIDS && i < o->npids; i++)
-		if (o->pids[i] > 0)
-			f2t_proc_each_thread(o->pids[i], seed_thread, &map_fd);
-	if (o->scope == F2T_SCOPE_ALL)
-		f2t_proc_each_thread(0, seed_thread, &map_fd);
-}
-
 static int take(void *ctx, void *data, size_t size)
 {
 	struct f2t_latency *l = ctx;
-	const struct f2t_latency_rec *r = data;
 
-	if (size != sizeof(*r))
-		return 0;	/* cannot happen: the program writes only these */
-	if (!l->found || r->run_ns - r->wake_ns > l->worst.run_ns - l->worst.wake_ns)
-		l->worst = *r;
-	l->found = 1;
+	if (size != sizeof(l->queue[0]) || l->len == QUEUE)
+		return 0;	/* not ours; or more at once than a trigger needs */
+	memcpy(&l->queue[(l->head + l->len++) % QUEUE], data, size);
+	return 0;
+}
+
+/*
+ * One cpu-clock event per online CPU, firing every @period_ns, with the
+ * program attached.  A CPU offline now is not looked at.
+ */
+static int open_timers(struct f2t_latency *l, int ncpus, uint64_t period_ns)
+{
+	struct perf_event_attr a = {
+		.size = sizeof(a),
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = period_ns,
+	};
+
+	l->fds = calloc((size_t)ncpus, sizeof(*l->fds));
+	l->links = calloc((size_t)ncpus, sizeof(*l->links));
+	if (!l->fds || !l->links)
+		return -ENOMEM;
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		int fd = (int)syscall(SYS_perf_event_open, &a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		struct bpf_link *link;
+
+		if (fd < 0 && errno == ENODEV)
+			continue;
+		if (fd < 0)
+			return -errno;
+		l->fds[l->nfds++] = fd;
+		link = bpf_program__attach_perf_event(l->skel->progs.latency_scan, fd);
+		if (!link)
+			return -errno;
+		l->links[l->nfds - 1] = link;
+	}
 	return 0;
 }
 
@@ -184,11 +169,15 @@ int f2t_latency_open(struct f2t_latency **out, const struct f2t_latency_opts *o)
 		goto out;
 	}
 	err = latency_bpf__attach(l->skel);
+	if (err) {
+		f2t_err("--trigger-latency: cannot attach to the sched_process_fork tracepoint: %s",
+			strerror(-err));
+		goto out;
+	}
+	err = open_timers(l, o->ncpus, f2t_latency_period(o->threshold_ns));
 	if (err)
-		f2t_err("--trigger-latency: cannot attach to the sched_switch and "
-			"sched_process_fork tracepoints: %s", strerror(-err));
-	else
-		seed_threads(bpf_map__fd(l->skel->maps.seen), o);
+		f2t_err("--trigger-latency: cannot run the BPF program from a cpu-clock perf "
+			"event on each CPU: %s", strerror(-err));
 out:
 	if (err)
 		f2t_latency_close(l);
@@ -208,21 +197,33 @@ int f2t_latency_read(struct f2t_latency *l, struct f2t_latency_rec *hit)
 
 	if (!l)
 		return 0;
-	l->found = 0;
-	n = ring_buffer__consume(l->rb);
-	if (n < 0) {
-		f2t_err("reading the latency trigger's ring buffer: %s", strerror(-n));
-		return n;
+	if (!l->len) {
+		l->head = 0;
+		n = ring_buffer__consume(l->rb);
+		if (n < 0) {
+			f2t_err("reading the latency trigger's ring buffer: %s", strerror(-n));
+			return n;
+		}
+		if (!l->len)
+			return 0;
 	}
-	if (l->found)
-		*hit = l->worst;
-	return l->found;
+	*hit = l->queue[l->head];
+	hit->comm[sizeof(hit->comm) - 1] = '\0';
+	l->head = (l->head + 1) % QUEUE;
+	l->len--;
+	return 1;
 }
 
 void f2t_latency_close(struct f2t_latency *l)
 {
 	if (!l)
 		return;
+	for (int i = 0; i < l->nfds; i++) {
+		bpf_link__destroy(l->links[i]);
+		close(l->fds[i]);
+	}
+	free(l->links);
+	free(l->fds);
 	ring_buffer__free(l->rb);
 	latency_bpf__destroy(l->skel);
 	free(l);

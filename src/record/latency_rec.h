@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the wakeup-latency trigger's BPF program (bpf/latency.bpf.c) hands
- * the recorder: one record per wakeup of a watched thread that waited
- * longer than the threshold to run.  Included by the BPF program too, so
- * it uses the kernel's __u32/__u64 only.
+ * the recorder: a record when a watched thread has waited longer than the
+ * threshold to run since its wakeup, and another once it ran.  Included by
+ * the BPF program too, so it uses the kernel's __u32/__u64 only.
  */
 #ifndef F2T_LATENCY_REC_H
 #define F2T_LATENCY_REC_H
@@ -12,24 +12,20 @@
 #include <linux/types.h>
 #endif
 
-struct f2t_latency_rec {
-	__u64 wake_ns;		/* sched_wakeup(_new), bpf_ktime_get_ns() */
-	__u64 run_ns;		/* the sched_switch that ran it */
-	__u32 tid, tgid;
-	__u32 cpu;		/* where it ran */
-	__u32 pad;
-	char comm[16];
+enum {
+	F2T_LATENCY_WAITING = 1,	/* still waiting, wait_ns so far */
+	F2T_LATENCY_ENDED,		/* a WAITING one ran: wait_ns in all */
+	F2T_LATENCY_AT_MOST,		/* the same, wait_ns an upper bound */
+	F2T_LATENCY_GONE,		/* a WAITING one exited before it was seen to run */
 };
 
-/*
- * What the program keeps of a watched thread, in task storage: its waits
- * up to its previous run and its involuntary switches then.  The recorder
- * writes it too, for the threads already there at the arming (from /proc).
- */
-struct f2t_latency_seen {
-	__u64 run_delay;	/* sched_info.run_delay after that run's wait */
-	__u64 nivcsw;
-	__u64 wanted;		/* 0: a thread of no watched process */
+struct f2t_latency_rec {
+	__u64 wait_ns;
+	__u64 at_ns;		/* when seen, bpf_ktime_get_ns() */
+	__u32 tid, tgid;
+	__u32 cpu;		/* whose run queue it waited on */
+	__u32 kind;		/* F2T_LATENCY_* */
+	char comm[16];
 };
 
 #endif

@@ -371,6 +371,7 @@ static int setup(struct run *r)
 			.secs = o->flight_secs, .after_ns = (uint64_t)o->after_ms * 1000000,
 			.fixed_size = o->buffer_kb != 0, .marker = o->trigger_marker,
 			.latency = { .threshold_ns = o->trigger_latency_ns, .scope = scope_of(o),
+				     .ncpus = r->inst.ncpus,
 				     .child = r->child.pid, .pids = o->pids, .npids = o->npids },
 		};
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * stall [SECONDS [STALL_MS [busy|late]]]: one rare scheduling stall.  A
+ * stall [SECONDS [STALL_MS [busy|late|other]]]: one rare scheduling stall.  A
  * thread named "stall-worker" wakes every 2 ms for SECONDS (default 8); once, at a
  * random moment between 2.5 s and SECONDS - 1.5 s, a thread named
  * "stall-hog" becomes SCHED_FIFO and spins STALL_MS (default 40) on the
@@ -18,6 +18,8 @@
  * it: one long wait to run that no wakeup began.  With "late" the worker
  * first sleeps until 5 ms into the spin, so that its first wakeup is the
  * one that waits (a recorder attached with -p meanwhile sees it asleep).
+ * With "other" the worker stays SCHED_OTHER: its long wait is in the fair
+ * class's run queue, not the real-time one.
  */
 #define _GNU_SOURCE	/* pthread_setname_np, CPU_SET */
 #include <pthread.h>
@@ -35,7 +37,7 @@
 static double seconds = 8;
 static long stall_ms = 40;
 static volatile pid_t worker_tid;
-static int busy, late_start;
+static int busy, late_start, other;
 static int64_t hog_from;	/* when the hog begins to spin, CLOCK_MONOTONIC ns */
 
 static int64_t now_ns(void)
@@ -79,7 +81,8 @@ static void *worker(void *arg)
 		printf("stall: worst wait 0 us, 0 wakeups (busy)\n");
 		return NULL;
 	}
-	fifo(10);
+	if (!other)
+		fifo(10);
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	if (late_start) {
 		next.tv_sec = (time_t)((hog_from + 5000000) / 1000000000);
@@ -135,8 +138,9 @@ int main(int argc, char **argv)
 		stall_ms = atol(argv[2]);
 	busy = argc > 3 && !strcmp(argv[3], "busy");
 	late_start = argc > 3 && !strcmp(argv[3], "late");
-	if (seconds < 4 || stall_ms < 1 || (argc > 3 && !busy && !late_start)) {
-		fprintf(stderr, "usage: stall [SECONDS (4 or more) [STALL_MS [busy|late]]]\n");
+	other = argc > 3 && !strcmp(argv[3], "other");
+	if (seconds < 4 || stall_ms < 1 || (argc > 3 && !busy && !late_start && !other)) {
+		fprintf(stderr, "usage: stall [SECONDS (4 or more) [STALL_MS [busy|late|other]]]\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);

@@ -5,12 +5,15 @@
 #   run) with --flight-recorder=2 --trigger-latency=10000: exactly one
 #   snapshot, holding the stall (Perfetto's thread_state: the worker runnable
 #   30 ms or more, its name), beginning about 2 s before the stall and ending
-#   after it, the trigger an instant naming the thread, no data-loss stat;
-#   the trigger's latency the trace's runnable state within 1 ms, and report's
+#   after it, the trigger an instant naming the thread while it still
+#   waits, a second instant with its whole wait once it ran, no data-loss
+#   stat; that wait the trace's runnable state within 1 ms, and report's
 #   longest wait on the kept capture (-k); .fxt with the .pftrace's slices;
 # - a preemption of a spinning worker as long does not trigger;
 # - with -p, a thread asleep across the arming whose first wakeup waits:
-#   it triggers;
+#   it triggers; a SCHED_OTHER worker's stall (the fair class's queue) too;
+# - a ping-pong preempted for milliseconds hundreds of times by a spinning
+#   thread on its CPU: no trigger unless a wakeup's wait was that long;
 # - rings grown under a ping-pong: the snapshot reaches the end on the busy
 #   CPU, with no hole where the kernel grew them;
 # - SIGUSR1 during --flight-recorder=1: a snapshot of about the last second;
@@ -56,8 +59,10 @@ else
 	ls stall-*.pftrace >/dev/null 2>&1 && fail "more than one snapshot: $(ls)"
 	read -r worker from to < <(sed -n 's/^stall: worker=\([0-9]*\) hog=[0-9]* from=\([0-9]*\) to=\([0-9]*\)/\1 \2 \3/p' stall.out)
 	[ -n "${worker:-}" ] || fail "the stall helper said nothing: $(cat stall.out)"
-	grep -q "snapshot triggered: wakeup latency [0-9.]* ms of stall-worker (tid $worker," stall.err ||
-		fail "the trigger is not the worker's latency: $(cat stall.err)"
+	grep -q "snapshot triggered: stall-worker (tid $worker, pid [0-9]*) waiting to run for [0-9.]* ms since its wakeup" stall.err ||
+		fail "the trigger is not the worker's wait: $(cat stall.err)"
+	grep -q "^ftrace2trace: wakeup latency [0-9.]* ms of stall-worker (tid $worker," stall.err ||
+		fail "the end of the worker's wait is not said: $(cat stall.err)"
 	for f in stall.pftrace stall.json; do
 		long=$(q $f "select count(*) from thread_state s join thread t using (utid) where t.tid = $worker and t.name = 'stall-worker' and s.state like 'R%' and s.dur >= 30000000 and s.ts >= $from - 5000000 and s.ts <= $to;")
 		[ "$long" = 1 ] || fail "$f: no long runnable state of stall-worker ($worker) during the stall ($long)"
@@ -68,12 +73,14 @@ else
 		[ "$after" -ge 0 ] || fail "$f: the window ends $after ms after the stall's end"
 		# The kernel's own events time the same wait the trigger measured
 		# from the scheduler's delay accounting.
-		said=$(sed -n 's/.*snapshot triggered: wakeup latency \([0-9.]*\) ms.*/\1/p' stall.err)
+		said=$(sed -n 's/^ftrace2trace: wakeup latency \([0-9.]*\) ms.*/\1/p' stall.err)
 		r_ms=$(q $f "select max(s.dur) / 1e6 from thread_state s join thread t using (utid) where t.tid = $worker and s.state like 'R%' and s.ts >= $from - 5000000 and s.ts <= $to;")
 		awk -v a="$said" -v b="$r_ms" 'BEGIN { d = a - b; exit !(d < 1 && d > -1) }' ||
 			fail "$f: the trigger said $said ms, the trace's runnable state lasts $r_ms ms"
-		inst=$(q $f "select count(*) from instant where name like 'snapshot trigger: wakeup latency % ms of stall-worker (tid $worker,%';")
+		inst=$(q $f "select count(*) from instant where name like 'snapshot trigger: stall-worker (tid $worker,%waiting to run%';")
 		[ "$inst" = 1 ] || fail "$f: no trigger instant naming the worker"
+		inst=$(q $f "select count(*) from instant where name like 'wakeup latency % ms of stall-worker (tid $worker,%';")
+		[ "$inst" = 1 ] || fail "$f: no instant with the worker's whole wait"
 		no_loss $f
 	done
 	# Every format holds the same window (Perfetto's FXT importer gives the
@@ -109,8 +116,8 @@ if [ $bpf = 1 ]; then
 fi
 
 # 1c. A thread there before the arming (-p), asleep across it, whose first
-#     wakeup after it waits behind the hog: caught, as the recorder gives
-#     the threads already there their storage from /proc.
+#     wakeup after it waits behind the hog: caught, as any thread the run
+#     queues hold.
 if [ $bpf = 1 ]; then
 	"$STALL" 6 40 late >late.out 2>&1 &
 	S=$!
@@ -120,9 +127,52 @@ if [ $bpf = 1 ]; then
 	wait $S
 	read -r worker from to < <(sed -n 's/^stall: worker=\([0-9]*\) hog=[0-9]* from=\([0-9]*\) to=\([0-9]*\)/\1 \2 \3/p' late.out)
 	[ -n "${worker:-}" ] || fail "the stall helper said nothing: $(cat late.out)"
-	grep -q "snapshot triggered: wakeup latency [0-9.]* ms of stall-worker (tid $worker," late.err ||
+	grep -q "snapshot triggered: stall-worker (tid $worker," late.err ||
 		fail "the first wakeup after the arming of a thread asleep across it did not trigger: $(grep 'triggered' late.err)"
-	ok "a thread asleep since before the arming: its first wakeup's wait triggered ($(sed -n 's/.*wakeup latency \([0-9.]*\) ms.*/\1/p' late.err) ms)"
+	ok "a thread asleep since before the arming: its first wakeup's wait triggered ($(sed -n 's/^ftrace2trace: wakeup latency \([0-9.]*\) ms.*/\1/p' late.err) ms in all)"
+fi
+
+# 1e. The same stall of a SCHED_OTHER worker: its wait is in the fair
+#     class's run queue (a tree, maybe under a cgroup's group entity).
+if [ $bpf = 1 ]; then
+	"$F2T" record --flight-recorder=2 --trigger-latency=10000 -o fair.pftrace \
+		-- "$STALL" 5 40 other >fair.out 2>fair.err
+	read -r worker from to < <(sed -n 's/^stall: worker=\([0-9]*\) hog=[0-9]* from=\([0-9]*\) to=\([0-9]*\)/\1 \2 \3/p' fair.out)
+	[ -n "${worker:-}" ] || fail "the stall helper said nothing: $(cat fair.out)"
+	grep -q "snapshot triggered: stall-worker (tid $worker," fair.err ||
+		fail "a SCHED_OTHER worker's stall did not trigger: $(grep 'triggered' fair.err)"
+	said=$(sed -n 's/^ftrace2trace: wakeup latency \([0-9.]*\) ms of stall-worker.*/\1/p' fair.err)
+	r_ms=$(q fair.pftrace "select max(s.dur) / 1e6 from thread_state s join thread t using (utid) where t.tid = $worker and s.state like 'R%' and s.ts >= $from - 5000000 and s.ts <= $to;")
+	awk -v a="${said:-0}" -v b="${r_ms:-0}" 'BEGIN { d = a - b; exit !(b >= 30 && d < 1 && d > -1) }' ||
+		fail "SCHED_OTHER worker: the trigger said ${said:-nothing} ms, the trace's runnable state lasts ${r_ms:-?} ms"
+	ok "a SCHED_OTHER worker's 40 ms stall triggered ($said ms, the trace's R $r_ms ms)"
+fi
+
+# 1f. A spinning thread sharing CPU 0 with a ping-pong: the ping-pong's
+#     threads are preempted by it hundreds of times for milliseconds, and
+#     only a wait that began with a wakeup may trigger.  Which kind each
+#     long wait was is read from Perfetto's thread states (the state before
+#     the runnable one: running, or asleep).
+if [ $bpf = 1 ]; then
+	taskset -c 0 sh -c 'while :; do :; done' &
+	H=$!
+	"$F2T" record --flight-recorder=10 --trigger-latency=2000 -o mixed.pftrace \
+		-- taskset -c 0 "$PINGPONG" 200000 >/dev/null 2>mixed.err
+	rc=$?
+	kill $H
+	wait $H 2>/dev/null
+	[ $rc = 0 ] || grep -q "snapshot triggered" mixed.err || fail "ping-pong beside a spinning thread: exit $rc: $(cat mixed.err)"
+	kinds=$(q mixed.pftrace "with st as (select t.name, s.state, s.dur, lag(s.state) over (partition by s.utid order by s.ts) prev from thread_state s join thread t using (utid) where t.name in ('ping', 'pong')) select sum(prev = 'Running') || ',' || sum(prev like 'S%' or prev like 'D%') from st where state like 'R%' and dur > 2000000;")
+	preempted=${kinds%,*} woken=${kinds#*,}
+	[ "${preempted:-0}" -ge 20 ] || skip_note="only ${preempted:-0} preempted waits over 2 ms: a weak check"
+	if grep -q "snapshot triggered: p[io]ng (tid" mixed.err; then
+		[ "${woken:-0}" -ge 1 ] ||
+			fail "a preempted wait triggered: $(grep 'snapshot triggered' mixed.err); the trace has $preempted preempted waits over 2 ms and no woken one"
+		seen="a wakeup's wait over 2 ms triggered, as it should"
+	else
+		seen="no trigger"
+	fi
+	ok "a ping-pong beside a spinning thread: $preempted waits over 2 ms after a preemption, ${woken:-0} after a wakeup; $seen${skip_note:+ ($skip_note)}"
 fi
 
 # 1d. Rings grown while armed (a ping-pong at full speed): the snapshot holds
@@ -221,7 +271,7 @@ P=$!
 sleep 2
 ours_left $P || fail "no instance while recording: $(ls "$T/instances")"
 if [ $bpf = 1 ] && command -v bpftool >/dev/null; then
-	bpftool prog list | grep -q latency_switch || fail "the latency program is not attached while armed"
+	bpftool prog list | grep -q latency_scan || fail "the latency program is not attached while armed"
 fi
 kill -INT $P
 wait $P || fail "SIGINT while armed: exit $?: $(cat int.err)"
@@ -229,7 +279,7 @@ grep -q "snapshot triggered: stop: signal" int.err || fail "no stop window: $(ca
 [ -s int.pftrace ] || fail "no snapshot at the stop"
 ours_left $P && fail "an instance of the run is left: $(ls "$T/instances")"
 if [ $bpf = 1 ] && command -v bpftool >/dev/null; then
-	bpftool prog list | grep -q latency_switch && fail "the latency program is still loaded"
+	bpftool prog list | grep -q latency_scan && fail "the latency program is still loaded"
 fi
 ok "SIGINT while armed: the window of the stop written, the instances removed, BPF detached"
 exit 0
