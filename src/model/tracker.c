@@ -5,13 +5,6 @@
 
 #include "model/tracker.h"
 
-struct f2t_tracker {
-	struct f2t_tasks *tasks;
-	const struct f2t_tasks *hints;
-	/* Per CPU: the task the last switch put there (-1: not known yet). */
-	int32_t current[F2T_MAX_CPUS];
-};
-
 struct f2t_tracker *f2t_tracker_new(struct f2t_tasks *tasks, const struct f2t_tasks *hints)
 {
 	struct f2t_tracker *t = calloc(1, sizeof(*t));
@@ -58,17 +51,10 @@ static inline struct f2t_task *task(struct f2t_tracker *t, int32_t tid,
 static inline int seen(struct f2t_tracker *t, const struct f2t_event *ev, int32_t tid,
 		       const char *comm, int32_t prio)
 {
-	struct f2t_task *tk;
-
-	if (tid == 0)		/* the idle tasks: one koid, named by their own records */
-		return 0;
-	tk = task(t, tid, ev);
-	if (!tk)
+	/* Made first when not known, then named as a known one is. */
+	if (!f2t_tracker_saw(t, tid, comm, ev->comm_words, prio) &&
+	    (!new_task(t, tid, ev) || !f2t_tracker_saw(t, tid, comm, ev->comm_words, prio)))
 		return -ENOMEM;
-	if (comm)
-		f2t_task_name(tk, comm, ev->comm_words);
-	if (prio >= 0)
-		tk->prio = prio;
 	return 0;
 }
 
@@ -109,8 +95,8 @@ int f2t_tracker_learn(struct f2t_tracker *t, const struct f2t_event *ev)
 	return ev->pid > 0 && !task(t, ev->pid, ev) ? -ENOMEM : 0;
 }
 
-int f2t_tracker_event(struct f2t_tracker *t, const struct f2t_event *ev,
-		      struct f2t_stats *st)
+int f2t_tracker_event_slow(struct f2t_tracker *t, const struct f2t_event *ev,
+			   struct f2t_stats *st)
 {
 	struct f2t_task *tk;
 	int ret = 0;

@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/uio.h>
 
 #include "model/event.h"
 #include "model/tasks.h"
@@ -54,6 +55,7 @@ struct pf_bundle {
 	uint64_t last_switch_ts, last_waking_ts;
 	struct pb_buf col[PF_NCOLUMNS];	/* packed varints */
 	struct pb_buf events;		/* FtraceEvent fields, each whole */
+	struct pb_buf frame;		/* what pf_bundle_pieces() adds around the buffers */
 	struct f2t_intern comms;	/* the comms the compact events name, by index */
 	/* Most events name the few tasks that run there: asked by pid first. */
 	struct pf_comm_memo memo[PF_COMM_MEMO];
@@ -69,17 +71,95 @@ static inline bool pf_bundle_full(const struct pf_bundle *bb)
 	return bb->nevents >= 8192 || bb->events.len >= (64u << 10);
 }
 
+/* pf_bundle_switch()'s and pf_bundle_waking()'s comm past their memo: interned, and remembered in @m. */
+int64_t pf_bundle_comm_intern(struct pf_bundle *bb, struct pf_comm_memo *m, int32_t pid,
+			      const char *s);
+
+/*
+ * The compact events below are inline, as the tracker's path for them
+ * (model/tracker.h): two in three events of a scheduling trace come here,
+ * and the calls cost as much as the work.
+ */
+
+/* The index of task @pid's @comm, by way of the memo of the last one it had. */
+static inline int64_t pf_bundle_comm(struct pf_bundle *bb, int32_t pid, const char *comm,
+				     bool words)
+{
+	struct pf_comm_memo *m = &bb->memo[(uint32_t)pid % PF_COMM_MEMO];
+	const char *s = comm ? comm : "";
+
+	if (m->gen == bb->gen && m->pid == pid &&
+	    (words && comm ? f2t_comm_eq_words(m->comm, s) : f2t_comm_eq(m->comm, s)))
+		return m->index;
+	return pf_bundle_comm_intern(bb, m, pid, s);
+}
+
+/*
+ * Appends one compact event's values, column by column from @first.
+ * (Room made for a thousand events at once saved 1.4% of the
+ * instructions and no measurable time.)
+ */
+static inline int pf_bundle_compact(struct pf_bundle *bb, enum pf_column first,
+				    const uint64_t *v)
+{
+	struct pb_buf *col = &bb->col[first];
+
+	for (int i = 0; i < 5; i++) {
+		if (!pb_room(&col[i], PB_MAX_VARINT))
+			return col[i].err;
+		col[i].len += pb_enc_varint(col[i].p + col[i].len, v[i]);
+	}
+	bb->nevents++;
+	return 0;
+}
+
+/* Negative int32 as protobuf's int32 has it: sign-extended to ten bytes. */
+static inline uint64_t pf_i32(int32_t v)
+{
+	return (uint64_t)(int64_t)v;
+}
+
 /**
  * pf_bundle_switch() - a compact sched_switch at @ts
  * @prev_state: the kernel's raw value for the task switched out
  *
  * Return: 0 or -ENOMEM.
  */
-int pf_bundle_switch(struct pf_bundle *bb, uint64_t ts, int64_t prev_state,
-		     const struct f2t_event *ev);
+static inline int pf_bundle_switch(struct pf_bundle *bb, uint64_t ts, int64_t prev_state,
+				   const struct f2t_event *ev)
+{
+	int64_t comm = pf_bundle_comm(bb, ev->sw.next_pid, ev->sw.next_comm, ev->comm_words);
+	uint64_t v[5];
+
+	if (comm < 0)
+		return (int)comm;
+	/* Each column's timestamps are deltas, the first from 0. */
+	v[0] = ts - bb->last_switch_ts;
+	v[1] = (uint64_t)prev_state;
+	v[2] = pf_i32(ev->sw.next_pid);
+	v[3] = pf_i32(ev->sw.next_prio);
+	v[4] = (uint64_t)comm;
+	bb->last_switch_ts = ts;
+	return pf_bundle_compact(bb, PF_COL_SWITCH_TS, v);
+}
 
 /** pf_bundle_waking() - a compact sched_waking at @ts.  Return: 0 or -ENOMEM. */
-int pf_bundle_waking(struct pf_bundle *bb, uint64_t ts, const struct f2t_event *ev);
+static inline int pf_bundle_waking(struct pf_bundle *bb, uint64_t ts,
+				   const struct f2t_event *ev)
+{
+	int64_t comm = pf_bundle_comm(bb, ev->wake.pid, ev->wake.comm, ev->comm_words);
+	uint64_t v[5];
+
+	if (comm < 0)
+		return (int)comm;
+	v[0] = ts - bb->last_waking_ts;
+	v[1] = pf_i32(ev->wake.pid);
+	v[2] = pf_i32(ev->wake.target_cpu);
+	v[3] = pf_i32(ev->wake.prio);
+	v[4] = (uint64_t)comm;
+	bb->last_waking_ts = ts;
+	return pf_bundle_compact(bb, PF_COL_WAKING_TS, v);
+}
 
 /**
  * pf_bundle_event() - @ev as a whole FtraceEvent at @ts
@@ -101,14 +181,26 @@ int pf_bundle_event(struct pf_bundle *bb, uint64_t ts, const struct f2t_event *e
 int pf_bundle_print(struct pf_bundle *bb, uint64_t ts, int32_t pid, const char *buf,
 		    size_t len);
 
-/**
- * pf_bundle_flush() - append the bundle to @out as one packet on sequence
- *		       @seq, and start an empty one
- *
- * Nothing is written for a bundle with no events and no loss.
- *
- * Return: 0 or -ENOMEM.
+/*
+ * The most pieces a bundle is written in: the packet's head, the whole
+ * events, then each column after the bytes before it (the compact form's
+ * head and comms before the first).
  */
-int pf_bundle_flush(struct pf_bundle *bb, struct pb_buf *out, uint32_t seq);
+#define PF_BUNDLE_PIECES (2 + 2 * PF_NCOLUMNS)
+
+/**
+ * pf_bundle_pieces() - the bundle as one packet on sequence @seq, in pieces
+ * @iov: filled with where the packet's bytes are, in order: the bundle's
+ *	 own buffers, not copied, and a head made here
+ *
+ * The pieces stay as they are until pf_bundle_clear().  A bundle with no
+ * events and no loss has none.
+ *
+ * Return: the number of pieces (PF_BUNDLE_PIECES at most), or -ENOMEM.
+ */
+int pf_bundle_pieces(struct pf_bundle *bb, uint32_t seq, struct iovec *iov);
+
+/* pf_bundle_clear() - empty the bundle for the next chunk, once its pieces are written */
+void pf_bundle_clear(struct pf_bundle *bb);
 
 #endif

@@ -74,6 +74,27 @@ static int write_out(struct f2t_writer *w)
 	return w->out->err;
 }
 
+/*
+ * A bundle goes to the output as it is, after the packets before it: its
+ * pieces (pf_bundle_pieces()) are not copied into ours.
+ */
+static int flush_bundle(struct f2t_writer *w, struct pf_bundle *bb)
+{
+	struct iovec iov[PF_BUNDLE_PIECES];
+	int n = pf_bundle_pieces(bb, PF_SEQ_FTRACE, iov);
+	int ret;
+
+	if (n <= 0)
+		return n;
+	ret = write_out(w);
+	if (!ret) {
+		f2t_out_writev(w->out, iov, n);
+		ret = w->out->err;
+	}
+	pf_bundle_clear(bb);
+	return ret;
+}
+
 static inline int maybe_write_out(struct f2t_writer *w)
 {
 	struct pf_priv *p = w->priv;
@@ -269,7 +290,7 @@ static int pf_event(struct f2t_writer *w, const struct f2t_event *ev)
 		break;
 	}
 	if (!ret && pf_bundle_full(&c->bundle))
-		ret = pf_bundle_flush(&c->bundle, &p->buf, PF_SEQ_FTRACE);
+		ret = flush_bundle(w, &c->bundle);
 	return ret ? ret : maybe_write_out(w);
 }
 
@@ -342,7 +363,7 @@ static int pf_end(struct f2t_writer *w, const struct f2t_stats *st)
 
 	for (uint32_t i = 0; !ret && i < p->ncpus; i++)
 		if (p->cpus[i])
-			ret = pf_bundle_flush(&p->cpus[i]->bundle, &p->buf, PF_SEQ_FTRACE);
+			ret = flush_bundle(w, &p->cpus[i]->bundle);
 	if (!ret && st->samples_lost)
 		ret = pf_samples_lost(p->samples, &p->buf, end_ts, st->samples_lost);
 	if (!ret && rec->ncpu_stats)

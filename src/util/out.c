@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -160,6 +162,36 @@ int f2t_out_flush(struct f2t_out *o)
 	out_raw(o, o->buf, o->len);
 	o->len = 0;
 	return o->err;
+}
+
+void f2t_out_writev(struct f2t_out *o, const struct iovec *iov, int n)
+{
+	int i = 0;
+
+	if (f2t_out_flush(o))
+		return;
+	if (o->gz) {
+		for (; i < n; i++)
+			out_raw(o, iov[i].iov_base, iov[i].iov_len);
+		return;
+	}
+	while (i < n && !o->err) {
+		ssize_t w = writev(out_fd(o), iov + i, n - i > IOV_MAX ? IOV_MAX : n - i);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			o->err = -errno;
+			return;
+		}
+		o->total += (uint64_t)w;
+		for (; i < n && (size_t)w >= iov[i].iov_len; i++)
+			w -= (ssize_t)iov[i].iov_len;
+		if (w) {	/* a piece written in part: its rest alone */
+			out_raw(o, (const char *)iov[i].iov_base + w, iov[i].iov_len - (size_t)w);
+			i++;
+		}
+	}
 }
 
 void f2t_out_write_slow(struct f2t_out *o, const void *p, size_t n)
