@@ -17,6 +17,11 @@
  * tick (the run queue's clock moves at the tick on a CPU that does not
  * switch), and only the part it waits on one CPU.
  *
+ * The run queues are read without their lock (through bpf_rdonly_cast(),
+ * whose loads cannot fault): another CPU may change them meanwhile, and a
+ * look then misses a thread, which the next one finds; the walk is
+ * bounded whatever it reads.
+ *
  * The wait: the scheduler's delay accounting (CONFIG_SCHED_INFO) keeps in
  * sched_info.last_queued when the thread was queued to run, in its run
  * queue's clock, and in run_delay the sum of the waits it ended.
@@ -104,7 +109,6 @@ struct {
 } hits SEC(".maps");
 
 __u32 npending;		/* entries of pending: the ended waits are looked for only then */
-__u64 truncated;	/* looks cut short by BUDGET or STACK */
 
 struct look {
 	struct scan *s;
@@ -116,10 +120,8 @@ static __always_inline void push(struct scan *s, __u64 kind, __u64 addr, __u64 h
 {
 	__u32 sp = s->sp;
 
-	if (sp >= STACK) {
-		__sync_fetch_and_add(&truncated, 1);
-		return;
-	}
+	if (sp >= STACK)
+		return;		/* a run queue that deep is looked at in part */
 	s->stack[sp].kind = kind;
 	s->stack[sp].addr = addr;
 	s->stack[sp].head = head;
@@ -387,8 +389,6 @@ int latency_scan(void *ctx)
 	push(c.s, K_CFS, (__u64)rq + bpf_core_field_offset(struct rq, cfs), 0);
 	push(c.s, K_RTQ, (__u64)rq + bpf_core_field_offset(struct rq, rt), 0);
 	bpf_loop(BUDGET, step, &c, 0);
-	if (c.s->sp)
-		__sync_fetch_and_add(&truncated, 1);
 	if (npending)
 		bpf_for_each_map_elem(&pending, ended, &c, 0);
 	return 0;	/* no sample: the event has no ring */
