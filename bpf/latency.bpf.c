@@ -13,9 +13,13 @@
  * times a second: armed that way, the trigger cost more than a whole
  * recording.  A look at a run queue a few hundred times a second costs a
  * few microseconds each.  The price, said in the man page: a wait is seen
- * once it has lasted the threshold plus up to a period and a scheduler
- * tick (the run queue's clock moves at the tick on a CPU that does not
- * switch), and only the part it waits on one CPU.
+ * once it has lasted the threshold plus up to a period, and only the part
+ * it waits on one CPU.
+ *
+ * The run queues are read without their lock (through bpf_rdonly_cast(),
+ * whose loads cannot fault): another CPU may change them meanwhile, and a
+ * look then misses a thread, which the next one finds; the walk is
+ * bounded whatever it reads.
  *
  * The wait: the scheduler's delay accounting (CONFIG_SCHED_INFO) keeps in
  * sched_info.last_queued when the thread was queued to run, in its run
@@ -64,6 +68,7 @@ struct item {
 struct lead {
 	__u64 clock;		/* the run queue's clock at a look */
 	__u64 lead;		/* clock - clock_task then */
+	__u64 behind;		/* bpf_ktime_get_ns() - clock then */
 };
 
 /* One CPU's scratch space and memory of its looks. */
@@ -104,11 +109,11 @@ struct {
 } hits SEC(".maps");
 
 __u32 npending;		/* entries of pending: the ended waits are looked for only then */
-__u64 truncated;	/* looks cut short by BUDGET or STACK */
 
 struct look {
 	struct scan *s;
-	__u64 clock, lead;
+	__u64 clock;		/* the run queue's clock now, estimated */
+	__u64 lead;		/* clock - clock_task at its last move */
 	__u32 cpu;
 };
 
@@ -116,10 +121,8 @@ static __always_inline void push(struct scan *s, __u64 kind, __u64 addr, __u64 h
 {
 	__u32 sp = s->sp;
 
-	if (sp >= STACK) {
-		__sync_fetch_and_add(&truncated, 1);
-		return;
-	}
+	if (sp >= STACK)
+		return;		/* a run queue that deep is looked at in part */
 	s->stack[sp].kind = kind;
 	s->stack[sp].addr = addr;
 	s->stack[sp].head = head;
@@ -157,6 +160,23 @@ static __always_inline __u64 lead_at(const struct look *c, __u64 queued)
 		}
 	}
 	return lead;
+}
+
+/*
+ * How far the run queue's clock lags the trace's clock (bpf_ktime_get_ns)
+ * at the freshest of the recent looks.  The run queue's clock moves only
+ * when the scheduler runs on the CPU, at least at each tick: read bare, it
+ * is up to a tick old on a CPU a spinner holds.  Both clocks tick at one
+ * rate (but for the slew NTP gives the trace's: at most 0.05%, over the
+ * looks remembered), so the least lag seen lately, taken from the trace's
+ * clock now, gives the run queue's clock now.
+ */
+static __always_inline __u64 least_behind(const struct scan *s, __u64 behind)
+{
+	for (int i = 0; i < HISTORY; i++)
+		if (s->hist[i].clock && s->hist[i].behind < behind)
+			behind = s->hist[i].behind;
+	return behind;
 }
 
 /* A task queued on this CPU: reported when it is a wakeup's long wait. */
@@ -370,25 +390,29 @@ int latency_scan(void *ctx)
 	struct task_struct *cur = bpf_get_current_task_btf();
 	struct rq *rq = cur->se.cfs_rq->rq;
 	struct look c = { .cpu = bpf_get_smp_processor_id() };
+	__u64 now, clock;
 	__u32 zero = 0, slot;
 
 	c.s = bpf_map_lookup_elem(&scans, &zero);
 	if (!c.s || !rq)
 		return 0;
-	c.clock = rq->clock;
-	c.lead = c.clock - rq->clock_task;
+	now = bpf_ktime_get_ns();
+	clock = rq->clock;
+	c.lead = clock - rq->clock_task;
 	slot = c.s->next;
-	if (slot < HISTORY && c.s->hist[(slot + HISTORY - 1) % HISTORY].clock != c.clock) {
-		c.s->hist[slot].clock = c.clock;
+	if (slot < HISTORY && c.s->hist[(slot + HISTORY - 1) % HISTORY].clock != clock) {
+		c.s->hist[slot].clock = clock;
 		c.s->hist[slot].lead = c.lead;
+		c.s->hist[slot].behind = now - clock;
 		c.s->next = (slot + 1) % HISTORY;
 	}
+	c.clock = now - least_behind(c.s, now - clock);
+	if (c.clock < clock)
+		c.clock = clock;
 	c.s->sp = 0;
 	push(c.s, K_CFS, (__u64)rq + bpf_core_field_offset(struct rq, cfs), 0);
 	push(c.s, K_RTQ, (__u64)rq + bpf_core_field_offset(struct rq, rt), 0);
 	bpf_loop(BUDGET, step, &c, 0);
-	if (c.s->sp)
-		__sync_fetch_and_add(&truncated, 1);
 	if (npending)
 		bpf_for_each_map_elem(&pending, ended, &c, 0);
 	return 0;	/* no sample: the event has no ring */

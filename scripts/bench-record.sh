@@ -259,6 +259,18 @@ for mode in $MODES; do
 	for v in "${variants[@]}"; do
 		[[ $v == f2t* ]] && printf '%-15s events lost per run: %s\n' "$v" "${lost[$v]:-none recorded}"
 	done
+	# Each variant against f2t (`record`) in the same round, the median and
+	# range of those ratios: the host's speed drifts between rounds more
+	# than within one.
+	read -ra b <<<"${rates[f2t]:-}"
+	for v in "${variants[@]}"; do
+		[ "$v" = f2t ] || [ "$v" = untraced ] || [ -n "${failed[$v]:-}" ] || [ ${#b[@]} = 0 ] && continue
+		read -ra a <<<"${rates[$v]:-}"
+		[ ${#a[@]} = ${#b[@]} ] || continue
+		for i in "${!a[@]}"; do echo "${a[$i]} ${b[$i]}"; done | awk '{ print $1 / $2 }' | sort -g |
+			awk -v v="$v" '{ r[NR] = $1 } END { m = (NR % 2) ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2
+				printf "%-15s against f2t round by round: median %.3f, from %.3f to %.3f\n", v, m, r[1], r[NR] }'
+	done
 	if [ -n "${ratio[f2t]:-}" ] && [ -n "${ratio[f2t-no-sample]:-}" ]; then
 		awk -v d="${ratio[f2t]}" -v n="${ratio[f2t-no-sample]}" 'BEGIN {
 			p = (n - d) * 100; printf "goal: the default costs %.0f points more than --no-sample (at most 10: %s)\n", p, (p <= 10 ? "met" : "missed") }'

@@ -100,7 +100,7 @@ static void usage(FILE *f)
 		"      --trigger-latency USECS  a wakeup latency (waking to running) longer\n"
 		"                          than USECS of a COMMAND or -p thread (any with -a),\n"
 		"                          seen in the kernel (BPF) while it waits, within a\n"
-		"                          quarter of USECS (1 ms at least) and a tick\n"
+		"                          quarter of USECS (1 ms at least)\n"
 		"      --after MS          record MS more after the trigger (after the end of\n"
 		"                          the wait, for --trigger-latency) (default %u)\n"
 		"      --max-snapshots N   with 1 (default), write the -o files and stop; with\n"

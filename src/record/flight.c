@@ -360,8 +360,8 @@ char *f2t_flight_name(const char *path, const char *ext, unsigned int k)
 
 void f2t_flight_close_fds(struct f2t_flight *f)
 {
-	/* Closes descriptors only: a tp_btf link is detached when its last one goes. */
-	f2t_latency_close(f->lat);
+	/* Closes descriptors only, detaching nothing the parent still uses. */
+	f2t_latency_drop(f->lat);
 	f->lat = NULL;
 	f2t_markwatch_close_fd(&f->mw);
 }

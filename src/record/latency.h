@@ -31,10 +31,9 @@ struct f2t_latency;
  * f2t_latency_period() - how often each run queue is looked at
  * @threshold_ns: the trigger's threshold
  *
- * A quarter of the threshold, within 1 ms (a timer's cost, and the
- * scheduler's clock moves only at a tick of 1-4 ms on a CPU that does not
- * switch) and 50 ms.  A wait is seen once it has lasted the threshold
- * plus up to this and a tick.
+ * A quarter of the threshold, within 1 ms (each look costs a timer
+ * interrupt) and 50 ms.  A wait is seen once it has lasted the threshold
+ * plus up to this.
  */
 static inline uint64_t f2t_latency_period(uint64_t threshold_ns)
 {
@@ -71,5 +70,12 @@ int f2t_latency_read(struct f2t_latency *l, struct f2t_latency_rec *hit);
 
 /** f2t_latency_close() - detach and free; NULL is fine */
 void f2t_latency_close(struct f2t_latency *l);
+
+/**
+ * f2t_latency_drop() - in a forked child: close our copies of the
+ * descriptors and free, detaching nothing (the parent's trigger stays
+ * armed); NULL is fine
+ */
+void f2t_latency_drop(struct f2t_latency *l);
 
 #endif

@@ -228,3 +228,26 @@ void f2t_latency_close(struct f2t_latency *l)
 	latency_bpf__destroy(l->skel);
 	free(l);
 }
+
+void f2t_latency_drop(struct f2t_latency *l)
+{
+	if (!l)
+		return;
+	/*
+	 * libbpf detaches a perf event's program by disabling the event,
+	 * which the parent shares: the links are only forgotten here.
+	 */
+	for (int i = 0; i < l->nfds; i++) {
+		int fd = l->links[i] ? bpf_link__fd(l->links[i]) : -1;
+
+		if (l->links[i]) {
+			bpf_link__disconnect(l->links[i]);
+			bpf_link__destroy(l->links[i]);
+		}
+		if (fd >= 0 && fd != l->fds[i])
+			close(fd);
+		close(l->fds[i]);
+	}
+	l->nfds = 0;
+	f2t_latency_close(l);
+}

@@ -148,6 +148,24 @@ if [ $bpf = 1 ]; then
 	ok "a SCHED_OTHER worker's 40 ms stall triggered ($said ms, the trace's R $r_ms ms)"
 fi
 
+# 1g. Two stalls, one after the other, with --max-snapshots=2: the first
+#     snapshot is written by a child while recording goes on, and the
+#     trigger (the parent's timers) still catches the second.
+if [ $bpf = 1 ]; then
+	"$F2T" record --flight-recorder=2 --trigger-latency=10000 --max-snapshots=2 -o two.pftrace \
+		-- sh -c "'$STALL' 5 40 >two-a.out; '$STALL' 5 40 >two-b.out" 2>two.err
+	wa=$(sed -n 's/^stall: worker=\([0-9]*\) .*/\1/p' two-a.out)
+	wb=$(sed -n 's/^stall: worker=\([0-9]*\) .*/\1/p' two-b.out)
+	[ -n "$wa" ] && [ -n "$wb" ] || fail "the stall helpers said nothing: $(cat two-a.out two-b.out)"
+	for k in 1 2; do
+		[ $k = 1 ] && w=$wa || w=$wb
+		[ -s two-$k.pftrace ] || fail "no two-$k.pftrace: $(cat two.err)"
+		n=$(q two-$k.pftrace "select count(*) from instant where name like 'wakeup latency % ms of stall-worker (tid $w,%';")
+		[ "$n" = 1 ] || fail "two-$k.pftrace: no whole wait of stall-worker $w: $(grep -i 'trigger\|latency' two.err)"
+	done
+	ok "--max-snapshots=2: two stalls, each caught in its own snapshot"
+fi
+
 # 1f. A spinning thread sharing CPU 0 with a ping-pong: the ping-pong's
 #     threads are preempted by it hundreds of times for milliseconds, and
 #     only a wait that began with a wakeup may trigger.  Which kind each
