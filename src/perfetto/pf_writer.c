@@ -165,11 +165,12 @@ static int pf_begin(struct f2t_writer *w)
 }
 
 /*
- * CPU N's bundle.  A bundle's cpu is a uint32 in Perfetto's format: any
- * number the kernel (NR_CPUS is 8192 at most) or a text input (5 digits)
- * gives is held; the table grows to the highest one seen.
+ * CPU N's bundle, made on its first event.  A bundle's cpu is a uint32 in
+ * Perfetto's format: any number the kernel (NR_CPUS is 8192 at most) or a
+ * text input (5 digits) gives is held; the table grows to the highest one
+ * seen.
  */
-static struct pf_cpu *cpu(struct f2t_writer *w, struct pf_priv *p, uint32_t n)
+static struct pf_cpu *cpu_new(struct f2t_writer *w, struct pf_priv *p, uint32_t n)
 {
 	struct pf_cpu *c;
 
@@ -186,8 +187,6 @@ static struct pf_cpu *cpu(struct f2t_writer *w, struct pf_priv *p, uint32_t n)
 			return NULL;
 		memset(p->cpus + old, 0, (p->ncpus - old) * sizeof(*p->cpus));
 	}
-	if (p->cpus[n])
-		return p->cpus[n];
 	c = calloc(1, sizeof(*c));
 	if (!c || pf_bundle_init(&c->bundle, n)) {
 		free(c);
@@ -197,6 +196,12 @@ static struct pf_cpu *cpu(struct f2t_writer *w, struct pf_priv *p, uint32_t n)
 	c->running = -1;
 	p->cpus[n] = c;
 	return c;
+}
+
+/* CPU N's bundle: inline, as every event asks. */
+static inline struct pf_cpu *cpu(struct f2t_writer *w, struct pf_priv *p, uint32_t n)
+{
+	return n < p->ncpus && p->cpus[n] ? p->cpus[n] : cpu_new(w, p, n);
 }
 
 static uint64_t boot(const struct pf_priv *p, uint64_t mono)
@@ -289,9 +294,10 @@ static int pf_event(struct f2t_writer *w, const struct f2t_event *ev)
 		ret = ret < 0 ? ret : 0;
 		break;
 	}
+	/* Into the bundle alone: our packets grow only with a bundle written out. */
 	if (!ret && pf_bundle_full(&c->bundle))
 		ret = flush_bundle(w, &c->bundle);
-	return ret ? ret : maybe_write_out(w);
+	return ret;
 }
 
 /* Items of events that go to Perfetto whole: trace_processor builds its own. */
