@@ -68,12 +68,12 @@ struct item {
 struct lead {
 	__u64 clock;		/* the run queue's clock at a look */
 	__u64 lead;		/* clock - clock_task then */
-	__u64 behind;		/* bpf_ktime_get_ns() - clock then */
 };
 
 /* One CPU's scratch space and memory of its looks. */
 struct scan {
 	struct lead hist[HISTORY];
+	__u64 behind;		/* the run queue's clock's least lag lately (least_behind) */
 	__u32 next;		/* slot of hist written next */
 	__u32 sp;
 	struct item stack[STACK];
@@ -164,18 +164,20 @@ static __always_inline __u64 lead_at(const struct look *c, __u64 queued)
 
 /*
  * How far the run queue's clock lags the trace's clock (bpf_ktime_get_ns)
- * at the freshest of the recent looks.  The run queue's clock moves only
- * when the scheduler runs on the CPU, at least at each tick: read bare, it
- * is up to a tick old on a CPU a spinner holds.  Both clocks tick at one
- * rate (but for the slew NTP gives the trace's: at most 0.05%, over the
- * looks remembered), so the least lag seen lately, taken from the trace's
- * clock now, gives the run queue's clock now.
+ * at its freshest.  The run queue's clock moves only when the scheduler
+ * runs on the CPU, at least at each tick: read bare, it is up to a tick
+ * old on a CPU a spinner holds.  Both clocks tick at one rate but for the
+ * slew NTP gives the trace's (0.05% at most), so the least lag seen, let
+ * grow by DRIFT a look to follow that slew, taken from the trace's clock
+ * now, gives the run queue's clock now.
  */
-static __always_inline __u64 least_behind(const struct scan *s, __u64 behind)
+#define DRIFT 1000	/* ns a look: 0.1% at a look every millisecond */
+
+static __always_inline __u64 least_behind(struct scan *s, __u64 behind)
 {
-	for (int i = 0; i < HISTORY; i++)
-		if (s->hist[i].clock && s->hist[i].behind < behind)
-			behind = s->hist[i].behind;
+	if (s->behind && s->behind + DRIFT < behind)
+		behind = s->behind + DRIFT;
+	s->behind = behind;
 	return behind;
 }
 
@@ -403,7 +405,6 @@ int latency_scan(void *ctx)
 	if (slot < HISTORY && c.s->hist[(slot + HISTORY - 1) % HISTORY].clock != clock) {
 		c.s->hist[slot].clock = clock;
 		c.s->hist[slot].lead = c.lead;
-		c.s->hist[slot].behind = now - clock;
 		c.s->next = (slot + 1) % HISTORY;
 	}
 	c.clock = now - least_behind(c.s, now - clock);

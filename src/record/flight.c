@@ -281,7 +281,8 @@ static int find_trigger(struct f2t_flight *f, const struct pollfd *pfd, bool usr
 		snprintf(f->cause, sizeof(f->cause), "%s", marker);
 	if (n)
 		return n;
-	return pfd[1].revents ? find_waiting(f) : 0;
+	/* Not by revents alone: a read may have queued more records than it gave. */
+	return find_waiting(f);
 }
 
 int f2t_flight_check(struct f2t_flight *f, const struct pollfd *pfd, bool usr1, uint64_t now)
@@ -301,7 +302,7 @@ int f2t_flight_check(struct f2t_flight *f, const struct pollfd *pfd, bool usr1, 
 
 		if (pfd[0].revents && f2t_markwatch_read(&f->mw, ignored, sizeof(ignored)) < 0)
 			return -EIO;
-		while (pfd[1].revents && (n = f2t_latency_read(f->lat, &hit)) > 0)
+		while ((n = f2t_latency_read(f->lat, &hit)) > 0)
 			if (hit.kind != F2T_LATENCY_WAITING && hit.tid == f->waiting_tid)
 				wait_ended(f, &hit, now);
 		if (n < 0)

@@ -147,13 +147,14 @@ int f2t_latency_open(struct f2t_latency **out, const struct f2t_latency_opts *o)
 	l->skel->rodata->threshold_ns = o->threshold_ns;
 	l->skel->rodata->filter = o->scope != F2T_SCOPE_ALL;
 	err = latency_bpf__load(l->skel);
-	if (err == -EPERM || err == -EACCES) {
+	/* As root, EACCES is the verifier's refusal, not a permission. */
+	if ((err == -EPERM || err == -EACCES) && geteuid()) {
 		f2t_err("--trigger-latency: not permitted to load BPF programs (needs root, "
 			"or CAP_BPF and CAP_PERFMON)");
 		goto out;
 	} else if (err) {
-		f2t_err("--trigger-latency: the kernel refused the BPF program (%s)",
-			strerror(-err));
+		f2t_err("--trigger-latency: the kernel refused the BPF program (%s); it needs "
+			"Linux 6.2 or later", strerror(-err));
 		goto out;
 	}
 	err = f2t_bpf_fill_targets(bpf_map__fd(l->skel->maps.targets), o->scope, o->child,

@@ -156,7 +156,7 @@ if [ $bpf = 1 ]; then
 		-- sh -c "'$STALL' 5 40 >two-a.out; '$STALL' 5 40 >two-b.out" 2>two.err
 	wa=$(sed -n 's/^stall: worker=\([0-9]*\) .*/\1/p' two-a.out)
 	wb=$(sed -n 's/^stall: worker=\([0-9]*\) .*/\1/p' two-b.out)
-	[ -n "$wa" ] && [ -n "$wb" ] || fail "the stall helpers said nothing: $(cat two-a.out two-b.out)"
+	[ -n "$wa" ] && [ -n "$wb" ] || fail "a stall helper said nothing (another wait over 10 ms triggered first?): $(cat two-a.out two-b.out; grep 'triggered' two.err)"
 	for k in 1 2; do
 		[ $k = 1 ] && w=$wa || w=$wb
 		[ -s two-$k.pftrace ] || fail "no two-$k.pftrace: $(cat two.err)"
