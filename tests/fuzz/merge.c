@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	}
-	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
+	if (pwrite(fd, data, size, 0) != (ssize_t)size || ftruncate(fd, (off_t)size))
 		abort();
 	f2t_merge(&o);
 	return 0;

@@ -358,11 +358,17 @@ static void make_samples(struct fz_cap *cap, const struct table *t, struct in *i
 static struct f2t_pid_text jit_map(const struct table *t)
 {
 	static char *map;
-	size_t len = 0;
+	static size_t cap;
+	size_t len = 0, need = t->len + 32 * (size_t)t->n + 1;
 
-	map = realloc(map, t->len + 32 * (size_t)t->n + 1);
-	if (!map)
-		abort();
+	/* Grown, never shrunk: a fresh 512 KB block an input was a tenth of its time. */
+	if (need > cap) {
+		free(map);
+		cap = need;
+		map = malloc(cap);
+		if (!map)
+			abort();
+	}
 	for (unsigned int i = 0; i < t->n; i++) {
 		len += (size_t)sprintf(map + len, "%llx 100 ",
 				       (unsigned long long)(0x7f0000001000ull + 0x100 * i));
