@@ -21,14 +21,16 @@
 # --after.
 #
 # usage: sudo scripts/bench-flight.sh
-# environment: ROUNDS=100000 RUNS=7 F2T=./ftrace2trace
+# environment: ROUNDS=500000 RUNS=9 F2T=./ftrace2trace
 #              PINGPONG=build/tests/helpers/pingpong WINDOW=10 (seconds)
 #              LATENCY_US=4000
 set -u
 cd "$(dirname "$0")/.."
 . scripts/bench-lib.bash
-ROUNDS=${ROUNDS:-100000}
-RUNS=${RUNS:-7}
+# Runs of about 5 s: the flight recorder grows its rings in its first
+# second, which a run of 1 s would mostly measure.
+ROUNDS=${ROUNDS:-500000}
+RUNS=${RUNS:-9}
 WINDOW=${WINDOW:-10}
 # The armed trigger's threshold: 4 ms and less look at the run queues
 # every millisecond, the most often (a longer one, every quarter of it).
@@ -88,7 +90,7 @@ echo "== $ROUNDS round trips, $RUNS alternating rounds, workload pinned to CPU 0
 echo "   load: $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)"
 alternate "$RUNS" "${variants[@]}"
 
-# Memory, in runs of their own: 3.5 s into a ping-pong of 6 times ROUNDS,
+# Memory, in runs of their own: 3.5 s into a ping-pong of 600 000 round trips,
 # after the flight recorder grew its rings (1 s after arming), the
 # recorder's resident set and the kernel's ring memory (buffer_total_size_kb).
 for v in record flight flight+latency; do
@@ -97,7 +99,7 @@ for v in record flight flight+latency; do
 	flight) args=(--flight-recorder="$WINDOW") ;;
 	flight+latency) args=(--flight-recorder="$WINDOW" "${armed[@]}") ;;
 	esac
-	"$F2T" record -q "${args[@]}" -o "$TMP/m.pftrace" -- taskset -c 0 "$PINGPONG" $((ROUNDS * 6)) \
+	"$F2T" record -q "${args[@]}" -o "$TMP/m.pftrace" -- taskset -c 0 "$PINGPONG" 600000 \
 		>/dev/null 2>"$TMP/merr" &
 	pid=$!
 	sleep 3.5
@@ -147,7 +149,7 @@ if command -v bpftool >/dev/null && [ -w /proc/sys/kernel/bpf_stats_enabled ]; t
 	stats_was=$(cat /proc/sys/kernel/bpf_stats_enabled)
 	echo 1 >/proc/sys/kernel/bpf_stats_enabled
 	"$F2T" record -q --flight-recorder="$WINDOW" "${armed[@]}" -o "$TMP/x.pftrace" \
-		-- taskset -c 0 "$PINGPONG" $((ROUNDS * 6)) >/dev/null 2>&1 &
+		-- taskset -c 0 "$PINGPONG" 600000 >/dev/null 2>&1 &
 	pid=$!
 	sleep 0.5
 	s0=$(bpftool prog show 2>/dev/null | sed -n 's/.*name \(latency_[a-z_]*\).*run_time_ns \([0-9]*\) run_cnt \([0-9]*\).*/\1 \2 \3/p')
