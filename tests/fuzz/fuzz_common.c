@@ -67,14 +67,6 @@ void fz_init(void)
 			abort();
 		f2t_log_set_output(devnull);
 	}
-	/*
-	 * The JSON writer spools traceEvents (and samples, stack nodes) to
-	 * unlinked temporary files: one to three per input.  On a disk file
-	 * system each costs a journaled inode; on tmpfs the same O_TMPFILE
-	 * path runs from memory.
-	 */
-	if (!getenv("TMPDIR") && !access("/dev/shm", W_OK | X_OK))
-		setenv("TMPDIR", "/dev/shm", 1);
 	cap_fd = memfd_create("fuzz-capture", MFD_CLOEXEC);
 	if (cap_fd < 0)
 		abort();
