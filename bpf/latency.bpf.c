@@ -253,27 +253,12 @@ static __always_inline __u32 ctz64(__u64 x)
 {
 	__u32 n = 0;
 
-	if (!(x & 0xffffffffULL)) {
-		n += 32;
-		x >>= 32;
-	}
-	if (!(x & 0xffffULL)) {
-		n += 16;
-		x >>= 16;
-	}
-	if (!(x & 0xffULL)) {
-		n += 8;
-		x >>= 8;
-	}
-	if (!(x & 0xfULL)) {
-		n += 4;
-		x >>= 4;
-	}
-	if (!(x & 0x3ULL)) {
-		n += 2;
-		x >>= 2;
-	}
-	return n + !(x & 1);
+	for (int half = 32; half; half >>= 1)
+		if (!(x & ((1ULL << half) - 1))) {
+			n += half;
+			x >>= half;
+		}
+	return n;
 }
 
 /* The first queued priority of an RT run queue from @prio on. */

@@ -213,7 +213,9 @@ run_variant() {
 	case $v in f2t* | perf-*) rcpu[$v]+="$(cpu_of "$out") " ;; esac
 	if [[ $v == f2t* ]]; then
 		local l
-		l=$(sed -n 's/.*captured from .* CPUs, \([0-9]*\) events lost.*/\1/p' "$err")
+		# Summed over the snapshots an armed flight recorder may write.
+		l=$(sed -n 's/.*captured from .* CPUs, \([0-9]*\) events lost.*/\1/p' "$err" |
+			awk '{ n += $1 } END { if (NR) print n }')
 		lost[$v]+="${l:-?} "
 	fi
 	rm -f "$TMP/x.fxt" "$TMP"/x-*.fxt "$TMP/perf.data" "$TMP/tc.dat"
