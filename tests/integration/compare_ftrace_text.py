@@ -9,7 +9,10 @@ instance's copy of an event separately, so the need-resched column can
 differ when a reschedule is requested between the two writes; with --live
 that column alone is excused, and counted.  An interrupt between the two
 writes can also put tens of microseconds between the copies' timestamps, so
---live allows MAX_SKEW_LIVE_US.
+--live allows MAX_SKEW_LIVE_US; and when the host takes the vCPU between
+them, milliseconds: a line of ours still unmatched then may take an unused
+kernel line with the same cpu, event and fields within WIDE_SKEW_LIVE_US,
+said and counted.
 
 KERNEL.trace is the `trace` file of a second tracefs instance that recorded
 the same time window (tests/fixtures/make-kernel-text-fixture.sh).  Each
@@ -27,6 +30,7 @@ import sys
 
 MAX_SKEW_US = 20
 MAX_SKEW_LIVE_US = 200
+WIDE_SKEW_LIVE_US = 10000
 
 LINE = re.compile(rb'^(?P<task>.{16})-(?P<pid>\d+)\s+\(\s*(?P<tgid>[\d-]+)\) '
                   rb'\[(?P<cpu>\d+)\] (?P<flags>\S+)\s+(?P<ts>\d+\.\d+): '
@@ -91,6 +95,7 @@ def main():
         pool.setdefault((m['cpu'], m['event'], m['rest']), []).append(m)
     exact = renamed = resched = 0
     missing, diffs, skews = [], [], []
+    used = set()
     # Events with the same cpu, name and fields keep their order in both
     # buffers: take the earliest unused kernel line within reach.
     for m in ours:
@@ -101,6 +106,7 @@ def main():
             missing.append(m)
             continue
         best = cands.pop(0)
+        used.add(id(best))
         skews.append(usecs(m) - usecs(best))
         if without_ts(m) == without_ts(best):
             exact += 1
@@ -110,6 +116,30 @@ def main():
             resched += 1
         else:
             diffs.append((m, best))
+    # The host may hold the vCPU between the two buffers' writes (--live):
+    # a line still unmatched takes the nearest unused kernel line with the
+    # same cpu, event and fields within WIDE_SKEW_LIVE_US.
+    wide = []
+    if live and missing:
+        every = {}
+        for k in kern:
+            every.setdefault((k['cpu'], k['event'], k['rest']), []).append(k)
+        still = []
+        for m in missing:
+            key = (m['cpu'], m['event'], m['rest'])
+            near = [k for k in every.get(key, []) if id(k) not in used
+                    and abs(usecs(k) - usecs(m)) <= WIDE_SKEW_LIVE_US]
+            if not near:
+                still.append(m)
+                continue
+            best = min(near, key=lambda k: abs(usecs(k) - usecs(m)))
+            used.add(id(best))
+            if best in pool.get(key, []):
+                pool[key].remove(best)
+            wide.append(usecs(m) - usecs(best))
+            if without_ts(m) != without_ts(best) and normalise(m) != normalise(best):
+                diffs.append((m, best))
+        missing = still
     # Kernel lines inside our time span on their cpu that found no line of
     # ours: events we failed to record or to print.
     span = {}
@@ -128,6 +158,9 @@ def main():
           f'{len(extra)} of the kernel\'s missing from ours; '
           f'timestamp skew between the two buffers '
           f'{min(skews, default=0)}..{max(skews, default=0)} us')
+    if wide:
+        print(f'{len(wide)} line(s) matched {min(wide)}..{max(wide)} us apart: '
+              f'the host held the vCPU between the two buffers\' writes')
     n_ours = sum(1 for m in ours if m['event'] == b'sched_switch')
     n_matched = n_ours - sum(1 for m in missing if m['event'] == b'sched_switch')
     n_extra = sum(1 for k in extra if k['event'] == b'sched_switch')
