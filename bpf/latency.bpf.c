@@ -88,7 +88,6 @@ struct {
 
 /* Waits reported and not yet ended, by thread. */
 struct pending {
-	__u64 queued;		/* sched_info.last_queued: which wait */
 	__u64 run_delay;	/* sched_info.run_delay then (without this wait) */
 	__u64 pcount;		/* runs then */
 	__u64 max_delay;	/* sched_info.max_run_delay then (Linux 6.15), or 0 */
@@ -204,7 +203,6 @@ static __always_inline void check_task(const struct look *c, __u64 addr)
 	exec_start = t->se.exec_start;
 	if (exec_start && exec_start < queued && queued - exec_start <= lead_at(c, queued))
 		return;		/* preempted */
-	v.queued = queued;
 	v.run_delay = t->sched_info.run_delay;
 	v.pcount = t->sched_info.pcount;
 	if (bpf_core_field_exists(t->sched_info.max_run_delay))

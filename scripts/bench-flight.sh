@@ -133,14 +133,9 @@ done
 # those ratios: the host's speed drifts between rounds more than within one.
 echo "against record in the same round (median of the rounds' ratios): rt/s, CPU time per round trip"
 for v in flight flight+latency; do
-	read -ra a <<<"${rates[$v]:-}"
-	read -ra b <<<"${rates[record]:-}"
-	read -ra ca <<<"${cpus[$v]:-}"
-	read -ra cb <<<"${cpus[record]:-}"
-	[ ${#a[@]} -gt 0 ] && [ ${#a[@]} -eq ${#b[@]} ] && [ ${#ca[@]} -eq ${#cb[@]} ] || continue
-	r=$(for i in "${!a[@]}"; do echo "${a[$i]} ${b[$i]}"; done | awk '{ print $1 / $2 }' | fmedian)
-	c=$(for i in "${!ca[@]}"; do echo "${ca[$i]} ${cb[$i]}"; done | awk '{ print $1 / $2 }' | fmedian)
-	printf '%-15s %8.3f %8.3f\n' "$v" "$r" "$c"
+	read -r r _ < <(paired_ratios "${rates[$v]:-}" "${rates[record]:-}")
+	read -r c _ < <(paired_ratios "${cpus[$v]:-}" "${cpus[record]:-}")
+	[ -n "${r:-}" ] && [ -n "${c:-}" ] && printf '%-15s %8s %8s\n' "$v" "$r" "$c"
 done
 
 # The latency trigger's programs, per run (kernel.bpf_stats_enabled, on for
@@ -151,10 +146,13 @@ if command -v bpftool >/dev/null && [ -w /proc/sys/kernel/bpf_stats_enabled ]; t
 	"$F2T" record -q --flight-recorder="$WINDOW" "${armed[@]}" -o "$TMP/x.pftrace" \
 		-- taskset -c 0 "$PINGPONG" 600000 >/dev/null 2>&1 &
 	pid=$!
+	# "NAME RUN_TIME_NS RUN_CNT" of each latency program loaded now.
+	latency_stats() { bpftool prog show 2>/dev/null |
+		sed -n 's/.*name \(latency_[a-z_]*\).*run_time_ns \([0-9]*\) run_cnt \([0-9]*\).*/\1 \2 \3/p'; }
 	sleep 0.5
-	s0=$(bpftool prog show 2>/dev/null | sed -n 's/.*name \(latency_[a-z_]*\).*run_time_ns \([0-9]*\) run_cnt \([0-9]*\).*/\1 \2 \3/p')
+	s0=$(latency_stats)
 	sleep 1
-	s1=$(bpftool prog show 2>/dev/null | sed -n 's/.*name \(latency_[a-z_]*\).*run_time_ns \([0-9]*\) run_cnt \([0-9]*\).*/\1 \2 \3/p')
+	s1=$(latency_stats)
 	# Over that second: each program's runs, time a run, time in all.
 	printf '%s\n' "$s0" "--" "$s1" |
 		awk '$1 == "--" { after = 1; next }

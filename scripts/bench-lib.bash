@@ -26,6 +26,20 @@ pmu_line() {
 # fmedian: the median of the numbers on standard input (decimals too)
 fmedian() { sort -g | awk '{a[NR]=$1} END {if (NR) print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
+# paired_ratios "A..." "B...": each A over the B of the same round, then the
+# median, least and most of those ratios ("MEDIAN MIN MAX"); nothing when
+# the rounds do not pair up.  The host's speed drifts between rounds more
+# than within one.
+paired_ratios() {
+	local -a a b
+	read -ra a <<<"$1"
+	read -ra b <<<"$2"
+	[ ${#a[@]} -gt 0 ] && [ ${#a[@]} = ${#b[@]} ] || return 0
+	for i in "${!a[@]}"; do echo "${a[$i]} ${b[$i]}"; done | awk '{ print $1 / $2 }' | sort -g |
+		awk '{ r[NR] = $1 } END { printf "%.3f %.3f %.3f\n",
+			(NR % 2) ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2, r[1], r[NR] }'
+}
+
 # load_line: the machine's load, for the figures' header: on a shared
 # machine only ratios measured in the same run mean much.
 load_line() { echo "load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs, $(date -u '+%Y-%m-%d %H:%M UTC')"; }

@@ -264,14 +264,11 @@ for mode in $MODES; do
 	# Each variant against f2t (`record`) in the same round, the median and
 	# range of those ratios: the host's speed drifts between rounds more
 	# than within one.
-	read -ra b <<<"${rates[f2t]:-}"
 	for v in "${variants[@]}"; do
-		[ "$v" = f2t ] || [ "$v" = untraced ] || [ -n "${failed[$v]:-}" ] || [ ${#b[@]} = 0 ] && continue
-		read -ra a <<<"${rates[$v]:-}"
-		[ ${#a[@]} = ${#b[@]} ] || continue
-		for i in "${!a[@]}"; do echo "${a[$i]} ${b[$i]}"; done | awk '{ print $1 / $2 }' | sort -g |
-			awk -v v="$v" '{ r[NR] = $1 } END { m = (NR % 2) ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2
-				printf "%-15s against f2t round by round: median %.3f, from %.3f to %.3f\n", v, m, r[1], r[NR] }'
+		[ "$v" = f2t ] || [ "$v" = untraced ] || [ -n "${failed[$v]:-}" ] && continue
+		read -r m lo hi < <(paired_ratios "${rates[$v]:-}" "${rates[f2t]:-}")
+		[ -n "${m:-}" ] && printf '%-15s against f2t round by round: median %s, from %s to %s\n' \
+			"$v" "$m" "$lo" "$hi"
 	done
 	if [ -n "${ratio[f2t]:-}" ] && [ -n "${ratio[f2t-no-sample]:-}" ]; then
 		awk -v d="${ratio[f2t]}" -v n="${ratio[f2t-no-sample]}" 'BEGIN {

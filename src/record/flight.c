@@ -181,6 +181,14 @@ int f2t_flight_timeout_ms(const struct f2t_flight *f, uint64_t now)
 	return at <= now ? 0 : (int)((at - now + 999999) / 1000000);
 }
 
+/* @s without the marker's field separators. */
+static void unseparate(char *s)
+{
+	for (; *s; s++)
+		if (*s == '|' || *s == '\n')
+			*s = '/';
+}
+
 /* An instant on a track of its own, written while tracing is on. */
 static void mark(struct f2t_flight *f, const char *text)
 {
@@ -199,9 +207,7 @@ int f2t_flight_trigger(struct f2t_flight *f, const char *cause, uint64_t now)
 		snprintf(f->cause, sizeof(f->cause), "%s", cause);
 	f->trigger_ns = now;
 	f->due_ns = now + f->o.after_ns;
-	for (char *p = f->cause; *p; p++)
-		if (*p == '|' || *p == '\n')
-			*p = '/';	/* a field separator of the marker */
+	unseparate(f->cause);
 	snprintf(text, sizeof(text), "snapshot trigger: %s", f->cause);
 	mark(f, text);
 	if (!f2t_quiet)
@@ -255,9 +261,7 @@ static void wait_ended(struct f2t_flight *f, const struct f2t_latency_rec *hit, 
 		snprintf(text, sizeof(text), "wakeup latency %s%.3f ms of %s (tid %u, pid %u) on CPU %u",
 			 hit->kind == F2T_LATENCY_AT_MOST ? "at most " : "",
 			 (double)hit->wait_ns / 1e6, hit->comm, hit->tid, hit->tgid, hit->cpu);
-	for (char *p = text; *p; p++)
-		if (*p == '|' || *p == '\n')
-			*p = '/';
+	unseparate(text);
 	mark(f, text);
 	if (!f2t_quiet)
 		fprintf(stderr, "ftrace2trace: %s\n", text);

@@ -2,7 +2,7 @@
 /*
  * The latency trigger through libbpf and the skeleton bpftool generated
  * from bpf/latency.bpf.c: its program runs from a cpu-clock perf event on
- * each CPU, which samples nothing (no ring), every period_ns.  Nothing is
+ * each CPU, which samples nothing (no ring), every f2t_latency_period().  Nothing is
  * read while no wait crosses the threshold: the ring wakes us only for a
  * record.
  */

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * /proc walk: /proc/PID/task/TID for every thread (the comms here, the
- * latency trigger's starting figures there).  Tasks come and go while we
- * walk; a directory or file that vanished is simply skipped.
+ * /proc walk: /proc/PID/task/TID/comm for every thread.  Tasks come and go
+ * while we walk; a directory or comm file that vanished is simply skipped.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -23,27 +22,29 @@ static long numeric(const char *name)
 	return (*name && !*end && v > 0) ? v : -1;
 }
 
-ssize_t f2t_proc_read_task(int taskdir, long tid, const char *name, char *buf, size_t len)
+/* comm of TGID/TID without its newline; false if the task is gone. */
+static bool read_comm(int taskfd, long tid, char *comm, size_t len)
 {
-	size_t got = 0;
 	char path[64];
-	ssize_t n = 0;
+	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "%ld/%s", tid, name);
-	fd = openat(taskdir, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	snprintf(path, sizeof(path), "%ld/comm", tid);
+	fd = openat(taskfd, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return -1;
-	while (got < len - 1 && (n = read(fd, buf + got, len - 1 - got)) > 0)
-		got += (size_t)n;
+		return false;
+	n = read(fd, comm, len - 1);
 	close(fd);
-	buf[got] = '\0';
-	return n < 0 ? -1 : (ssize_t)got;
+	if (n <= 0)
+		return false;
+	comm[n] = '\0';
+	comm[strcspn(comm, "\n")] = '\0';
+	return true;
 }
 
-static int each_thread_of(long tgid, f2t_proc_thread_fn fn, void *ctx)
+static int add_process(struct f2t_textbuf *b, long tgid)
 {
-	char path[64];
+	char path[64], comm[64], line[128];
 	struct dirent *de;
 	DIR *d;
 	int err = 0;
@@ -54,52 +55,33 @@ static int each_thread_of(long tgid, f2t_proc_thread_fn fn, void *ctx)
 		return 0;	/* exited meanwhile */
 	while (!err && (de = readdir(d))) {
 		long tid = numeric(de->d_name);
+		int n;
 
-		if (tid > 0)
-			err = fn(dirfd(d), tgid, tid, ctx);
+		if (tid < 0 || !read_comm(dirfd(d), tid, comm, sizeof(comm)))
+			continue;
+		n = snprintf(line, sizeof(line), "%ld %ld %s\n", tid, tgid, comm);
+		err = f2t_textbuf_add(b, line, (size_t)n);
 	}
 	closedir(d);
 	return err;
 }
 
-int f2t_proc_each_thread(long tgid, f2t_proc_thread_fn fn, void *ctx)
+int f2t_procsnap_take(struct f2t_textbuf *b)
 {
 	struct dirent *de;
-	DIR *d;
+	DIR *d = opendir("/proc");
 	int err = 0;
 
-	if (tgid > 0)
-		return each_thread_of(tgid, fn, ctx);
-	d = opendir("/proc");
 	if (!d)
 		return -errno;
 	while (!err && (de = readdir(d))) {
 		long pid = numeric(de->d_name);
 
 		if (pid > 0)
-			err = each_thread_of(pid, fn, ctx);
+			err = add_process(b, pid);
 	}
 	closedir(d);
 	return err;
-}
-
-/* One "TID TGID COMM" line; a thread gone meanwhile is skipped. */
-static int add_thread(int taskdir, long tgid, long tid, void *ctx)
-{
-	char comm[64], line[128];
-	ssize_t len = f2t_proc_read_task(taskdir, tid, "comm", comm, sizeof(comm));
-	int n;
-
-	if (len <= 0)
-		return 0;
-	comm[strcspn(comm, "\n")] = '\0';
-	n = snprintf(line, sizeof(line), "%ld %ld %s\n", tid, tgid, comm);
-	return f2t_textbuf_add(ctx, line, (size_t)n);
-}
-
-int f2t_procsnap_take(struct f2t_textbuf *b)
-{
-	return f2t_proc_each_thread(0, add_thread, b);
 }
 
 int f2t_procsnap_write(struct f2t_capw *w, uint32_t arg)
