@@ -150,15 +150,16 @@ static __always_inline void switch_out(void *ctx, struct task_struct *prev, __u3
 	p->rec.uip = p->rec.usp = p->rec.ufp = 0;
 	p->rec.ucopy = 0;
 	p->rec.zero = 0;
+	if (!(prev->flags & 0x00200000 /* PF_KTHREAD */)) {
+		regs = (struct pt_regs *)bpf_task_pt_regs(prev);
+		p->rec.uip = PT_REGS_IP(regs);
+		p->rec.usp = PT_REGS_SP(regs);
+		p->rec.ufp = PT_REGS_FP(regs);
+		p->rec.ucopy = copy_user_stack(p->ustack, p->rec.usp, p->rec.ufp);
+	}
 	/* current is still prev: the stacks are where it blocked. */
-	stacks_of(ctx, prev, false, &p->rec.kstack, &p->rec.ustack, direct);
-	if (prev->flags & 0x00200000 /* PF_KTHREAD */)
-		return;
-	regs = (struct pt_regs *)bpf_task_pt_regs(prev);
-	p->rec.uip = PT_REGS_IP(regs);
-	p->rec.usp = PT_REGS_SP(regs);
-	p->rec.ufp = PT_REGS_FP(regs);
-	p->rec.ucopy = copy_user_stack(p->ustack, p->rec.usp, p->rec.ufp);
+	stacks_of(ctx, prev, false, &p->rec.kstack, &p->rec.ustack, direct, p->ustack,
+		  p->rec.ucopy);
 }
 
 static __always_inline void switch_in(struct task_struct *next, __u64 now)
@@ -234,7 +235,7 @@ static __always_inline int on_waking(void *ctx, struct task_struct *p, bool dire
 		return 0;
 	}
 	stacks_of(ctx, bpf_get_current_task_btf(), true, &b->rec.waker_kstack,
-		  &b->rec.waker_ustack, direct);
+		  &b->rec.waker_ustack, direct, NULL, 0);
 	return 0;
 }
 
