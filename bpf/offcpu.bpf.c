@@ -53,6 +53,7 @@ const volatile bool ustack_fit = true;	/* copy to the frame pointer's frame when
 struct pending {
 	struct f2t_offcpu_rec rec;
 	__u8 ustack[F2T_OFFCPU_USTACK_MAX];
+	struct site_cache out_site, waking_site;	/* its last sites (stacks.bpf.h) */
 };
 
 struct {
@@ -159,7 +160,7 @@ static __always_inline void switch_out(void *ctx, struct task_struct *prev, __u3
 	}
 	/* current is still prev: the stacks are where it blocked. */
 	stacks_of(ctx, prev, false, &p->rec.kstack, &p->rec.ustack, direct, p->ustack,
-		  p->rec.ucopy);
+		  p->rec.ucopy, &p->out_site);
 }
 
 static __always_inline void switch_in(struct task_struct *next, __u64 now)
@@ -220,7 +221,8 @@ int BPF_PROG(offcpu_switch_c, bool preempt, struct task_struct *prev, struct tas
 
 static __always_inline int on_waking(void *ctx, struct task_struct *p, bool direct)
 {
-	struct pending *b = bpf_task_storage_get(&pending, p, NULL, 0);
+	struct pending *b = bpf_task_storage_get(&pending, p, NULL, 0), *w;
+	struct task_struct *current;
 	__u64 id;
 
 	if (!b || !b->rec.start_ns)
@@ -234,8 +236,11 @@ static __always_inline int on_waking(void *ctx, struct task_struct *p, bool dire
 		b->rec.waker_kstack = b->rec.waker_ustack = -61;	/* ENODATA */
 		return 0;
 	}
-	stacks_of(ctx, bpf_get_current_task_btf(), true, &b->rec.waker_kstack,
-		  &b->rec.waker_ustack, direct, NULL, 0);
+	current = bpf_get_current_task_btf();
+	/* The waker's last waking site: with its own episodes' storage, when it has some. */
+	w = bpf_task_storage_get(&pending, current, NULL, 0);
+	stacks_of(ctx, current, true, &b->rec.waker_kstack, &b->rec.waker_ustack, direct, NULL, 0,
+		  w ? &w->waking_site : NULL);
 	return 0;
 }
 

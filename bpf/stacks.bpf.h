@@ -173,6 +173,28 @@ struct {
 	__type(value, struct site);
 } sites SEC(".maps");
 
+/*
+ * A thread's last site of a kind (its switches out, its wakings), kept with
+ * the thread (offcpu.bpf.c's task storage): a thread blocking again where
+ * it blocked last finds its site there, without the sites map's lookup
+ * (hashing the key costs a fifth of a reused site's check).  A copy: kept
+ * equal to the map's entry, which only this thread's stacks_of() changes.
+ */
+struct site_cache {
+	struct site_key key;
+	struct site site;
+};
+
+static __always_inline bool same_key(const struct site_key *a, const struct site_key *b)
+{
+	const __u64 *x = (const __u64 *)a, *y = (const __u64 *)b;
+
+	for (int i = 0; i < sizeof(*a) / 8; i++)
+		if (x[i] != y[i])
+			return false;
+	return true;
+}
+
 /* Room per CPU: a kernel stack walked, the kernel stack read raw, a site made. */
 struct scratch {
 	frames_t frames;
@@ -366,10 +388,11 @@ static __always_inline void user_frames(__u64 fp, struct site_key *k, const __u8
  * @direct: check a site's kernel stack by bpf_rdonly_cast(), not by a copy
  * @copy: the top of its user stack, copied already (NULL: none)
  * @copy_len: the bytes in @copy, from its user stack pointer up
+ * @last: the task's last site of this kind (NULL: none kept)
  */
 static __always_inline void stacks_of(void *ctx, struct task_struct *task, bool waker,
 				      __s32 *kstack, __s32 *ustack, bool direct,
-				      const __u8 *copy, __u32 copy_len)
+				      const __u8 *copy, __u32 copy_len, struct site_cache *last)
 {
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	bool user = !(task->flags & 0x00200000 /* PF_KTHREAD */);
@@ -396,8 +419,16 @@ static __always_inline void stacks_of(void *ctx, struct task_struct *task, bool 
 	}
 	if (user && site)
 		user_frames(key.fp, &key, copy, key.sp, copy_len);
-	if (site)
+	if (site && last && same_key(&last->key, &key)) {
+		s = &last->site;
+	} else if (site) {
 		s = bpf_map_lookup_elem(&sites, &key);
+		if (s && last) {
+			last->key = key;
+			last->site = *s;
+			s = &last->site;
+		}
+	}
 	same = s && same_kernel_stack(ctx, task, regs, s, sc->raw, direct);
 	if (same && bpf_get_prandom_u32() % recheck_every) {
 		*kstack = s->kstack;
@@ -418,8 +449,13 @@ static __always_inline void stacks_of(void *ctx, struct task_struct *task, bool 
 	sc->site.kstack = *kstack;
 	sc->site.ustack = *ustack;
 	nraw = read_kernel_stack(ctx, task, regs, sc->raw, RAW_WORDS);
-	if (place_frames(sc, (__u32)((__u64)len / 8), nraw))
-		bpf_map_update_elem(&sites, &key, &sc->site, BPF_ANY);
+	if (!place_frames(sc, (__u32)((__u64)len / 8), nraw))
+		return;
+	bpf_map_update_elem(&sites, &key, &sc->site, BPF_ANY);
+	if (last) {
+		last->key = key;
+		last->site = sc->site;
+	}
 }
 
 #endif
