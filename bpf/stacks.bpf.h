@@ -382,6 +382,7 @@ static __always_inline void user_frames(__u64 fp, struct site_key *k, const __u8
  * stacks_of() - the current task's kernel and user stack ids, walked or reused
  * @ctx: the tracepoint program's context
  * @task: the current task
+ * @regs: its user registers (bpf_task_pt_regs())
  * @waker: the stacks are a waking's (a site apart from the task's switches out)
  * @kstack: its kernel stack id, or why there is none (struct f2t_offcpu_rec)
  * @ustack: likewise for its user stack (-EFAULT for a kernel thread)
@@ -390,11 +391,10 @@ static __always_inline void user_frames(__u64 fp, struct site_key *k, const __u8
  * @copy_len: the bytes in @copy, from its user stack pointer up
  * @last: the task's last site of this kind (NULL: none kept)
  */
-static __always_inline void stacks_of(void *ctx, struct task_struct *task, bool waker,
-				      __s32 *kstack, __s32 *ustack, bool direct,
+static __always_inline void stacks_of(void *ctx, struct task_struct *task, struct pt_regs *regs,
+				      bool waker, __s32 *kstack, __s32 *ustack, bool direct,
 				      const __u8 *copy, __u32 copy_len, struct site_cache *last)
 {
-	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	bool user = !(task->flags & 0x00200000 /* PF_KTHREAD */);
 	struct site_key key = {
 		.tid = task->pid,
