@@ -42,6 +42,9 @@ const volatile __u64 ring_bytes = 1;
 const volatile __u32 ustack_bytes = F2T_OFFCPU_USTACK_COPY;	/* user stack copied at most */
 const volatile __u32 ustack_min = F2T_OFFCPU_USTACK_MIN;	/* ... at least, when it fits */
 const volatile bool ustack_fit = true;	/* copy to the frame pointer's frame when near */
+/* Test hooks, for bench-offcpu.sh to price the parts: off, no waker stacks, no ring output. */
+const volatile bool waker_stacks = true;
+const volatile bool ring_output = true;
 
 /*
  * A thread's pending episode, from its switch out to its switch in (its
@@ -53,6 +56,7 @@ const volatile bool ustack_fit = true;	/* copy to the frame pointer's frame when
 struct pending {
 	struct f2t_offcpu_rec rec;
 	__u8 ustack[F2T_OFFCPU_USTACK_MAX];
+	struct site_cache out_site, waking_site;	/* its last sites (stacks.bpf.h) */
 };
 
 struct {
@@ -150,15 +154,16 @@ static __always_inline void switch_out(void *ctx, struct task_struct *prev, __u3
 	p->rec.uip = p->rec.usp = p->rec.ufp = 0;
 	p->rec.ucopy = 0;
 	p->rec.zero = 0;
-	/* current is still prev: the stacks are where it blocked. */
-	stacks_of(ctx, prev, false, &p->rec.kstack, &p->rec.ustack, direct);
-	if (prev->flags & 0x00200000 /* PF_KTHREAD */)
-		return;
 	regs = (struct pt_regs *)bpf_task_pt_regs(prev);
-	p->rec.uip = PT_REGS_IP(regs);
-	p->rec.usp = PT_REGS_SP(regs);
-	p->rec.ufp = PT_REGS_FP(regs);
-	p->rec.ucopy = copy_user_stack(p->ustack, p->rec.usp, p->rec.ufp);
+	if (!(prev->flags & 0x00200000 /* PF_KTHREAD */)) {
+		p->rec.uip = PT_REGS_IP(regs);
+		p->rec.usp = PT_REGS_SP(regs);
+		p->rec.ufp = PT_REGS_FP(regs);
+		p->rec.ucopy = copy_user_stack(p->ustack, p->rec.usp, p->rec.ufp);
+	}
+	/* current is still prev: the stacks are where it blocked. */
+	stacks_of(ctx, prev, regs, false, &p->rec.kstack, &p->rec.ustack, direct, p->ustack,
+		  p->rec.ucopy, &p->out_site);
 }
 
 static __always_inline void switch_in(struct task_struct *next, __u64 now)
@@ -169,7 +174,7 @@ static __always_inline void switch_in(struct task_struct *next, __u64 now)
 
 	if (!p || !p->rec.start_ns)
 		return;
-	if (now - p->rec.start_ns >= min_ns) {
+	if (now - p->rec.start_ns >= min_ns && ring_output) {
 		p->rec.end_ns = now;
 		p->rec.cpu = bpf_get_smp_processor_id();
 		n = p->rec.ucopy;
@@ -219,7 +224,8 @@ int BPF_PROG(offcpu_switch_c, bool preempt, struct task_struct *prev, struct tas
 
 static __always_inline int on_waking(void *ctx, struct task_struct *p, bool direct)
 {
-	struct pending *b = bpf_task_storage_get(&pending, p, NULL, 0);
+	struct pending *b = bpf_task_storage_get(&pending, p, NULL, 0), *w;
+	struct task_struct *current;
 	__u64 id;
 
 	if (!b || !b->rec.start_ns)
@@ -228,13 +234,17 @@ static __always_inline int on_waking(void *ctx, struct task_struct *p, bool dire
 	id = bpf_get_current_pid_tgid();
 	b->rec.waker_tid = (__u32)id;
 	b->rec.waker_tgid = (__u32)(id >> 32);
-	if (bpf_ktime_get_ns() - b->rec.start_ns < min_ns) {
+	if (!waker_stacks || bpf_ktime_get_ns() - b->rec.start_ns < min_ns) {
 		/* Most likely a short episode, not kept: no stacks walked. */
 		b->rec.waker_kstack = b->rec.waker_ustack = -61;	/* ENODATA */
 		return 0;
 	}
-	stacks_of(ctx, bpf_get_current_task_btf(), true, &b->rec.waker_kstack,
-		  &b->rec.waker_ustack, direct);
+	current = bpf_get_current_task_btf();
+	/* The waker's last waking site: with its own episodes' storage, when it has some. */
+	w = bpf_task_storage_get(&pending, current, NULL, 0);
+	stacks_of(ctx, current, (struct pt_regs *)bpf_task_pt_regs(current), true,
+		  &b->rec.waker_kstack, &b->rec.waker_ustack, direct, NULL, 0,
+		  w ? &w->waking_site : NULL);
 	return 0;
 }
 

@@ -5,7 +5,9 @@
 # byte without blocking; a switch and a wakeup every few microseconds, the
 # worst case) run untraced, under
 # `ftrace2trace record --no-sample`, `record`, `record --off-cpu` of the
-# reference binary (REF: before the user stack copy) and of this one, and
+# reference binary (REF) and of this one, this one without the waker's
+# stacks (off-cpu-nw: the test hook F2T_TEST_OFFCPU_WAKER_STACKS=0, the
+# waker's tid only; what taking them costs), and
 # `perf record -a -g -e sched:sched_switch` (perf's way to get the stacks
 # threads switch out with), in alternating rounds, pinned to CPU 0, each
 # whole command (recorder and workload) at nice NICE (-20: the machine's
@@ -33,7 +35,8 @@
 # stack copy (to the frame pointer's frame, 128 bytes here), none, 512
 # bytes and 8 KB (--call-graph dwarf's), with a reused site's kernel stack
 # checked by a copy (as on kernels before 6.2) rather than by direct
-# reads, and with every site walked (what the stack walks cost); the
+# reads, with every site walked (what the stack walks cost), without the
+# waker's stacks and without handing episodes to the ring (its cost); the
 # ring's bytes per episode in the capture; the recorder's CPU time while
 # recording (the reader), per episode.
 #
@@ -97,8 +100,8 @@ PY
 }
 
 declare -A rates cpus vols invs failed
-variants=(untraced no-sample record off-cpu perf)
-[ -z "$REF" ] || variants=(untraced no-sample record off-cpu-ref off-cpu perf)
+variants=(untraced no-sample record off-cpu off-cpu-nw perf)
+[ -z "$REF" ] || variants=(untraced no-sample record off-cpu-ref off-cpu off-cpu-nw perf)
 work=(/usr/bin/time -o "$TMP/cpu" -f "%U %S %w %c" taskset -c 0 "$PINGPONG" "$ROUNDS")
 declare -A bytes_line
 
@@ -110,6 +113,7 @@ run_variant() {
 	no-sample) "${n[@]}" "$F2T" record --no-sample -o "$TMP/x.fxt" -- "${work[@]}" >"$out" 2>"$err" ;;
 	record) "${n[@]}" "$F2T" record -o "$TMP/x.fxt" -- "${work[@]}" >"$out" 2>"$err" ;;
 	off-cpu) "${n[@]}" "$F2T" record --off-cpu -k "$TMP/x.cap" -o "$TMP/x.fxt" -- "${work[@]}" >"$out" 2>"$err" ;;
+	off-cpu-nw) F2T_TEST_OFFCPU_WAKER_STACKS=0 "${n[@]}" "$F2T" record --off-cpu -k "$TMP/x.cap" -o "$TMP/x.fxt" -- "${work[@]}" >"$out" 2>"$err" ;;
 	off-cpu-ref) "${n[@]}" "$REF" record --off-cpu -k "$TMP/x.cap" -o "$TMP/x.fxt" -- "${work[@]}" >"$out" 2>"$err" ;;
 	perf)
 		command -v perf >/dev/null || { failed[$v]="not installed"; return; }
@@ -158,7 +162,7 @@ done
 [ -n "${added[no-sample]:-}" ] && [ -n "${added[perf]:-}" ] &&
 	awk -v f="${added[no-sample]}" -v p="${added[perf]}" 'BEGIN {
 		printf "floor by added time: record --no-sample adds %.3f, %.2f of what perf adds\n", f, (p > 0 ? f / p : 0) }'
-for v in off-cpu-ref off-cpu; do
+for v in off-cpu-ref off-cpu off-cpu-nw; do
 	[ -n "${cost[$v]:-}" ] && [ -n "${cost[perf]:-}" ] || continue
 	awk -v v="$v" -v o="${cost[$v]}" -v p="${cost[perf]}" -v r="${cost[record]:-0}" 'BEGIN {
 		printf "%s: whole cost %.3f against perf'"'"'s whole %.3f: %.2f (goal: at most 0.33); its increment over record %.3f\n", v, o, p, (p > 0 ? o / p : 0), o - r }'
@@ -180,12 +184,12 @@ for v in "${variants[@]}"; do
 	awk -v v="$v" -v a="$(median ${vols[$v]})" -v b="$(median ${invs[$v]})" 'BEGIN {
 		printf "%-12s %12.3f %12.3f  switches of the workload per round trip\n", v, a / 1000, b / 1000 }'
 done
-for v in off-cpu-ref off-cpu; do
+for v in off-cpu-ref off-cpu off-cpu-nw; do
 	[ -n "${ccost[$v]:-}" ] && [ -n "${ccost[perf]:-}" ] || continue
 	awk -v v="$v" -v o="${ccost[$v]}" -v p="${ccost[perf]}" 'BEGIN {
 		printf "%s by CPU time: whole cost %.3f against perf'"'"'s whole %.3f: %.2f (goal: at most 0.33)\n", v, o, p, (p > 0 ? o / p : 0) }'
 done
-for v in off-cpu-ref off-cpu; do
+for v in off-cpu-ref off-cpu off-cpu-nw; do
 	[ -n "${bytes_line[$v]:-}" ] || continue
 	read -r n data stacks <<<"${bytes_line[$v]}"
 	awk -v v="$v" -v n="$n" -v d="$data" -v s="$stacks" 'BEGIN {
@@ -243,5 +247,7 @@ part "  with a 512-byte copy" "$F2T" F2T_TEST_OFFCPU_USTACK=512 -- --off-cpu
 part "  with an 8 KB copy" "$F2T" F2T_TEST_OFFCPU_USTACK=8192 -- --off-cpu
 part "  kernel stack check by copy" "$F2T" F2T_TEST_OFFCPU_STACK_COPY=1 -- --off-cpu
 part "  every site walked" "$F2T" F2T_TEST_OFFCPU_RECHECK=1 -- --off-cpu
+part "  without the waker's stacks" "$F2T" F2T_TEST_OFFCPU_WAKER_STACKS=0 -- --off-cpu
+part "  without the ring output" "$F2T" F2T_TEST_OFFCPU_RING=0 -- --off-cpu
 [ -z "$REF" ] || part "REF record --off-cpu" "$REF" -- --off-cpu
 echo "note: a shared, noisy VM: compare the ratios of one run, not figures across runs"

@@ -13,7 +13,9 @@
  * bench-offcpu.sh to tell the copy's cost.  F2T_TEST_OFFCPU_STACK_COPY=1
  * loads the programs that check a site's kernel stack by a copy, as on a
  * kernel without bpf_rdonly_cast() (bench-offcpu.sh prices it, and the
- * tests run them).
+ * tests run them).  F2T_TEST_OFFCPU_WAKER_STACKS=0 takes no waker's stacks,
+ * F2T_TEST_OFFCPU_RING=0 hands no episode to the ring (every episode lost):
+ * bench-offcpu.sh prices each part so.
  */
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -159,6 +161,8 @@ static int load(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 	const char *hook = getenv("F2T_TEST_OFFCPU_STACK_ENTRIES");
 	const char *recheck = getenv("F2T_TEST_OFFCPU_RECHECK");
 	const char *ustack = getenv("F2T_TEST_OFFCPU_USTACK");
+	const char *wstacks = getenv("F2T_TEST_OFFCPU_WAKER_STACKS");
+	const char *ring = getenv("F2T_TEST_OFFCPU_RING");
 	int err;
 
 	if (access(BTF_PATH, R_OK) < 0) {
@@ -183,6 +187,10 @@ static int load(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 		oc->skel->rodata->ustack_bytes = (__u32)strtoul(ustack, NULL, 10) & ~7u;
 		oc->skel->rodata->ustack_fit = false;
 	}
+	if (wstacks && *wstacks)
+		oc->skel->rodata->waker_stacks = strcmp(wstacks, "0") != 0;
+	if (ring && *ring)
+		oc->skel->rodata->ring_output = strcmp(ring, "0") != 0;
 	err = bpf_map__set_max_entries(oc->skel->maps.events, RING_BYTES);
 	if (!err && hook && *hook) {
 		oc->skel->rodata->kstacks_max = (__u32)strtoul(hook, NULL, 10);
