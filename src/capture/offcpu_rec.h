@@ -96,6 +96,23 @@ struct f2t_offcpu_rec {
 /* The bytes of a record with its stack copy, in OFFCPU_DATA. */
 #define F2T_OFFCPU_REC_BYTES(ucopy) (sizeof(struct f2t_offcpu_rec) + (((ucopy) + 7) & ~7u))
 
+/* The most bytes a record with its stack copy takes. */
+#define F2T_OFFCPU_REC_MAX F2T_OFFCPU_REC_BYTES(F2T_OFFCPU_USTACK_MAX)
+
+/*
+ * The rings the switch-in program hands records to while recording, one
+ * per CPU: the elements of a BPF_F_MMAPABLE array the recorder maps, each
+ * F2T_OFFCPU_RING_HDR bytes of positions, then the ring's bytes (a power of
+ * two).  The positions are byte counts since the start, never wrapped: the
+ * head (at offset 0) the program's, the tail (F2T_OFFCPU_RING_TAIL) the
+ * recorder's.  A record lies whole in the ring: where fewer than
+ * F2T_OFFCPU_REC_MAX bytes are left before its end, the program writes a
+ * start_ns of 0 there and goes on at its start.  One writer per ring (the
+ * program, on its CPU with interrupts off) and one reader: no lock.
+ */
+#define F2T_OFFCPU_RING_HDR 128
+#define F2T_OFFCPU_RING_TAIL 64
+
 /* The record size of captures from before the registers and stack copy. */
 #define F2T_OFFCPU_REC_V1_BYTES 56
 
