@@ -19,9 +19,9 @@
  *                   max_depth=127   frames per stack at most
  *                 arg 1, at stop: the counters (F2T_OFFCPU_COUNTERS below),
  *                   "name=N\n" each, in their order: episodes=N ...
- *   OFFCPU_DATA   whole records, back to back, in the order the ring buffer
- *                 held them (by end time, give or take the microseconds
- *                 between two CPUs' reservations): a struct f2t_offcpu_rec,
+ *   OFFCPU_DATA   whole records, back to back, by end time (each read of
+ *                 the CPUs' rings merged so; give or take the microseconds
+ *                 between an episode's end and its write): a struct f2t_offcpu_rec,
  *                 then its @ucopy bytes of user stack, zero padded to a
  *                 multiple of 8
  *   OFFCPU_STACKS a stack map at stop (arg 0: kernel stacks, arg 1: user
@@ -122,7 +122,7 @@ struct f2t_offcpu_rec {
  */
 #define F2T_OFFCPU_COUNTERS(X)							\
 	X(EPISODES, "episodes")			/* records written */		\
-	X(DROPPED_RING, "dropped_ring")		/* ring buffer full: record lost */ \
+	X(DROPPED_RING, "dropped_ring")		/* its CPU's ring full: record lost */ \
 	X(DROPPED_MAP, "dropped_map")		/* no task storage: episode lost */ \
 	X(STACK_COLLISIONS, "stack_collisions")	/* stack not kept (user: hash	\
 						   collision; kernel: table full) */ \

@@ -715,7 +715,7 @@ static void summary(struct run *r)
 			(unsigned long long)c->n[F2T_OFFCPU_STACKS_RECHECKED],
 			(unsigned long long)c->n[F2T_OFFCPU_STACKS_STALE]);
 	if (c->n[F2T_OFFCPU_DROPPED_RING] || c->n[F2T_OFFCPU_DROPPED_MAP])
-		f2t_warn("the kernel lost %llu off-CPU episodes: the BPF ring buffer filled faster "
+		f2t_warn("the kernel lost %llu off-CPU episodes: a CPU's ring filled faster "
 			 "than it was read, or no task storage could be had; try a larger "
 			 "--off-cpu-min",
 			 (unsigned long long)(c->n[F2T_OFFCPU_DROPPED_RING] +
