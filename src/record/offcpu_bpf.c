@@ -38,7 +38,7 @@
 #include "util/vec.h"
 
 #define RING_BYTES (16u << 20)	/* shared out between the CPUs' rings */
-#define RING_MIN (2u << 20)
+#define RING_MIN (1u << 20)
 #define RING_MAX (8u << 20)
 #define BATCH_BYTES (64u * 1024)
 #define BTF_PATH "/sys/kernel/btf/vmlinux"
