@@ -19,7 +19,7 @@
 /* Spool @sp, opened next to the output at its first entry.  Return: 0 or negative errno. */
 static int spool(struct f2t_writer *w, struct f2t_spool *sp)
 {
-	return sp->out ? 0 : f2t_spool_open(sp, w->out->path);
+	return sp->out ? 0 : f2t_spool_open(sp, w->out);
 }
 
 int json_sample(struct f2t_writer *w, const struct f2t_item *it)

@@ -337,7 +337,7 @@ int f2t_json_writer_init(struct f2t_writer *w)
 	p->sample_spool.fd = -1;
 	p->node_spool.fd = -1;
 	p->stacks = f2t_stack_text_new();
-	ret = p->stacks ? f2t_spool_open(&p->events, w->out ? w->out->path : NULL) : -ENOMEM;
+	ret = p->stacks ? f2t_spool_open(&p->events, w->out) : -ENOMEM;
 	if (ret) {
 		f2t_stack_text_free(p->stacks);
 		free(p);

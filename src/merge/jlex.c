@@ -17,12 +17,18 @@
 #include "util/log.h"
 #include "util/path.h"
 
-#define BUF_SIZE (256u << 10)
+/*
+ * The read buffer starts small and doubles each time a read fills it, up to
+ * BUF_MAX: a large input gets large reads, a small one (most of those a
+ * merge tokenizes, and every fuzzed one) no 256 KB block it never fills.
+ */
+#define BUF_FIRST (16u << 10)
+#define BUF_MAX (256u << 10)
 
 static int lex_setup(struct f2t_jlex *lx, int fd, bool own, const char *name)
 {
 	*lx = (struct f2t_jlex){ .fd = fd, .own_fd = own, .line = 1 };
-	lx->buf = malloc(BUF_SIZE);
+	lx->buf = malloc(BUF_FIRST);
 	lx->text = malloc(F2T_JLEX_TEXT_MAX + 1);
 	lx->name = strdup(name);
 	if (!lx->buf || !lx->text || !lx->name) {
@@ -31,7 +37,7 @@ static int lex_setup(struct f2t_jlex *lx, int fd, bool own, const char *name)
 		free(lx->name);
 		return -ENOMEM;
 	}
-	lx->cap = BUF_SIZE;
+	lx->cap = BUF_FIRST;
 	lx->text[0] = '\0';
 	return 0;
 }
@@ -145,6 +151,16 @@ static int fill(struct f2t_jlex *lx)
 		return 0;
 	tee_flush(lx);
 	lx->buf_off += lx->len;
+	if (lx->len == lx->cap && lx->cap < BUF_MAX) {
+		/* Nothing in it is kept across a fill: a new block, not a copy. */
+		unsigned char *more = malloc(2 * lx->cap);
+
+		if (more) {
+			free(lx->buf);
+			lx->buf = more;
+			lx->cap *= 2;
+		}
+	}
 	lx->len = lx->pos = lx->tee_from = 0;
 	do
 		n = read(lx->fd, lx->buf, lx->cap);

@@ -40,22 +40,23 @@ int f2t_tmpfile(void)
 	return tmpfile_in(f2t_tmpdir());
 }
 
-int f2t_spool_open(struct f2t_spool *s, const char *near)
+int f2t_spool_open(struct f2t_spool *s, const struct f2t_out *near)
 {
 	char dir[4096];
 	int fd = -ENOENT;
 
 	s->fd = -1;
 	s->out = NULL;
-	if (near && strcmp(near, "-") && near[0] != '<') {
-		const char *slash = strrchr(near, '/');
+	/* Only f2t_out_open() of a path sets ->file: ->path may be a label. */
+	if (near && near->file) {
+		const char *slash = strrchr(near->path, '/');
 
 		if (!slash)
 			snprintf(dir, sizeof(dir), ".");
-		else if (slash == near)
+		else if (slash == near->path)
 			snprintf(dir, sizeof(dir), "/");
 		else
-			snprintf(dir, sizeof(dir), "%.*s", (int)(slash - near), near);
+			snprintf(dir, sizeof(dir), "%.*s", (int)(slash - near->path), near->path);
 		fd = tmpfile_in(dir);
 	}
 	if (fd < 0)

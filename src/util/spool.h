@@ -17,13 +17,14 @@ struct f2t_spool {
 /**
  * f2t_spool_open() - create an unlinked temporary file
  * @s: the spool
- * @near: a path whose directory should hold it (the final output, so the
- *	spooled bytes land on the same file system, not in a RAM-backed /tmp),
- *	or NULL / "-" for $TMPDIR or /tmp
+ * @near: the output the spool's bytes end up in: when it is a named file,
+ *	the spool goes in its directory (the same file system, not a
+ *	RAM-backed /tmp); else (standard output, a descriptor, NULL) in
+ *	$TMPDIR or /tmp, never the current directory
  *
  * Return: 0 or negative errno.
  */
-int f2t_spool_open(struct f2t_spool *s, const char *near);
+int f2t_spool_open(struct f2t_spool *s, const struct f2t_out *near);
 
 /** f2t_tmpdir() - where temporary files go: $TMPDIR, or /tmp */
 const char *f2t_tmpdir(void);

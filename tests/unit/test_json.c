@@ -270,6 +270,61 @@ static void test_spool(void **state)
 	mem_close(&m);
 }
 
+/* Where a spool's file is: the directory its descriptor's link names. */
+static void assert_spool_in(const struct f2t_spool *s, const char *dir)
+{
+	char link[64], target[4096];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", s->fd);
+	n = readlink(link, target, sizeof(target) - 1);
+	assert_true(n > 0);
+	target[n] = 0;
+	assert_true(strncmp(target, dir, strlen(dir)) == 0);
+	assert_int_equal(target[strlen(dir)], '/');
+	assert_null(strchr(target + strlen(dir) + 1, '/'));
+}
+
+/*
+ * Standard output has no directory: its spool goes to $TMPDIR, not the
+ * current directory (which may be a small file system, or nobody's to fill);
+ * a named output's goes next to it.
+ */
+static void test_spool_place(void **state)
+{
+	char tmp[] = "/tmp/f2t-spool-XXXXXX", cwd[4096], path[4096];
+	struct f2t_spool s = { .fd = -1 };
+	const char *old = getenv("TMPDIR");
+	char *saved = old ? strdup(old) : NULL;
+	struct f2t_out *o;
+
+	assert_non_null(mkdtemp(tmp));
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	setenv("TMPDIR", tmp, 1);
+	o = f2t_out_fdopen(STDOUT_FILENO, "standard output");
+	assert_non_null(o);
+	assert_int_equal(f2t_spool_open(&s, o), 0);
+	assert_spool_in(&s, tmp);
+	f2t_spool_close(&s);
+	f2t_out_abort(o);
+
+	setenv("TMPDIR", cwd, 1);	/* a named output's directory wins */
+	snprintf(path, sizeof(path), "%s/out.json", tmp);
+	o = f2t_out_open(path);
+	assert_non_null(o);
+	assert_int_equal(f2t_spool_open(&s, o), 0);
+	assert_spool_in(&s, tmp);
+	f2t_spool_close(&s);
+	f2t_out_abort(o);
+
+	if (saved)
+		setenv("TMPDIR", saved, 1);
+	else
+		unsetenv("TMPDIR");
+	free(saved);
+	assert_int_equal(rmdir(tmp), 0);	/* nothing named was left there */
+}
+
 static struct f2t_event sw(uint64_t ts, uint32_t cpu, int32_t prev, int32_t next)
 {
 	struct f2t_event ev = { .ts = ts, .cpu = cpu, .pid = prev, .kind = F2T_EV_SWITCH };
@@ -472,6 +527,7 @@ int main(void)
 		cmocka_unit_test(test_clock_link),
 		cmocka_unit_test(test_text_header_link_lines),
 		cmocka_unit_test(test_spool),
+		cmocka_unit_test(test_spool_place),
 		cmocka_unit_test(test_cputime),
 		cmocka_unit_test(test_json_writer_shape),
 		cmocka_unit_test(test_flags_for_trace_viewer),

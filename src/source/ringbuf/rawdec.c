@@ -329,16 +329,24 @@ int f2t_rawdec_init(struct f2t_rawdec *d, struct tep_handle *tep, uint32_t subbu
 	d->path = path;
 	d->tep_symbols = &d->own_tep_symbols;
 	trace_seq_init(&d->seq);
-	d->reserve = malloc(F2T_RAWDEC_RESERVE);
+	d->reserve = malloc(F2T_RAWDEC_HEADROOM);
 	if (!d->reserve)
 		return -ENOMEM;
+	d->reserve_size = F2T_RAWDEC_HEADROOM;
 	return bind_events(d, subbuf_size);
 }
 
-void f2t_rawdec_guard(struct f2t_rawdec *d)
+void f2t_rawdec_guard(struct f2t_rawdec *d, size_t takes)
 {
-	void *probe = malloc(F2T_RAWDEC_HEADROOM);
+	void *probe;
 
+	if (d->reserve && d->reserve_size < takes) {
+		/* Freed first: should the larger one fail, the call has the smaller one's room. */
+		free(d->reserve);
+		d->reserve = malloc(takes);
+		d->reserve_size = takes;
+	}
+	probe = d->reserve ? malloc(F2T_RAWDEC_HEADROOM) : NULL;
 	if (probe) {
 		free(probe);
 		return;
@@ -474,7 +482,7 @@ static void print_info(struct f2t_rawdec *s, const struct handler *h)
 	if (h->needs_symbols)
 		f2t_rawdec_tep_symbols(s);
 	trace_seq_reset(&s->seq);
-	f2t_rawdec_guard(s);
+	f2t_rawdec_guard(s, F2T_RAWDEC_HEADROOM);
 	tep_print_event(s->tep, &s->seq, &s->rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&s->seq);
 }
@@ -871,7 +879,7 @@ const char *f2t_rawdec_text(struct f2t_rawdec *s, const struct f2t_event *ev,
 					 h->event->name);
 			f2t_rawdec_fields(s, ev, seq_field, &s->seq);
 		} else {
-			f2t_rawdec_guard(s);
+			f2t_rawdec_guard(s, F2T_RAWDEC_HEADROOM);
 			tep_print_event(s->tep, &s->seq, &s->rec, "%s: %s", TEP_PRINT_NAME,
 					TEP_PRINT_INFO);
 		}

@@ -114,9 +114,12 @@ struct f2t_rawdec {
 	 * memory inside tep_print_event() is a crash.  Each call into it is
 	 * preceded by a probe (f2t_rawdec_guard()); when the probe fails the
 	 * reserve is freed for that call to finish in, and the next decode
-	 * fails with -ENOMEM.
+	 * fails with -ENOMEM.  It starts at what printing a record takes and
+	 * grows when a call may take more (the symbol tables): a megabyte for
+	 * every input, short ones too, was most of a short one's time.
 	 */
 	void *reserve;
+	size_t reserve_size;
 	bool oom;
 };
 
@@ -143,17 +146,20 @@ void f2t_rawdec_share_tep(struct f2t_rawdec *d, bool *loaded);
 /**
  * f2t_rawdec_guard() - is there memory for a call into libtraceevent?
  * @d: the decoder
+ * @takes: what the call about to be made may allocate, at most
+ *	   (F2T_RAWDEC_HEADROOM or F2T_RAWDEC_SYMBOLS)
  *
- * Probes for F2T_RAWDEC_HEADROOM bytes.  When they are not there, frees the
- * decoder's reserve, so that the call about to be made finishes, and marks
- * the decoder out of memory: its next f2t_rawdec_decode() fails.
+ * Grows the decoder's reserve to @takes bytes, then probes for
+ * F2T_RAWDEC_HEADROOM more.  When either is not there, frees the reserve,
+ * so that the call finishes, and marks the decoder out of memory: its next
+ * f2t_rawdec_decode() fails.
  */
-void f2t_rawdec_guard(struct f2t_rawdec *d);
+void f2t_rawdec_guard(struct f2t_rawdec *d, size_t takes);
 
-/* What one call into libtraceevent may allocate, at most: a record's text, with room to spare. */
+/* What printing one record may allocate, at most: its text, with room to spare. */
 #define F2T_RAWDEC_HEADROOM	(64u << 10)
-/* Set aside for the call that finds memory gone: libtraceevent's symbol tables take more. */
-#define F2T_RAWDEC_RESERVE	(1u << 20)
+/* What reading the recording's symbol tables into libtraceevent may take: more. */
+#define F2T_RAWDEC_SYMBOLS	(1u << 20)
 
 /** f2t_rawdec_fini() - free what the decoder holds (not the tep) */
 void f2t_rawdec_fini(struct f2t_rawdec *d);

@@ -110,7 +110,7 @@ void f2t_rawdec_tep_symbols(struct f2t_rawdec *s)
 			s->oom = true;
 			return;
 		}
-		f2t_rawdec_guard(s);
+		f2t_rawdec_guard(s, F2T_RAWDEC_SYMBOLS);
 		if (i && f2t_printk_formats_check(copy, &bad))
 			f2t_warn("%s: the recording's printk formats: a line that is not 'ADDRESS : \"FORMAT\"' at byte %zu, which libtraceevent would read past: not read, some kernel strings stay addresses",
 				 s->path, bad);
