@@ -101,8 +101,17 @@ static __always_inline bool ring_put(const void *rec, __u64 len)
 	}
 	if (bpf_probe_read_kernel(r + F2T_OFFCPU_RING_HDR + off, len, rec))
 		return false;
-	/* The record before the head: a full barrier on every architecture. */
+	/*
+	 * The record before the head.  x86 keeps stores in order: a plain
+	 * store, once the compiler may not move it (an atomic add, a full
+	 * barrier, waited for the record's stores to reach the cache, 0.05 us).
+	 */
+#if defined(__TARGET_ARCH_x86)
+	barrier();
+	*(volatile __u64 *)r = head + skip + len;
+#else
 	__sync_fetch_and_add((__u64 *)r, skip + len);
+#endif
 	return true;
 }
 
