@@ -120,7 +120,9 @@ void f2t_task_change(struct f2t_task *task, const char *comm, int32_t tgid)
 	bool changed = false;
 
 	if (comm && !f2t_comm_eq(task->comm, comm)) {
-		snprintf(task->comm, sizeof(task->comm), "%s", comm);
+		/* Zeros after the name, as the kernel keeps one: f2t_comm_eq_words() compares whole words. */
+		strncpy(task->comm, comm, sizeof(task->comm) - 1);
+		task->comm[sizeof(task->comm) - 1] = '\0';
 		changed = true;
 	}
 	if (tgid > 0 && task->tgid != tgid) {

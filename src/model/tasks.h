@@ -101,34 +101,26 @@ static inline bool f2t_comm_eq(const char *have, const char *comm)
 
 /*
  * f2t_comm_eq() of a COMM with F2T_COMM_LEN readable bytes, as an event
- * whose comm_words is set has them (event.h): eight bytes at a time, where
- * the byte loop took a tenth of a scheduling trace's conversion.  Bytes
- * after HAVE's NUL may be a longer earlier name's: they do not count.
+ * whose comm_words is set has them (event.h): where the byte loop took a
+ * tenth of a scheduling trace's conversion, the fifteen bytes a comm holds
+ * are compared whole, as two words.  The same bytes are the same name,
+ * and they are so most often: the kernel's records and a task's name
+ * (f2t_task_change()) have zeros after the NUL.  Any other difference may
+ * lie after HAVE's NUL (a longer earlier name's bytes), where it does not
+ * count: the byte loop decides.
  */
 static inline bool f2t_comm_eq_words(const char *have, const char *comm)
 {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	uint64_t a[2], b[2];
 
-	for (int i = 0; i < 2; i++) {
-		uint64_t a, b, x, nul;
-
-		memcpy(&a, have + 8 * i, 8);
-		memcpy(&b, comm + 8 * i, 8);
-		x = a ^ b;
-		if (i == 1)
-			x &= ~0ull >> 8;	/* the 16th byte is past what a comm holds */
-		/* HAVE's zero bytes; the lowest one found is exact */
-		nul = (a - ones) & ~a & highs;
-		if (nul)
-			return !(x & (nul ^ (nul - 1)));	/* no difference up to its NUL */
-		if (x)
-			return false;
-	}
-	return true;
-#else
-	return f2t_comm_eq(have, comm);
+	memcpy(a, have, sizeof(a));
+	memcpy(b, comm, sizeof(b));
+	/* The 16th byte, the last word's highest, is past what a comm holds. */
+	if (!((a[0] ^ b[0]) | ((a[1] ^ b[1]) & (~0ull >> 8))))
+		return true;
 #endif
+	return f2t_comm_eq(have, comm);
 }
 
 /*

@@ -37,6 +37,25 @@ void pf_bundle_fini(struct pf_bundle *bb)
 	f2t_intern_fini(&bb->comms);
 }
 
+/* Compact events made room for at a time: a tenth of a bundle's most. */
+#define ROOM_EVENTS 1024
+
+int pf_bundle_make_room(struct pf_bundle *bb)
+{
+	size_t room = SIZE_MAX;
+
+	for (int i = 0; i < PF_NCOLUMNS; i++) {
+		struct pb_buf *col = &bb->col[i];
+
+		if (!pb_room(col, ROOM_EVENTS * PB_MAX_VARINT))
+			return col->err;
+		if ((col->cap - col->len) / PB_MAX_VARINT < room)
+			room = (col->cap - col->len) / PB_MAX_VARINT;
+	}
+	bb->room = room > UINT32_MAX ? UINT32_MAX : (uint32_t)room;
+	return 0;
+}
+
 int64_t pf_bundle_comm_intern(struct pf_bundle *bb, struct pf_comm_memo *m, int32_t pid,
 			      const char *s)
 {
@@ -211,60 +230,6 @@ static int event_close(struct pf_bundle *bb, size_t e, size_t msg)
 	return bb->events.err;
 }
 
-/* Stores a varint field at P (room made by the caller); returns the end. */
-static inline uint8_t *put_uint(uint8_t *p, uint32_t field, uint64_t v)
-{
-	p += pb_enc_tag(p, field, PB_VARINT);
-	return p + pb_enc_varint(p, v);
-}
-
-/*
- * A wakeup whole, a quarter of a scheduling trace's events: the bytes
- * pb_open() and the others would write, with room made once and no length
- * to move, as a comm of a task's length makes it shorter than 128 bytes.
- * 0 when it is longer: the general case writes it.
- */
-static int wake_event(struct pf_bundle *bb, uint64_t ts, uint32_t field,
-		      const struct f2t_event *ev)
-{
-	enum { ROOM = 11 * PB_MAX_VARINT };
-	struct pb_buf *b = &bb->events;
-	const char *comm = ev->wake.comm;
-	size_t clen = !comm ? 0 : ev->comm_words ? f2t_comm_len_words(comm) :
-		      strnlen(comm, F2T_COMM_LEN);
-	uint8_t *p, *e, *msg;
-
-	/* Room for a whole comm: one copied whole, its bytes past clen overwritten next. */
-	if (clen == F2T_COMM_LEN || !pb_room(b, ROOM + F2T_COMM_LEN))
-		return 0;
-	p = b->p + b->len;
-	p += pb_enc_tag(p, PF_BUNDLE_EVENT, PB_LEN);
-	e = p++;
-	p = put_uint(p, PF_FEV_TIMESTAMP, ts);
-	p = put_uint(p, PF_FEV_PID, (uint32_t)ev->pid);
-	p += pb_enc_tag(p, field, PB_LEN);
-	msg = p++;
-	if (comm) {
-		p += pb_enc_tag(p, PF_WAKE_COMM, PB_LEN);
-		*p++ = (uint8_t)clen;
-		if (ev->comm_words)
-			memcpy(p, comm, F2T_COMM_LEN);
-		else
-			memcpy(p, comm, clen);
-		p += clen;
-	}
-	p = put_uint(p, PF_WAKE_PID, pf_i32(ev->wake.pid));
-	p = put_uint(p, PF_WAKE_PRIO, pf_i32(ev->wake.prio));
-	p = put_uint(p, PF_WAKE_TARGET_CPU, pf_i32(ev->wake.target_cpu));
-	if (p - (e + 1) >= 0x80)
-		return 0;
-	*msg = (uint8_t)(p - (msg + 1));
-	*e = (uint8_t)(p - (e + 1));
-	b->len = (size_t)(p - b->p);
-	bb->nevents++;
-	return 1;
-}
-
 int pf_bundle_event(struct pf_bundle *bb, uint64_t ts, const struct f2t_event *ev)
 {
 	uint32_t field = event_field(ev);
@@ -274,7 +239,7 @@ int pf_bundle_event(struct pf_bundle *bb, uint64_t ts, const struct f2t_event *e
 	if (!field)
 		return 0;
 	if ((ev->kind == F2T_EV_WAKING || ev->kind == F2T_EV_WAKEUP ||
-	     ev->kind == F2T_EV_WAKEUP_NEW) && wake_event(bb, ts, field, ev))
+	     ev->kind == F2T_EV_WAKEUP_NEW) && pf_bundle_wake(bb, ts, field, ev))
 		return 1;
 	e = event_open(bb, ts, ev->pid, field, &msg);
 	ret = message(&bb->events, ev);
@@ -301,6 +266,7 @@ void pf_bundle_clear(struct pf_bundle *bb)
 	/* The comms' index starts small again. */
 	f2t_intern_clear(&bb->comms);
 	bb->nevents = 0;
+	bb->room = 0;		/* counted again from the columns' room */
 	bb->lost = false;
 	bb->gen++;		/* every memo is stale */
 	bb->last_switch_ts = bb->last_waking_ts = 0;

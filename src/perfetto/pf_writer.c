@@ -238,6 +238,17 @@ static int write_waking(struct pf_priv *p, struct pf_cpu *c, const struct f2t_ev
 	return ret < 0 ? ret : 0;
 }
 
+/* A sched_wakeup whole: in pf_bundle_wake()'s one go, inline, unless it is long. */
+static int write_wakeup(struct pf_priv *p, struct pf_cpu *c, const struct f2t_event *ev)
+{
+	int ret;
+
+	if (pf_bundle_wake(&c->bundle, boot(p, ev->ts), PF_FEV_SCHED_WAKEUP, ev))
+		return 0;
+	ret = pf_bundle_event(&c->bundle, boot(p, ev->ts), ev);
+	return ret < 0 ? ret : 0;
+}
+
 /* A print event as it is, where the model says trace_processor reads it as its item. */
 static int write_print(struct f2t_writer *w, struct pf_cpu *c, const struct f2t_event *ev)
 {
@@ -281,6 +292,9 @@ static int pf_event(struct f2t_writer *w, const struct f2t_event *ev)
 		break;
 	case F2T_EV_WAKING:
 		ret = write_waking(p, c, ev);
+		break;
+	case F2T_EV_WAKEUP:
+		ret = write_wakeup(p, c, ev);
 		break;
 	case F2T_EV_PRINT:
 		ret = write_print(w, c, ev);

@@ -187,44 +187,30 @@ static uint32_t user_frames(const struct f2t_event *ev)
 	return n;
 }
 
-int f2t_pipeline_event(struct f2t_pipeline *p, const struct f2t_event *ev)
+/* Out of memory in the tracker or the model: said once. */
+static int nomem(struct f2t_pipeline *p, int ret)
 {
-	struct f2t_event named;
-	int ret;
+	if (!p->failed) {
+		f2t_err("out of memory");
+		p->failed = true;
+	}
+	return ret;
+}
 
-	if (!p->begun) {
-		/* A name the source knew goes to the task before the writers begin (tracker.h). */
-		if (ev->pid_comm && (ret = f2t_tracker_learn(p->tracker, ev))) {
-			f2t_err("out of memory");
-			p->failed = true;
-			return ret;
-		}
-		if ((ret = begin(p)))
-			return ret;
-	}
-	if (ev->kind == F2T_EV_SAMPLE && ev->pid < 0) {
-		/* Taken in a thread's exit, its tid gone (-1): no thread's, not even the idle task's. */
-		named = *ev;
-		named.pid = f2t_tracker_sample_tid(p->tracker, ev);
-		if (!named.pid) {
-			p->st.samples_no_thread++;
-			return 0;
-		}
-		ev = &named;
-	}
-	if (ev->kind == F2T_EV_SAMPLE)
-		p->short_stacks += user_frames(ev) <= 2;
-	ret = f2t_tracker_event(p->tracker, ev, &p->st);
+/*
+ * An event after the writers have begun: the tracker, the model, the taps,
+ * the writers.  Inline in the run's loop, as the calls of an event cost as
+ * much as its work; what is rare (a tap, a failure) is called.
+ */
+static inline int deliver(struct f2t_pipeline *p, const struct f2t_event *ev)
+{
+	int ret = f2t_tracker_event(p->tracker, ev, &p->st);
+
 	/* Items are for writers: a pass with taps alone (report) needs none. */
 	if (!ret && p->nout && (p->cputime || !f2t_model_sched_only(ev->kind)))
 		ret = f2t_model_event(p->model, ev, to_writers, p);
-	if (ret) {
-		if (!p->failed) {
-			f2t_err("out of memory");
-			p->failed = true;
-		}
-		return ret;
-	}
+	if (ret)
+		return nomem(p, ret);
 	for (unsigned int i = 0; i < p->ntaps; i++) {
 		ret = p->taps[i].event(p->taps[i].ctx, ev);
 		if (ret) {
@@ -240,6 +226,52 @@ int f2t_pipeline_event(struct f2t_pipeline *p, const struct f2t_event *ev)
 			return ret;
 	}
 	return 0;
+}
+
+/* The first event: the writers begin, with what the source knew of its task. */
+static int first_event(struct f2t_pipeline *p, const struct f2t_event *ev)
+{
+	int ret;
+
+	/* A name the source knew goes to the task before the writers begin (tracker.h). */
+	if (ev->pid_comm && (ret = f2t_tracker_learn(p->tracker, ev)))
+		return nomem(p, ret);
+	return begin(p);
+}
+
+/* A sample, counted, and named after its thread when it came without one. */
+static int sample_event(struct f2t_pipeline *p, const struct f2t_event *ev)
+{
+	struct f2t_event named;
+
+	if (ev->pid < 0) {
+		/* Taken in a thread's exit, its tid gone (-1): no thread's, not even the idle task's. */
+		named = *ev;
+		named.pid = f2t_tracker_sample_tid(p->tracker, ev);
+		if (!named.pid) {
+			p->st.samples_no_thread++;
+			return 0;
+		}
+		ev = &named;
+	}
+	p->short_stacks += user_frames(ev) <= 2;
+	return deliver(p, ev);
+}
+
+static inline int pipeline_event(struct f2t_pipeline *p, const struct f2t_event *ev)
+{
+	int ret;
+
+	if (!p->begun && (ret = first_event(p, ev)))
+		return ret;
+	if (ev->kind == F2T_EV_SAMPLE)
+		return sample_event(p, ev);
+	return deliver(p, ev);
+}
+
+int f2t_pipeline_event(struct f2t_pipeline *p, const struct f2t_event *ev)
+{
+	return pipeline_event(p, ev);
 }
 
 static double now_s(void)
@@ -278,7 +310,7 @@ int f2t_pipeline_run(struct f2t_pipeline *p, struct f2t_source *src, bool progre
 			from = f2t_source_direct(src);
 			first = false;
 		}
-		ret = f2t_pipeline_event(p, &ev);
+		ret = pipeline_event(p, &ev);
 		if (ret)
 			return ret;
 		if (progress && !(p->st.total_events & 0xffff) && now_s() - last > 0.5) {

@@ -61,22 +61,19 @@ int f2t_minheap_add(struct f2t_minheap *m, void *input);
 int f2t_minheap_settle(struct f2t_minheap *m, int refilled, void **input);
 
 /**
- * f2t_minheap_next() - the input whose item comes next
- * @input: set to it
+ * f2t_minheap_next_by() - f2t_minheap_next() with @refill, the heap's own
+ *			   refill function, named where it is called
  *
- * Inline for the common case, a run: the input handed out last moves on
- * and still comes first, before the others (a tie goes the slow way).
- *
- * Return: 1, 0 when every input is used up, or what a refill returned when
- * it failed.
+ * For a caller whose refill is a static inline function of its own: it is
+ * then inlined, where the heap's pointer to it is a call a time.
  */
-static inline int f2t_minheap_next(struct f2t_minheap *m, void **input)
+static inline int f2t_minheap_next_by(struct f2t_minheap *m, void **input, f2t_refill_fn refill)
 {
 	struct f2t_minheap_entry *v = m->v;
 	int ret = 0;
 
 	if (m->pending) {
-		ret = m->refill(v[0].input, m->ctx);
+		ret = refill(v[0].input, m->ctx);
 		if (ret > 0) {
 			memcpy(&v[0].key, (const char *)v[0].input + m->key_offset,
 			       sizeof(v[0].key));
@@ -88,6 +85,21 @@ static inline int f2t_minheap_next(struct f2t_minheap *m, void **input)
 		}
 	}
 	return f2t_minheap_settle(m, ret, input);
+}
+
+/**
+ * f2t_minheap_next() - the input whose item comes next
+ * @input: set to it
+ *
+ * Inline for the common case, a run: the input handed out last moves on
+ * and still comes first, before the others (a tie goes the slow way).
+ *
+ * Return: 1, 0 when every input is used up, or what a refill returned when
+ * it failed.
+ */
+static inline int f2t_minheap_next(struct f2t_minheap *m, void **input)
+{
+	return f2t_minheap_next_by(m, input, m->refill);
 }
 
 /* f2t_minheap_free() - frees the heap (not the inputs) */

@@ -216,6 +216,37 @@ static void test_bundle(void **state)
 	pf_bundle_fini(&bb);
 }
 
+/*
+ * Compact events past the room made at a time (a thousand): every value in
+ * its column.  A delta of 1000 = 111 1101000: 0x68 | 0x80, then 7.
+ */
+static void test_bundle_columns_grow(void **state)
+{
+	struct pf_bundle bb;
+	struct f2t_event sw = {
+		.kind = F2T_EV_SWITCH, .pid = 5, .cpu = 0, .comm_words = false,
+		.sw = { .prev_pid = 5, .prev_prio = 120, .next_pid = 5, .next_prio = 120,
+			.prev_comm = "a", .next_comm = "a" },
+	};
+	enum { N = 3000 };
+
+	assert_int_equal(pf_bundle_init(&bb, 0), 0);
+	for (int i = 1; i <= N; i++)
+		assert_int_equal(pf_bundle_switch(&bb, 1000ull * i, 1, &sw), 0);
+	assert_int_equal(bb.nevents, N);
+	assert_int_equal(bb.col[PF_COL_SWITCH_TS].len, 2 * N);
+	assert_int_equal(bb.col[PF_COL_SWITCH_PID].len, N);
+	for (int i = 0; i < N; i++) {
+		assert_memory_equal(bb.col[PF_COL_SWITCH_TS].p + 2 * i, "\xe8\x07", 2);
+		assert_int_equal(bb.col[PF_COL_SWITCH_STATE].p[i], 1);
+		assert_int_equal(bb.col[PF_COL_SWITCH_PID].p[i], 5);
+		assert_int_equal(bb.col[PF_COL_SWITCH_PRIO].p[i], 120);
+		assert_int_equal(bb.col[PF_COL_SWITCH_COMM].p[i], 0);	/* "a", the first comm */
+	}
+	assert_int_equal(bb.col[PF_COL_WAKING_TS].len, 0);
+	pf_bundle_fini(&bb);
+}
+
 struct sample_seq {
 	struct pf_samples *ps;
 	struct pb_buf *b;
@@ -526,6 +557,7 @@ int main(void)
 		cmocka_unit_test(test_process_tree),
 		cmocka_unit_test(test_ftrace_stats),
 		cmocka_unit_test(test_bundle),
+		cmocka_unit_test(test_bundle_columns_grow),
 		cmocka_unit_test(test_samples),
 		cmocka_unit_test(test_offcpu),
 		cmocka_unit_test(test_tracks),

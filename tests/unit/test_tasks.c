@@ -52,6 +52,52 @@ static void test_snapshot_rejects_ids_out_of_range(void **state)
 	f2t_tasks_free(t);
 }
 
+/*
+ * A comm as a record holds it: sixteen bytes, NUL-terminated within them,
+ * and whatever the kernel left after the NUL.
+ */
+static void record_comm(char rec[F2T_COMM_LEN], const char *name, char after)
+{
+	memset(rec, after, F2T_COMM_LEN);
+	memcpy(rec, name, strlen(name) + 1);
+}
+
+/* Names compared as words: what counts is the name up to its NUL, as strncmp() has it. */
+static void test_comm_eq_words(void **state)
+{
+	struct f2t_tasks *t = f2t_tasks_new();
+	struct f2t_task *task = f2t_tasks_get(t, 42);
+	char rec[F2T_COMM_LEN];
+	uint32_t gen;
+
+	f2t_task_name(task, "pingpong-server", false);
+	/* Renamed shorter: the longer name's bytes after the new NUL do not count. */
+	record_comm(rec, "ping", '\0');
+	f2t_task_name(task, rec, true);
+	assert_string_equal(task->comm, "ping");
+	gen = task->gen;
+	/* The same name with other bytes after its NUL (a hand-made record's): no change. */
+	record_comm(rec, "ping", 'x');
+	assert_true(f2t_comm_eq_words(task->comm, rec));
+	f2t_task_name(task, rec, true);
+	assert_int_equal(task->gen, gen);
+	/* A name differing in its last byte, at a word's end, or past the first word. */
+	record_comm(rec, "pinh", '\0');
+	assert_false(f2t_comm_eq_words(task->comm, rec));
+	record_comm(rec, "pingpongserver1", '\0');
+	f2t_task_name(task, rec, true);
+	assert_int_equal(task->gen, gen + 1);
+	record_comm(rec, "pingpongserver2", '\0');
+	assert_false(f2t_comm_eq_words(task->comm, rec));
+	record_comm(rec, "pingpong", '\0');
+	assert_false(f2t_comm_eq_words(task->comm, rec));
+	/* A sixteenth byte that is no NUL lies past what a comm holds. */
+	record_comm(rec, "pingpongserver1", '\0');
+	rec[F2T_COMM_LEN - 1] = 'z';
+	assert_true(f2t_comm_eq_words(task->comm, rec));
+	f2t_tasks_free(t);
+}
+
 static void test_growth_keeps_pointers(void **state)
 {
 	struct f2t_tasks *t = f2t_tasks_new();
@@ -73,6 +119,7 @@ int main(void)
 		cmocka_unit_test(test_snapshot_rejects_junk_with_line),
 		cmocka_unit_test(test_snapshot_rejects_ids_out_of_range),
 		cmocka_unit_test(test_growth_keeps_pointers),
+		cmocka_unit_test(test_comm_eq_words),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

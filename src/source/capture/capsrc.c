@@ -59,7 +59,7 @@ struct f2t_capsrc {
 };
 
 static int cursor_load_page(struct f2t_capsrc *s, struct cursor *c);
-static int cursor_next(void *input, void *ctx);
+static inline int cursor_next(void *input, void *ctx);
 
 static int read_meta_u64(const struct f2t_capr *cap, const char *key, uint64_t *v)
 {
@@ -227,9 +227,11 @@ static void release_consumed(struct f2t_capsrc *s)
 
 /*
  * The last sub-buffer of a record, after which the mapping may end, is read
- * from a copy followed by zeroed slack (rbwalk.h).
+ * from a copy followed by zeroed slack (rbwalk.h).  Never inline: once a
+ * sub-buffer, it would make cursor_next(), once an event, too big to be
+ * inlined itself.
  */
-static int cursor_load_page(struct f2t_capsrc *s, struct cursor *c)
+static __attribute__((noinline)) int cursor_load_page(struct f2t_capsrc *s, struct cursor *c)
 {
 	for (;;) {
 		const struct f2t_cap_rec *r;
@@ -268,8 +270,11 @@ static int cursor_load_page(struct f2t_capsrc *s, struct cursor *c)
 	}
 }
 
-/* Moves a cursor to its next event: its first page's first, the first time. */
-static int cursor_next(void *input, void *ctx)
+/*
+ * Moves a cursor to its next event: its first page's first, the first
+ * time.  Inline in capsrc_next(), a call an event where the heap called it.
+ */
+static inline int cursor_next(void *input, void *ctx)
 {
 	struct cursor *c = input;
 
@@ -287,7 +292,7 @@ static int capsrc_next(struct f2t_source *src, struct f2t_event *ev)
 		struct cursor *c;
 		int ret;
 
-		ret = f2t_minheap_next(&s->heap, (void **)&c);
+		ret = f2t_minheap_next_by(&s->heap, (void **)&c, cursor_next);
 		if (ret <= 0)
 			return ret;
 		if (c->w.ts < s->from_ns)
