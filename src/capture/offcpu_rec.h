@@ -19,9 +19,9 @@
  *                   max_depth=127   frames per stack at most
  *                 arg 1, at stop: the counters (F2T_OFFCPU_COUNTERS below),
  *                   "name=N\n" each, in their order: episodes=N ...
- *   OFFCPU_DATA   whole records, back to back, in the order the ring buffer
- *                 held them (by end time, give or take the microseconds
- *                 between two CPUs' reservations): a struct f2t_offcpu_rec,
+ *   OFFCPU_DATA   whole records, back to back, by end time (each read of
+ *                 the CPUs' rings merged so; give or take the microseconds
+ *                 between an episode's end and its write): a struct f2t_offcpu_rec,
  *                 then its @ucopy bytes of user stack, zero padded to a
  *                 multiple of 8
  *   OFFCPU_STACKS a stack map at stop (arg 0: kernel stacks, arg 1: user
@@ -96,6 +96,23 @@ struct f2t_offcpu_rec {
 /* The bytes of a record with its stack copy, in OFFCPU_DATA. */
 #define F2T_OFFCPU_REC_BYTES(ucopy) (sizeof(struct f2t_offcpu_rec) + (((ucopy) + 7) & ~7u))
 
+/* The most bytes a record with its stack copy takes. */
+#define F2T_OFFCPU_REC_MAX F2T_OFFCPU_REC_BYTES(F2T_OFFCPU_USTACK_MAX)
+
+/*
+ * The rings the switch-in program hands records to while recording, one
+ * per CPU: the elements of a BPF_F_MMAPABLE array the recorder maps, each
+ * F2T_OFFCPU_RING_HDR bytes of positions, then the ring's bytes (a power of
+ * two).  The positions are byte counts since the start, never wrapped: the
+ * head (at offset 0) the program's, the tail (F2T_OFFCPU_RING_TAIL) the
+ * recorder's.  A record lies whole in the ring: where fewer than
+ * F2T_OFFCPU_REC_MAX bytes are left before its end, the program writes a
+ * start_ns of 0 there and goes on at its start.  One writer per ring (the
+ * program, on its CPU with interrupts off) and one reader: no lock.
+ */
+#define F2T_OFFCPU_RING_HDR 128
+#define F2T_OFFCPU_RING_TAIL 64
+
 /* The record size of captures from before the registers and stack copy. */
 #define F2T_OFFCPU_REC_V1_BYTES 56
 
@@ -105,7 +122,7 @@ struct f2t_offcpu_rec {
  */
 #define F2T_OFFCPU_COUNTERS(X)							\
 	X(EPISODES, "episodes")			/* records written */		\
-	X(DROPPED_RING, "dropped_ring")		/* ring buffer full: record lost */ \
+	X(DROPPED_RING, "dropped_ring")		/* its CPU's ring full: record lost */ \
 	X(DROPPED_MAP, "dropped_map")		/* no task storage: episode lost */ \
 	X(STACK_COLLISIONS, "stack_collisions")	/* stack not kept (user: hash	\
 						   collision; kernel: table full) */ \

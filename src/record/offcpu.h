@@ -50,11 +50,17 @@ struct f2t_offcpu;
 int f2t_offcpu_open(struct f2t_offcpu **out, const struct f2t_offcpu_opts *o,
 		    struct f2t_capw *w);
 
-/** f2t_offcpu_fd() - what to poll: readable when the ring is a quarter full */
-int f2t_offcpu_fd(const struct f2t_offcpu *oc);
+/**
+ * f2t_offcpu_timeout() - how long the recorder may wait before the next read
+ * @oc: the off-CPU recording, or NULL
+ * @ms: how long it would wait otherwise
+ *
+ * Return: @ms, or less while a ring fills (the rings wake nothing).
+ */
+int f2t_offcpu_timeout(const struct f2t_offcpu *oc, int ms);
 
 /**
- * f2t_offcpu_read() - copy what the ring holds into the capture
+ * f2t_offcpu_read() - copy what the rings hold into the capture
  *
  * Return: 0 or negative errno (capture write failure); prints its errors.
  */

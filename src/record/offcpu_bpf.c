@@ -2,7 +2,9 @@
 /*
  * Off-CPU recording through libbpf and the skeleton bpftool generated from
  * bpf/offcpu.bpf.c.  While recording, the only work per episode is a copy
- * of its record into a batch; a batch becomes one OFFCPU_DATA record.
+ * of its record from its CPU's ring (mapped: capture/offcpu_rec.h) into a
+ * batch, in end order across the rings; a batch becomes one OFFCPU_DATA
+ * record.
  *
  * Test hooks: F2T_TEST_OFFCPU_STACK_ENTRIES sets the stack map's size; one
  * the kernel refuses (0) exercises the loader's failure path for real.
@@ -25,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -34,19 +37,30 @@
 #include "util/log.h"
 #include "util/vec.h"
 
-#define RING_BYTES (16u << 20)
+#define RING_BYTES (16u << 20)	/* shared out between the CPUs' rings */
+#define RING_MIN (1u << 20)
+#define RING_MAX (8u << 20)
 #define BATCH_BYTES (64u * 1024)
 #define BTF_PATH "/sys/kernel/btf/vmlinux"
 
+/* Where a CPU's ring is read: its next record's position, and its head. */
+struct cursor {
+	uint64_t pos, head;
+};
+
 struct f2t_offcpu {
 	struct offcpu_bpf *skel;
-	struct ring_buffer *rb;
+	unsigned char *rings;	/* the CPUs' rings, mapped */
+	size_t rings_len;
+	uint64_t ring_bytes;	/* each ring's */
+	int ncpus;
+	struct cursor *at;	/* where each ring is read */
+	bool filling;		/* the last read found a ring an eighth full */
 	struct f2t_capw *w;
 	struct f2t_window *win;	/* a flight recorder's: batches go there */
 	unsigned char batch[BATCH_BYTES];
 	size_t used;
 	uint64_t newest;	/* the batch's latest episode end */
-	int err;		/* a capture write failed inside the ring callback */
 	char info[512];		/* OFFCPU_INFO, for every snapshot's capture */
 	int info_len;
 	struct f2t_offcpu_counts since;	/* the counts at the last snapshot */
@@ -94,21 +108,15 @@ static int flush(struct f2t_offcpu *oc)
 	return err;
 }
 
-static int take(void *ctx, void *data, size_t size)
+static int take(struct f2t_offcpu *oc, const struct f2t_offcpu_rec *r, size_t size)
 {
-	struct f2t_offcpu *oc = ctx;
-	const struct f2t_offcpu_rec *r = data;
-
-	/* Cannot happen: the program writes only these. */
-	if (size < sizeof(*r) || r->ucopy > F2T_OFFCPU_USTACK_MAX ||
-	    size != F2T_OFFCPU_REC_BYTES(r->ucopy))
-		return 0;
 	if (oc->used + size > sizeof(oc->batch)) {
-		oc->err = flush(oc);
-		if (oc->err)
-			return oc->err;
+		int err = flush(oc);
+
+		if (err)
+			return err;
 	}
-	memcpy(oc->batch + oc->used, data, size);
+	memcpy(oc->batch + oc->used, r, size);
 	oc->used += size;
 	if (r->end_ns > oc->newest)
 		oc->newest = r->end_ns;
@@ -155,6 +163,16 @@ static bool can_read_direct(void)
 #endif
 }
 
+/* Each CPU's ring: RING_BYTES shared out, RING_MIN to RING_MAX (a power of two). */
+static uint64_t ring_size(int ncpus)
+{
+	uint64_t n = RING_MIN;
+
+	while (n < RING_MAX && n * 2 * (uint64_t)ncpus <= RING_BYTES)
+		n *= 2;
+	return n;
+}
+
 /* Open, size, load: one line saying what is missing when it fails. */
 static int load(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 {
@@ -180,7 +198,7 @@ static int load(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 	}
 	oc->skel->rodata->min_ns = o->min_ns;
 	oc->skel->rodata->filter = o->scope != F2T_SCOPE_ALL;
-	oc->skel->rodata->ring_bytes = RING_BYTES;
+	oc->skel->rodata->cpu_ring_bytes = oc->ring_bytes;
 	oc->skel->rodata->ustack_bytes = o->ustack_bytes;
 	oc->skel->rodata->ustack_fit = !o->ustack_whole;
 	if (ustack && *ustack) {
@@ -191,7 +209,10 @@ static int load(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 		oc->skel->rodata->waker_stacks = strcmp(wstacks, "0") != 0;
 	if (ring && *ring)
 		oc->skel->rodata->ring_output = strcmp(ring, "0") != 0;
-	err = bpf_map__set_max_entries(oc->skel->maps.events, RING_BYTES);
+	err = bpf_map__set_max_entries(oc->skel->maps.rings, (__u32)oc->ncpus);
+	if (!err)
+		err = bpf_map__set_value_size(oc->skel->maps.rings,
+					      (__u32)(F2T_OFFCPU_RING_HDR + oc->ring_bytes));
 	if (!err && hook && *hook) {
 		oc->skel->rodata->kstacks_max = (__u32)strtoul(hook, NULL, 10);
 		err = bpf_map__set_max_entries(oc->skel->maps.kstacks, oc->skel->rodata->kstacks_max);
@@ -227,6 +248,18 @@ int f2t_offcpu_open(struct f2t_offcpu **out, const struct f2t_offcpu_opts *o,
 	if (!oc)
 		return -ENOMEM;
 	oc->w = w;
+	oc->ncpus = libbpf_num_possible_cpus();
+	if (oc->ncpus <= 0) {
+		err = oc->ncpus ? oc->ncpus : -EINVAL;
+		f2t_err("--off-cpu: cannot count the CPUs: %s", strerror(-err));
+		goto out;
+	}
+	oc->ring_bytes = ring_size(oc->ncpus);
+	oc->at = calloc((size_t)oc->ncpus, sizeof(*oc->at));
+	if (!oc->at) {
+		err = -ENOMEM;
+		goto out;
+	}
 	err = load(oc, o);
 	if (err)
 		goto out;
@@ -237,10 +270,13 @@ int f2t_offcpu_open(struct f2t_offcpu **out, const struct f2t_offcpu_opts *o,
 		f2t_err("--off-cpu: cannot fill the process filter: %s", strerror(-err));
 		goto out;
 	}
-	oc->rb = ring_buffer__new(bpf_map__fd(oc->skel->maps.events), take, oc, NULL);
-	if (!oc->rb) {
+	oc->rings_len = (F2T_OFFCPU_RING_HDR + oc->ring_bytes) * (size_t)oc->ncpus;
+	oc->rings = mmap(NULL, oc->rings_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+			 bpf_map__fd(oc->skel->maps.rings), 0);
+	if (oc->rings == MAP_FAILED) {
+		oc->rings = NULL;
 		err = -errno;
-		f2t_err("--off-cpu: cannot map the ring buffer: %s", strerror(-err));
+		f2t_err("--off-cpu: cannot map the rings: %s", strerror(-err));
 		goto out;
 	}
 	err = offcpu_bpf__attach(oc->skel);
@@ -274,25 +310,86 @@ int f2t_offcpu_capture(struct f2t_offcpu *oc, struct f2t_capw *w)
 	return f2t_capw_add(w, F2T_CAP_OFFCPU_INFO, 0, oc->info, (size_t)oc->info_len);
 }
 
-int f2t_offcpu_fd(const struct f2t_offcpu *oc)
+int f2t_offcpu_timeout(const struct f2t_offcpu *oc, int ms)
 {
-	return oc ? ring_buffer__epoll_fd(oc->rb) : -1;
+	return oc && oc->filling && ms > 10 ? 10 : ms;
+}
+
+/* CPU I's ring, mapped: its positions, then its bytes. */
+static unsigned char *ring_of(const struct f2t_offcpu *oc, int i)
+{
+	return oc->rings + (F2T_OFFCPU_RING_HDR + oc->ring_bytes) * (size_t)i;
+}
+
+/*
+ * The record at AT in CPU I's ring, after the end marks, and its bytes in
+ * *LEN; NULL at the head.
+ */
+static const struct f2t_offcpu_rec *ring_next(const struct f2t_offcpu *oc, int i,
+					      struct cursor *at, size_t *len)
+{
+	const unsigned char *ring = ring_of(oc, i);
+
+	while (at->pos < at->head) {
+		uint64_t off = at->pos & (oc->ring_bytes - 1);
+		const struct f2t_offcpu_rec *r = (const void *)(ring + F2T_OFFCPU_RING_HDR + off);
+
+		if (!r->start_ns) {
+			at->pos += oc->ring_bytes - off;
+			continue;
+		}
+		*len = F2T_OFFCPU_REC_BYTES(r->ucopy);
+		/* Cannot happen: the program writes only these. */
+		if (r->ucopy > F2T_OFFCPU_USTACK_MAX || r->ucopy % 8 || off + *len > oc->ring_bytes) {
+			at->pos = at->head;
+			return NULL;
+		}
+		return r;
+	}
+	return NULL;
 }
 
 int f2t_offcpu_read(struct f2t_offcpu *oc)
 {
-	int n;
+	int err = 0;
 
 	if (!oc)
 		return 0;
-	n = ring_buffer__consume(oc->rb);
-	if (oc->err)
-		return oc->err;
-	if (n < 0) {
-		f2t_err("reading the off-CPU ring buffer: %s", strerror(-n));
-		return n;
+	oc->filling = false;
+	for (int i = 0; i < oc->ncpus; i++) {
+		unsigned char *ring = ring_of(oc, i);
+		struct cursor *at = &oc->at[i];
+
+		at->head = __atomic_load_n((uint64_t *)ring, __ATOMIC_ACQUIRE);
+		at->pos = *(uint64_t *)(ring + F2T_OFFCPU_RING_TAIL);
+		if (at->head - at->pos > oc->ring_bytes)
+			at->pos = at->head;	/* cannot happen: the program never overtakes */
+		if (at->head - at->pos > oc->ring_bytes / 8)
+			oc->filling = true;
 	}
-	return flush(oc);
+	/* By end time across the rings; each ring holds its CPU's in that order. */
+	while (!err) {
+		const struct f2t_offcpu_rec *first = NULL, *r;
+		size_t len, first_len = 0;
+		int from = 0;
+
+		for (int i = 0; i < oc->ncpus; i++) {
+			r = ring_next(oc, i, &oc->at[i], &len);
+			if (r && (!first || r->end_ns < first->end_ns)) {
+				first = r;
+				first_len = len;
+				from = i;
+			}
+		}
+		if (!first)
+			break;
+		err = take(oc, first, first_len);
+		oc->at[from].pos += first_len;
+	}
+	for (int i = 0; i < oc->ncpus; i++)
+		__atomic_store_n((uint64_t *)(ring_of(oc, i) + F2T_OFFCPU_RING_TAIL), oc->at[i].pos,
+				 __ATOMIC_RELEASE);
+	return err ? err : flush(oc);
 }
 
 /*
@@ -405,7 +502,9 @@ void f2t_offcpu_close(struct f2t_offcpu *oc)
 {
 	if (!oc)
 		return;
-	ring_buffer__free(oc->rb);
+	if (oc->rings)
+		munmap(oc->rings, oc->rings_len);
 	offcpu_bpf__destroy(oc->skel);
+	free(oc->at);
 	free(oc);
 }

@@ -18,9 +18,9 @@ int f2t_offcpu_open(struct f2t_offcpu **out, const struct f2t_offcpu_opts *o,
 	return -EOPNOTSUPP;
 }
 
-int f2t_offcpu_fd(const struct f2t_offcpu *oc)
+int f2t_offcpu_timeout(const struct f2t_offcpu *oc, int ms)
 {
-	return -1;
+	return ms;
 }
 
 int f2t_offcpu_read(struct f2t_offcpu *oc)

@@ -461,19 +461,20 @@ static int wait_once(struct run *r, struct pollfd *pfd, size_t n, int timeout,
 	return 0;
 }
 
-/* The perf rings' and the off-CPU ring's poll entries at PFD; returns how many. */
+/*
+ * The perf rings' poll entries at PFD; returns how many.  The off-CPU rings
+ * have none: they are read on every pass (f2t_offcpu_timeout()).
+ */
 static size_t reader_fds(const struct run *r, struct pollfd *pfd)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < r->sampler.nrings; i++)
 		pfd[n++] = (struct pollfd){ .fd = r->sampler.rings[i].fd, .events = POLLIN };
-	/* Readable only when the ring is a quarter full: read it on every pass too. */
-	pfd[n++] = (struct pollfd){ .fd = f2t_offcpu_fd(r->offcpu), .events = POLLIN };
 	return n;
 }
 
-/* Reads the perf rings reader_fds() found ready (every one at a SWEEP), and the off-CPU ring. */
+/* Reads the perf rings reader_fds() found ready (every one at a SWEEP), and the off-CPU rings. */
 static int read_readers(struct run *r, const struct pollfd *pfd, bool sweep)
 {
 	int err = 0;
@@ -487,7 +488,7 @@ static int read_readers(struct run *r, const struct pollfd *pfd, bool sweep)
 /* Moves data until a stop condition holds.  Returns 0 or negative errno. */
 static int pump_loop(struct run *r)
 {
-	size_t max = 3 + F2T_TTY_NPOLL + r->watch.n + r->pump.n + r->sampler.nrings;
+	size_t max = 2 + F2T_TTY_NPOLL + r->watch.n + r->pump.n + r->sampler.nrings;
 	struct pollfd *pfd = calloc(max, sizeof(*pfd));
 	uint64_t deadline = 0, next_sweep, now = f2t_meta_now();
 	enum stop_reason why = STOP_NONE;
@@ -500,7 +501,7 @@ static int pump_loop(struct run *r)
 	next_sweep = now + SWEEP_NS;
 	while (!err && (why = stop_condition(r, now, deadline)) == STOP_NONE) {
 		size_t n, cpu0, ring0;
-		int timeout = POLL_MS;
+		int timeout = f2t_offcpu_timeout(r->offcpu, POLL_MS);
 
 		n = stop_fds(r, pfd);
 		cpu0 = n;
@@ -714,7 +715,7 @@ static void summary(struct run *r)
 			(unsigned long long)c->n[F2T_OFFCPU_STACKS_RECHECKED],
 			(unsigned long long)c->n[F2T_OFFCPU_STACKS_STALE]);
 	if (c->n[F2T_OFFCPU_DROPPED_RING] || c->n[F2T_OFFCPU_DROPPED_MAP])
-		f2t_warn("the kernel lost %llu off-CPU episodes: the BPF ring buffer filled faster "
+		f2t_warn("the kernel lost %llu off-CPU episodes: a CPU's ring filled faster "
 			 "than it was read, or no task storage could be had; try a larger "
 			 "--off-cpu-min",
 			 (unsigned long long)(c->n[F2T_OFFCPU_DROPPED_RING] +
@@ -1036,7 +1037,7 @@ static int trim_windows(struct run *r, uint64_t now)
  */
 static int flight_loop(struct run *r, enum stop_reason *why)
 {
-	size_t max = 3 + F2T_FLIGHT_NPOLL + F2T_TTY_NPOLL + r->watch.n + r->sampler.nrings;
+	size_t max = 2 + F2T_FLIGHT_NPOLL + F2T_TTY_NPOLL + r->watch.n + r->sampler.nrings;
 	struct pollfd *pfd = calloc(max, sizeof(*pfd));
 	uint64_t deadline = 0, now = f2t_meta_now();
 	bool last = false;
@@ -1056,7 +1057,8 @@ static int flight_loop(struct run *r, enum stop_reason *why)
 		n += F2T_FLIGHT_NPOLL;
 		ring0 = n;
 		n += reader_fds(r, pfd + n);
-		err = wait_once(r, pfd, n, timeout < POLL_MS ? timeout : POLL_MS, deadline, &now);
+		err = wait_once(r, pfd, n, f2t_offcpu_timeout(r->offcpu, timeout < POLL_MS ? timeout : POLL_MS),
+				deadline, &now);
 		if (!err)
 			err = read_readers(r, pfd + ring0, false);
 		if (!err)
