@@ -77,6 +77,8 @@ static int pseudo_thread(struct f2t_model *m, uint32_t cpu, bool idle, uint64_t 
 	char name[32];
 	int ret;
 
+	if (cpu >= F2T_MAX_CPUS)
+		return -ERANGE;	/* sources bound their CPUs; m->named is indexed by it */
 	ret = f2t_model_cpus_track(m, ts, &cpus);
 	if (ret)
 		return ret;

@@ -311,8 +311,10 @@ static int open_sources(struct capture_input *c)
 	}
 	c->in.events = f2t_source_interleave(srcs, n);
 	if (!c->in.events) {
-		f2t_err("%s: out of memory", c->cap->path);
-		return -ENOMEM;
+		/* A source failing its first event has said why. */
+		if (errno == ENOMEM)
+			f2t_err("%s: out of memory", c->cap->path);
+		return -errno;
 	}
 	return 0;
 }

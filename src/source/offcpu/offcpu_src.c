@@ -284,6 +284,7 @@ static int read_one(struct f2t_offcpu_feed *s)
 		const unsigned char *p = (const unsigned char *)r->data + s->pos;
 		size_t len;
 		uint64_t start, end;
+		uint32_t cpu;
 
 		if (r->type != F2T_CAP_OFFCPU_DATA || s->pos >= r->len) {
 			s->ri++;
@@ -300,6 +301,12 @@ static int read_one(struct f2t_offcpu_feed *s)
 			return -ENOMEM;
 		memcpy(&start, p + offsetof(struct f2t_offcpu_rec, start_ns), 8);
 		memcpy(&end, p + offsetof(struct f2t_offcpu_rec, end_ns), 8);
+		memcpy(&cpu, p + offsetof(struct f2t_offcpu_rec, cpu), 4);
+		if (cpu >= F2T_MAX_CPUS) {
+			f2t_err("%s: offset %llu: an off-CPU episode ended on CPU %u, beyond the %d CPUs this tool handles (a damaged capture)",
+				cap->path, (unsigned long long)(r->offset + s->pos), cpu, F2T_MAX_CPUS);
+			return -EINVAL;
+		}
 		s->pos += len;
 		/* Begun before a flight recorder's window: its switch out is the overwritten past. */
 		if (start < s->from_ns)
