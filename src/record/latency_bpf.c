@@ -147,8 +147,8 @@ int f2t_latency_open(struct f2t_latency **out, const struct f2t_latency_opts *o)
 	l->skel->rodata->threshold_ns = o->threshold_ns;
 	l->skel->rodata->filter = o->scope != F2T_SCOPE_ALL;
 	err = latency_bpf__load(l->skel);
-	/* As root, EACCES is the verifier's refusal, not a permission. */
-	if ((err == -EPERM || err == -EACCES) && geteuid()) {
+	/* EPERM: capabilities or lockdown; as root, EACCES is the verifier's refusal. */
+	if (err == -EPERM || (err == -EACCES && geteuid())) {
 		f2t_err("--trigger-latency: not permitted to load BPF programs (needs root, "
 			"or CAP_BPF and CAP_PERFMON)");
 		goto out;

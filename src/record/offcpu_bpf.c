@@ -228,7 +228,8 @@ static int load(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 		oc->skel->rodata->recheck_every = (__u32)strtoul(recheck, NULL, 10) ?: 1;
 	if (!err)
 		err = offcpu_bpf__load(oc->skel);
-	if (err == -EPERM || err == -EACCES) {
+	/* EPERM: capabilities or lockdown; as root, EACCES is the verifier's refusal. */
+	if (err == -EPERM || (err == -EACCES && geteuid())) {
 		f2t_err("--off-cpu: not permitted to load BPF programs (needs root, or "
 			"CAP_BPF and CAP_PERFMON)");
 	} else if (err) {
