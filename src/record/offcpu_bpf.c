@@ -23,6 +23,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,7 @@
 #include "record/bpf_targets.h"
 #include "record/offcpu.h"
 #include "util/log.h"
+#include "util/minheap.h"
 #include "util/vec.h"
 
 #define RING_BYTES (16u << 20)	/* shared out between the CPUs' rings */
@@ -43,9 +45,16 @@
 #define BATCH_BYTES (64u * 1024)
 #define BTF_PATH "/sys/kernel/btf/vmlinux"
 
-/* Where a CPU's ring is read: its next record's position, and its head. */
+/*
+ * Where a CPU's ring is read: its next record (the heap's key its end),
+ * that record's position and bytes, and the ring's head at this read.
+ */
 struct cursor {
+	uint64_t end_ns;
+	const struct f2t_offcpu_rec *rec;
+	size_t len;
 	uint64_t pos, head;
+	const unsigned char *ring;
 };
 
 struct f2t_offcpu {
@@ -323,70 +332,68 @@ static unsigned char *ring_of(const struct f2t_offcpu *oc, int i)
 }
 
 /*
- * The record at AT in CPU I's ring, after the end marks, and its bytes in
- * *LEN; NULL at the head.
+ * Moves the cursor INPUT to the next record of its ring, past the end
+ * marks: 1, or 0 at the head (a minheap.h refill).
  */
-static const struct f2t_offcpu_rec *ring_next(const struct f2t_offcpu *oc, int i,
-					      struct cursor *at, size_t *len)
+static int ring_next(void *input, void *ctx)
 {
-	const unsigned char *ring = ring_of(oc, i);
+	const struct f2t_offcpu *oc = ctx;
+	struct cursor *at = input;
 
+	if (at->rec)
+		at->pos += at->len;
+	at->rec = NULL;
 	while (at->pos < at->head) {
 		uint64_t off = at->pos & (oc->ring_bytes - 1);
-		const struct f2t_offcpu_rec *r = (const void *)(ring + F2T_OFFCPU_RING_HDR + off);
+		const struct f2t_offcpu_rec *r = (const void *)(at->ring + F2T_OFFCPU_RING_HDR + off);
 
 		if (!r->start_ns) {
 			at->pos += oc->ring_bytes - off;
 			continue;
 		}
-		*len = F2T_OFFCPU_REC_BYTES(r->ucopy);
+		at->len = F2T_OFFCPU_REC_BYTES(r->ucopy);
 		/* Cannot happen: the program writes only these. */
-		if (r->ucopy > F2T_OFFCPU_USTACK_MAX || r->ucopy % 8 || off + *len > oc->ring_bytes) {
+		if (r->ucopy > F2T_OFFCPU_USTACK_MAX || r->ucopy % 8 || off + at->len > oc->ring_bytes) {
 			at->pos = at->head;
-			return NULL;
+			return 0;
 		}
-		return r;
+		at->rec = r;
+		at->end_ns = r->end_ns;
+		return 1;
 	}
-	return NULL;
+	return 0;
 }
 
 int f2t_offcpu_read(struct f2t_offcpu *oc)
 {
-	int err = 0;
+	struct f2t_minheap heap;
+	void *input;
+	int err;
 
 	if (!oc)
 		return 0;
+	err = f2t_minheap_init(&heap, (size_t)oc->ncpus, offsetof(struct cursor, end_ns),
+			       ring_next, oc);
 	oc->filling = false;
-	for (int i = 0; i < oc->ncpus; i++) {
-		unsigned char *ring = ring_of(oc, i);
+	for (int i = 0; !err && i < oc->ncpus; i++) {
 		struct cursor *at = &oc->at[i];
 
-		at->head = __atomic_load_n((uint64_t *)ring, __ATOMIC_ACQUIRE);
-		at->pos = *(uint64_t *)(ring + F2T_OFFCPU_RING_TAIL);
+		at->ring = ring_of(oc, i);
+		at->rec = NULL;
+		at->head = __atomic_load_n((uint64_t *)at->ring, __ATOMIC_ACQUIRE);
+		at->pos = *(const uint64_t *)(at->ring + F2T_OFFCPU_RING_TAIL);
 		if (at->head - at->pos > oc->ring_bytes)
 			at->pos = at->head;	/* cannot happen: the program never overtakes */
 		if (at->head - at->pos > oc->ring_bytes / 8)
 			oc->filling = true;
+		err = f2t_minheap_add(&heap, at);
 	}
 	/* By end time across the rings; each ring holds its CPU's in that order. */
-	while (!err) {
-		const struct f2t_offcpu_rec *first = NULL, *r;
-		size_t len, first_len = 0;
-		int from = 0;
-
-		for (int i = 0; i < oc->ncpus; i++) {
-			r = ring_next(oc, i, &oc->at[i], &len);
-			if (r && (!first || r->end_ns < first->end_ns)) {
-				first = r;
-				first_len = len;
-				from = i;
-			}
-		}
-		if (!first)
-			break;
-		err = take(oc, first, first_len);
-		oc->at[from].pos += first_len;
-	}
+	while (!err && f2t_minheap_next(&heap, &input) > 0)
+		err = take(oc, ((struct cursor *)input)->rec, ((struct cursor *)input)->len);
+	f2t_minheap_free(&heap);
+	if (err == -ENOMEM)
+		f2t_err("--off-cpu: out of memory");
 	for (int i = 0; i < oc->ncpus; i++)
 		__atomic_store_n((uint64_t *)(ring_of(oc, i) + F2T_OFFCPU_RING_TAIL), oc->at[i].pos,
 				 __ATOMIC_RELEASE);

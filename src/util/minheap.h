@@ -6,8 +6,8 @@
  * through a callback, keeps the heap off the profile.  The input handed
  * out last is moved on (REFILL) only when the next one is asked for, so
  * whatever its item points to stays valid meanwhile.  The one interleaving by
- * time of the program: a ring buffer's CPUs, the perf rings' CPUs, a conversion's
- * sources.
+ * time of the program: a ring buffer's CPUs, the perf rings' CPUs, the off-CPU
+ * rings' CPUs, a conversion's sources.
  *
  *   f2t_minheap_init(&m, n, offsetof(struct input, ts), refill, ctx);
  *   for each input: f2t_minheap_add(&m, input);   (refills it once; an empty one is left out)
