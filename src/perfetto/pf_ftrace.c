@@ -37,7 +37,7 @@ void pf_bundle_fini(struct pf_bundle *bb)
 	f2t_intern_fini(&bb->comms);
 }
 
-/* Compact events made room for at a time: a tenth of a bundle's most. */
+/* Compact events made room for at a time: an eighth of a bundle's most (pf_bundle_full()). */
 #define ROOM_EVENTS 1024
 
 int pf_bundle_make_room(struct pf_bundle *bb)
