@@ -46,9 +46,14 @@ const volatile __u64 cpu_ring_bytes = 1 << 20;	/* each CPU's ring: a power of tw
 const volatile __u32 ustack_bytes = F2T_OFFCPU_USTACK_COPY;	/* user stack copied at most */
 const volatile __u32 ustack_min = F2T_OFFCPU_USTACK_MIN;	/* ... at least, when it fits */
 const volatile bool ustack_fit = true;	/* copy to the frame pointer's frame when near */
-/* Test hooks, for bench-offcpu.sh to price the parts: off, no waker stacks, no ring output. */
+/*
+ * Test hooks, for bench-offcpu.sh to price the parts: off, no waker stacks,
+ * no ring output; bare: the switch and waking programs return at once (what
+ * having them run at all costs, the floor under any episode's work).
+ */
 const volatile bool waker_stacks = true;
 const volatile bool ring_output = true;
+const volatile bool bare = false;
 
 /*
  * A thread's pending episode, from its switch out to its switch in (its
@@ -241,9 +246,13 @@ static __always_inline void switch_in(struct task_struct *next, __u64 now)
 static __always_inline int on_switch(void *ctx, bool preempt, struct task_struct *prev,
 				     struct task_struct *next, unsigned int prev_state, bool direct)
 {
-	__u64 now = bpf_ktime_get_ns();
-	__u32 state = preempt ? 0 : report_state(prev, prev_state);
+	__u64 now;
+	__u32 state;
 
+	if (bare)
+		return 0;
+	now = bpf_ktime_get_ns();
+	state = preempt ? 0 : report_state(prev, prev_state);
 	if (state)
 		switch_out(ctx, prev, state, now, direct);
 	switch_in(next, now);
@@ -266,10 +275,13 @@ int BPF_PROG(offcpu_switch_c, bool preempt, struct task_struct *prev, struct tas
 
 static __always_inline int on_waking(void *ctx, struct task_struct *p, bool direct)
 {
-	struct pending *b = bpf_task_storage_get(&pending, p, NULL, 0), *w;
+	struct pending *b, *w;
 	struct task_struct *current;
 	__u64 id;
 
+	if (bare)
+		return 0;
+	b = bpf_task_storage_get(&pending, p, NULL, 0);
 	if (!b || !b->rec.start_ns)
 		return 0;
 	/* current is the waker: a task, or whatever an interrupt came in on. */

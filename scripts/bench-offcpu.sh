@@ -7,7 +7,9 @@
 # `ftrace2trace record --no-sample`, `record`, `record --off-cpu` of the
 # reference binary (REF) and of this one, this one without the waker's
 # stacks (off-cpu-nw: the test hook F2T_TEST_OFFCPU_WAKER_STACKS=0, the
-# waker's tid only; what taking them costs), and
+# waker's tid only; what taking them costs), with the programs attached but
+# returning at once (off-cpu-bare, F2T_TEST_OFFCPU_BARE=1: the floor under
+# any design that runs a program at each switch and waking), and
 # `perf record -a -g -e sched:sched_switch` (perf's way to get the stacks
 # threads switch out with), in alternating rounds, pinned to CPU 0, each
 # whole command (recorder and workload) at nice NICE (-20: the machine's
@@ -100,8 +102,8 @@ PY
 }
 
 declare -A rates cpus vols invs failed
-variants=(untraced no-sample record off-cpu off-cpu-nw perf)
-[ -z "$REF" ] || variants=(untraced no-sample record off-cpu-ref off-cpu off-cpu-nw perf)
+variants=(untraced no-sample record off-cpu-bare off-cpu off-cpu-nw perf)
+[ -z "$REF" ] || variants=(untraced no-sample record off-cpu-bare off-cpu-ref off-cpu off-cpu-nw perf)
 work=(/usr/bin/time -o "$TMP/cpu" -f "%U %S %w %c" taskset -c 0 "$PINGPONG" "$ROUNDS")
 declare -A bytes_line
 
@@ -114,6 +116,7 @@ run_variant() {
 	record) "${n[@]}" "$F2T" record -o "$TMP/x.fxt" -- "${work[@]}" >"$out" 2>"$err" ;;
 	off-cpu) "${n[@]}" "$F2T" record --off-cpu -k "$TMP/x.cap" -o "$TMP/x.fxt" -- "${work[@]}" >"$out" 2>"$err" ;;
 	off-cpu-nw) F2T_TEST_OFFCPU_WAKER_STACKS=0 "${n[@]}" "$F2T" record --off-cpu -k "$TMP/x.cap" -o "$TMP/x.fxt" -- "${work[@]}" >"$out" 2>"$err" ;;
+	off-cpu-bare) F2T_TEST_OFFCPU_BARE=1 "${n[@]}" "$F2T" record --off-cpu -k "$TMP/x.cap" -o "$TMP/x.fxt" -- "${work[@]}" >"$out" 2>"$err" ;;
 	off-cpu-ref) "${n[@]}" "$REF" record --off-cpu -k "$TMP/x.cap" -o "$TMP/x.fxt" -- "${work[@]}" >"$out" 2>"$err" ;;
 	perf)
 		command -v perf >/dev/null || { failed[$v]="not installed"; return; }
@@ -130,6 +133,7 @@ run_variant() {
 	vols[$v]+="$(awk '{ printf "%.0f", $3 * 1000 / '"$ROUNDS"' }' "$TMP/cpu") "
 	invs[$v]+="$(awk '{ printf "%.0f", $4 * 1000 / '"$ROUNDS"' }' "$TMP/cpu") "
 	case $v in
+	off-cpu-bare) ;;
 	off-cpu*)
 		grep -Eq "0 lost \(ring buffer full\), 0 lost \((no task storage for the thread|blocked-task map full)\)" "$err" ||
 			echo "   $v run lost episodes: $(grep 'off-CPU episodes of' "$err")" >&2
@@ -162,6 +166,11 @@ done
 [ -n "${added[no-sample]:-}" ] && [ -n "${added[perf]:-}" ] &&
 	awk -v f="${added[no-sample]}" -v p="${added[perf]}" 'BEGIN {
 		printf "floor by added time: record --no-sample adds %.3f, %.2f of what perf adds\n", f, (p > 0 ? f / p : 0) }'
+[ -n "${added[off-cpu-bare]:-}" ] && [ -n "${added[perf]:-}" ] &&
+	awk -v f="${added[off-cpu-bare]}" -v r="${added[record]:-0}" -v p="${added[perf]}" -v rt="${base:-0}" 'BEGIN {
+		us = (rt > 0 ? 1e6 / rt : 0)
+		printf "floor for --off-cpu by added time: record with the off-CPU programs attached but returning at once (off-cpu-bare) adds %.3f, %.2f of what perf adds;\n", f, (p > 0 ? f / p : 0)
+		printf "  a third of perf leaves %.2f us a round trip over record for all of an episode'"'"'s work (%.3f of a round trip), the bare programs take %.2f us of it\n", (p / 3 - r) * us, p / 3 - r, (f - r) * us }'
 for v in off-cpu-ref off-cpu off-cpu-nw; do
 	[ -n "${cost[$v]:-}" ] && [ -n "${cost[perf]:-}" ] || continue
 	awk -v v="$v" -v o="${cost[$v]}" -v p="${cost[perf]}" -v r="${cost[record]:-0}" 'BEGIN {
@@ -249,5 +258,6 @@ part "  kernel stack check by copy" "$F2T" F2T_TEST_OFFCPU_STACK_COPY=1 -- --off
 part "  every site walked" "$F2T" F2T_TEST_OFFCPU_RECHECK=1 -- --off-cpu
 part "  without the waker's stacks" "$F2T" F2T_TEST_OFFCPU_WAKER_STACKS=0 -- --off-cpu
 part "  without the ring output" "$F2T" F2T_TEST_OFFCPU_RING=0 -- --off-cpu
+part "  bare (programs return at once)" "$F2T" F2T_TEST_OFFCPU_BARE=1 -- --off-cpu
 [ -z "$REF" ] || part "REF record --off-cpu" "$REF" -- --off-cpu
 echo "note: a shared, noisy VM: compare the ratios of one run, not figures across runs"

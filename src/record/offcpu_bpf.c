@@ -16,8 +16,9 @@
  * loads the programs that check a site's kernel stack by a copy, as on a
  * kernel without bpf_rdonly_cast() (bench-offcpu.sh prices it, and the
  * tests run them).  F2T_TEST_OFFCPU_WAKER_STACKS=0 takes no waker's stacks,
- * F2T_TEST_OFFCPU_RING=0 hands no episode to the ring (every episode lost):
- * bench-offcpu.sh prices each part so.
+ * F2T_TEST_OFFCPU_RING=0 hands no episode to the ring (every episode lost),
+ * F2T_TEST_OFFCPU_BARE=1 has the switch and waking programs return at once
+ * (no episode at all): bench-offcpu.sh prices each part so.
  */
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -190,6 +191,7 @@ static int load(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 	const char *ustack = getenv("F2T_TEST_OFFCPU_USTACK");
 	const char *wstacks = getenv("F2T_TEST_OFFCPU_WAKER_STACKS");
 	const char *ring = getenv("F2T_TEST_OFFCPU_RING");
+	const char *bare = getenv("F2T_TEST_OFFCPU_BARE");
 	int err;
 
 	if (access(BTF_PATH, R_OK) < 0) {
@@ -218,6 +220,8 @@ static int load(struct f2t_offcpu *oc, const struct f2t_offcpu_opts *o)
 		oc->skel->rodata->waker_stacks = strcmp(wstacks, "0") != 0;
 	if (ring && *ring)
 		oc->skel->rodata->ring_output = strcmp(ring, "0") != 0;
+	if (bare && *bare)
+		oc->skel->rodata->bare = strcmp(bare, "0") != 0;
 	err = bpf_map__set_max_entries(oc->skel->maps.rings, (__u32)oc->ncpus);
 	if (!err)
 		err = bpf_map__set_value_size(oc->skel->maps.rings,
