@@ -20,7 +20,9 @@
 # added time (1 / ratio - 1: the time it adds to a round trip, against an
 # untraced one's; issue 31 measured the goal this way), and the off-CPU
 # goal, whole cost against whole cost: `record --off-cpu`'s against perf's,
-# at most a third, by both measures.  The same from the workload's own CPU time per
+# at most a third, by both measures; and the episodes' own cost, `--off-cpu`'s
+# time added less `record`'s, against perf's (perf records stacks at switches
+# and nothing else).  The same from the workload's own CPU time per
 # round trip (user + system, /usr/bin/time), which the machine's other load
 # disturbs less than the rate: the tracing done in its context (the
 # tracepoints, the BPF programs, perf's stack walks) is in it, the
@@ -177,6 +179,8 @@ for v in off-cpu-ref off-cpu off-cpu-nw; do
 		printf "%s: whole cost %.3f against perf'"'"'s whole %.3f: %.2f (goal: at most 0.33); its increment over record %.3f\n", v, o, p, (p > 0 ? o / p : 0), o - r }'
 	awk -v v="$v" -v o="${added[$v]}" -v p="${added[perf]}" 'BEGIN {
 		printf "%s by added time: %.3f of a round trip against perf'"'"'s %.3f: %.2f (goal: at most 0.33)\n", v, o, p, (p > 0 ? o / p : 0) }'
+	awk -v v="$v" -v o="${added[$v]}" -v r="${added[record]:-0}" -v p="${added[perf]}" 'BEGIN {
+		printf "%s, the off-CPU episodes alone (its time added less record'"'"'s, against perf'"'"'s stacks at switches): %.3f against %.3f: %.2f\n", v, o - r, p, (p > 0 ? (o - r) / p : 0) }'
 done
 cbase=$(median ${cpus[untraced]:-})
 declare -A ccost
