@@ -172,7 +172,7 @@ done
 	awk -v f="${added[off-cpu-bare]}" -v r="${added[record]:-0}" -v p="${added[perf]}" -v rt="${base:-0}" 'BEGIN {
 		us = (rt > 0 ? 1e6 / rt : 0)
 		printf "floor for --off-cpu by added time: record with the off-CPU programs attached but returning at once (off-cpu-bare) adds %.3f, %.2f of what perf adds;\n", f, (p > 0 ? f / p : 0)
-		printf "  a third of perf leaves %.2f us a round trip over record for all of an episode'"'"'s work (%.3f of a round trip), the bare programs take %.2f us of it\n", (p / 3 - r) * us, p / 3 - r, (f - r) * us }'
+		printf "  a third of perf leaves %.2f us a round trip over record (%.3f of a round trip) for all of --off-cpu'"'"'s work, the bare programs'"'"' run included (the rates cannot tell it: see its BPF time below)\n", (p / 3 - r) * us, p / 3 - r }'
 for v in off-cpu-ref off-cpu off-cpu-nw; do
 	[ -n "${cost[$v]:-}" ] && [ -n "${cost[perf]:-}" ] || continue
 	awk -v v="$v" -v o="${cost[$v]}" -v p="${cost[perf]}" -v r="${cost[record]:-0}" 'BEGIN {
