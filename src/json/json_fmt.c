@@ -127,6 +127,16 @@ void f2t_json_put_escaped(struct f2t_out *o, const char *s, size_t len)
 		size_t n, bad;
 		uint64_t x;
 
+		/* 32 bytes a test, then 8: one branch for four words. */
+		while (end - p >= 32) {
+			uint64_t w[4];
+
+			memcpy(w, p, sizeof(w));
+			if (any_special(w[0]) | any_special(w[1]) | any_special(w[2]) |
+			    any_special(w[3]))
+				break;
+			p += 32;
+		}
 		while (end - p >= 8) {
 			memcpy(&x, p, sizeof(x));
 			if (any_special(x))

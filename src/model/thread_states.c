@@ -7,6 +7,7 @@
 #include "model/stats.h"
 #include "model/thread_states.h"
 #include "util/idmap.h"
+#include "util/vec.h"
 
 /* States a thread has before its life in the trace begins. */
 enum {
@@ -64,7 +65,13 @@ struct f2t_tstates {
 	uint64_t loss_end;
 	struct f2t_tstates_counts counts;
 	uint32_t ncpus;			/* past the highest CPU an event came from */
-	struct cpu cpus[F2T_MAX_CPUS];
+	/*
+	 * By CPU number, grown as events come from higher ones: a table of
+	 * every CPU this tool handles (1024) is 300 KB, allocated and cleared
+	 * for a trace of two.
+	 */
+	struct cpu *cpus;
+	size_t cpus_cap;
 };
 
 struct f2t_tstates *f2t_tstates_new(size_t user_size, f2t_tstate_fn fn, void *ctx)
@@ -88,6 +95,7 @@ void f2t_tstates_free(struct f2t_tstates *t)
 	if (!t)
 		return;
 	f2t_idmap_fini(&t->threads);
+	free(t->cpus);
 	free(t);
 }
 
@@ -529,8 +537,12 @@ int f2t_tstates_event(struct f2t_tstates *t, const struct f2t_event *ev)
 	}
 	if (ev->ts > t->last)
 		t->last = ev->ts;
-	if (ev->cpu >= t->ncpus)
+	if (ev->cpu >= t->ncpus) {
+		if (f2t_vec_reserve(&t->cpus, &t->cpus_cap, (size_t)ev->cpu + 1, 8))
+			return -ENOMEM;
+		memset(t->cpus + t->ncpus, 0, (ev->cpu + 1 - t->ncpus) * sizeof(*t->cpus));
 		t->ncpus = ev->cpu + 1;
+	}
 	if (ev->kind == F2T_EV_LOST)
 		return lost(t, ev);
 	c = &t->cpus[ev->cpu];
@@ -574,7 +586,7 @@ int f2t_tstates_end(struct f2t_tstates *t)
 {
 	int ret = 0;
 
-	/* Only CPUs events came from can be known: no walk of all 1024. */
+	/* Only CPUs events came from can be known. */
 	for (uint32_t cpu = 0; !ret && cpu < t->ncpus; cpu++)
 		if (t->cpus[cpu].known && t->cpus[cpu].cur == 0)
 			ret = idle_span(t, cpu, t->last, F2T_TS_COUNT, false);
@@ -613,8 +625,8 @@ size_t f2t_tstates_holders(const struct f2t_tstates *t, uint32_t cpu, uint64_t f
 	uint64_t end = to;
 
 	*complete = false;
-	if (cpu >= F2T_MAX_CPUS)
-		return 0;
+	if (cpu >= t->ncpus)
+		return 0;	/* no event from it: nothing held it */
 	c = &t->cpus[cpu];
 	kept = c->nholds < F2T_TS_HISTORY ? (size_t)c->nholds : F2T_TS_HISTORY;
 	for (size_t i = 0; i < kept; i++) {

@@ -174,38 +174,75 @@ static void tree_process(struct pb_buf *b, const struct f2t_task *t)
 	pb_close(b, pr);
 }
 
-void pf_annotation(struct pb_buf *b, const struct f2t_arg *a, uint64_t name_iid,
-		   uint64_t str_iid)
+/* The DebugAnnotation's fields of @a; with no @b, only their size. */
+static size_t annotation_body(struct pb_buf *b, const struct f2t_arg *a, uint64_t name_iid,
+			      uint64_t str_iid)
 {
-	size_t da = pb_open(b, PF_TE_DEBUG_ANNOTATIONS);
+	size_t n, len;
 
-	if (name_iid)
-		pb_uint(b, PF_DA_NAME_IID, name_iid);
-	else
-		pb_str(b, PF_DA_NAME, a->name);
+	if (name_iid) {
+		n = pb_uint_size(PF_DA_NAME_IID, name_iid);
+		if (b)
+			pb_uint(b, PF_DA_NAME_IID, name_iid);
+	} else {
+		len = strlen(a->name);
+		n = pb_len_size(PF_DA_NAME, len);
+		if (b)
+			pb_bytes(b, PF_DA_NAME, a->name, len);
+	}
 	switch (a->type) {
 	case F2T_ARG_I32:
 	case F2T_ARG_I64:
-		pb_int(b, PF_DA_INT, a->i);
+		n += pb_uint_size(PF_DA_INT, (uint64_t)a->i);
+		if (b)
+			pb_int(b, PF_DA_INT, a->i);
 		break;
 	case F2T_ARG_U32:
 	case F2T_ARG_U64:
-		pb_uint(b, PF_DA_UINT, a->u);
+		n += pb_uint_size(PF_DA_UINT, a->u);
+		if (b)
+			pb_uint(b, PF_DA_UINT, a->u);
 		break;
 	case F2T_ARG_DOUBLE:
-		pb_double(b, PF_DA_DOUBLE, a->d);
+		n += pb_varint_len((uint64_t)PF_DA_DOUBLE << 3) + 8;
+		if (b)
+			pb_double(b, PF_DA_DOUBLE, a->d);
 		break;
 	case F2T_ARG_BOOL:
-		pb_uint(b, PF_DA_BOOL, a->b);
+		n += pb_uint_size(PF_DA_BOOL, a->b);
+		if (b)
+			pb_uint(b, PF_DA_BOOL, a->b);
 		break;
 	case F2T_ARG_STR:
-		if (str_iid)
-			pb_uint(b, PF_DA_STRING_IID, str_iid);
-		else
-			pb_bytes(b, PF_DA_STRING, a->str.s, a->str.s ? a->str.len : 0);
+		if (str_iid) {
+			n += pb_uint_size(PF_DA_STRING_IID, str_iid);
+			if (b)
+				pb_uint(b, PF_DA_STRING_IID, str_iid);
+			break;
+		}
+		len = a->str.s ? a->str.len : 0;
+		n += pb_len_size(PF_DA_STRING, len);
+		if (b)
+			pb_bytes(b, PF_DA_STRING, a->str.s, len);
 		break;
 	}
-	pb_close(b, da);
+	return n;
+}
+
+size_t pf_annotation_size(const struct f2t_arg *a, uint64_t name_iid, uint64_t str_iid)
+{
+	return pb_len_size(PF_TE_DEBUG_ANNOTATIONS, annotation_body(NULL, a, name_iid, str_iid));
+}
+
+/*
+ * Sized before it is written: a long string value (a symbol's name can be
+ * 64 KB) is then not moved to make room for the length.
+ */
+void pf_annotation(struct pb_buf *b, const struct f2t_arg *a, uint64_t name_iid,
+		   uint64_t str_iid)
+{
+	pb_open_sized(b, PF_TE_DEBUG_ANNOTATIONS, annotation_body(NULL, a, name_iid, str_iid));
+	annotation_body(b, a, name_iid, str_iid);
 }
 
 void pf_process_tree(struct pb_buf *b, uint64_t ts, const struct f2t_tasks *tasks,

@@ -107,6 +107,9 @@ void pf_seq_defaults(struct pb_buf *b, uint32_t seq, uint32_t clock,
 void pf_annotation(struct pb_buf *b, const struct f2t_arg *a, uint64_t name_iid,
 		   uint64_t str_iid);
 
+/* pf_annotation_size() - bytes pf_annotation() writes, for a message sized beforehand */
+size_t pf_annotation_size(const struct f2t_arg *a, uint64_t name_iid, uint64_t str_iid);
+
 /**
  * pf_process_tree() - a ProcessTree packet at @ts (MONOTONIC): tasks @tids
  *		       of @tasks as threads of their processes, and the ones

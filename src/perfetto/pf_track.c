@@ -190,35 +190,65 @@ static int process_child(struct pf_tracks *t, struct pb_buf *b, const struct f2t
 /* What of the item a TrackEvent carries besides its type and track. */
 enum { NAMED = 1, ARGS = 2 };
 
+/* A TrackEvent's packet at @ts. */
+static struct pf_head event_head(uint64_t ts)
+{
+	return (struct pf_head){ .has_ts = true, .ts = ts, .seq = PF_SEQ_TRACKS,
+				 .flags = PF_SEQ_NEEDS_INCREMENTAL_STATE };
+}
+
 static struct open2 event_open(struct pb_buf *b, uint64_t ts, uint32_t type, uint64_t id)
 {
+	struct pf_head h = event_head(ts);
 	struct open2 o;
 
-	o.pkt = pf_packet_open(b, &(struct pf_head){
-		.has_ts = true, .ts = ts, .seq = PF_SEQ_TRACKS,
-		.flags = PF_SEQ_NEEDS_INCREMENTAL_STATE });
+	o.pkt = pf_packet_open(b, &h);
 	o.msg = pb_open(b, PF_PKT_TRACK_EVENT);
 	pb_uint(b, PF_TE_TYPE, type);
 	pb_uint(b, PF_TE_TRACK_UUID, id);
 	return o;
 }
 
-/* One TrackEvent of @type at @ts on track @id, with what @with says of @it. */
+/*
+ * One TrackEvent of @type at @ts on track @id, with what @with says of @it.
+ * Sized before it is written, packet and event: a long name or argument
+ * (a symbol's, up to 64 KB) is not moved twice to make room for their
+ * lengths.
+ */
 static void track_event(struct pb_buf *b, const struct f2t_item *it, uint64_t ts, uint32_t type,
 			uint64_t id, unsigned int with)
 {
-	struct open2 o = event_open(b, ts, type, id);
+	bool cat = (with & NAMED) && it->category.s && it->category.len;
+	bool name = (with & NAMED) && it->name.s;
+	size_t n = pb_uint_size(PF_TE_TYPE, type) + pb_uint_size(PF_TE_TRACK_UUID, id);
+	struct pf_head h = event_head(ts);
 
-	if (with & NAMED) {
-		if (it->category.s && it->category.len)
-			pb_bytes(b, PF_TE_CATEGORIES, it->category.s, it->category.len);
-		if (it->name.s)
-			pb_bytes(b, PF_TE_NAME, it->name.s, it->name.len);
-	}
+	if (cat)
+		n += pb_len_size(PF_TE_CATEGORIES, it->category.len);
+	if (name)
+		n += pb_len_size(PF_TE_NAME, it->name.len);
+	if (with & ARGS)
+		for (unsigned int i = 0; i < it->nargs; i++)
+			n += pf_annotation_size(&it->args[i], 0, 0);
+	pf_packet_open_sized(b, &h, pb_len_size(PF_PKT_TRACK_EVENT, n));
+	pb_open_sized(b, PF_PKT_TRACK_EVENT, n);
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+	size_t body = b->len;
+#endif
+	pb_uint(b, PF_TE_TYPE, type);
+	pb_uint(b, PF_TE_TRACK_UUID, id);
+	if (cat)
+		pb_bytes(b, PF_TE_CATEGORIES, it->category.s, it->category.len);
+	if (name)
+		pb_bytes(b, PF_TE_NAME, it->name.s, it->name.len);
 	if (with & ARGS)
 		for (unsigned int i = 0; i < it->nargs; i++)
 			pf_annotation(b, &it->args[i], 0, 0);
-	close2(b, o);
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+	/* A size that is not what was written makes a file no reader can walk. */
+	if (!b->err && b->len - body != n)
+		abort();
+#endif
 }
 
 /* A counter's series, each on its own counter track ("NAME", or "NAME SERIES"). */

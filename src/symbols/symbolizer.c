@@ -17,6 +17,7 @@
 #include "symbols/jitmap.h"
 #include "symbols/kallsyms.h"
 #include "symbols/symbolizer.h"
+#include "util/hash.h"
 #include "util/log.h"
 #include "util/sort.h"
 #include "util/vec.h"
@@ -34,12 +35,22 @@ struct jit_ent {
 	bool tried;
 };
 
+/* Kernel modules remembered (kernel_module()). */
+#define KMOD_CACHE 16
+
 struct f2t_symbolizer {
 	struct f2t_maps *maps;
 	char *debug_root;
 	struct f2t_ksyms *ksyms;
-	struct f2t_module **kmods;	/* parallel to the kallsyms modules, by name */
-	size_t nkmods;
+	/*
+	 * The modules of kernel frames met lately, by their kallsyms entry: a
+	 * module's name (a damaged table's can be 64 KB) is measured, hashed
+	 * and compared once, not for each frame.
+	 */
+	struct {
+		const struct f2t_kmod *km;
+		struct f2t_module *mod;
+	} kmods[KMOD_CACHE];
 	struct f2t_build_id kernel_bid;
 	bool same_kernel;		/* this machine runs the recorded kernel */
 	struct bid_ent *bids;
@@ -164,7 +175,6 @@ void f2t_symbolizer_free(struct f2t_symbolizer *s)
 		f2t_jitmap_free(s->jits[i].map);
 	free(s->jits);
 	free(s->bids);
-	free(s->kmods);
 	f2t_ksyms_free(s->ksyms);
 	free(s->debug_root);
 	free(s);
@@ -183,10 +193,16 @@ void f2t_symbolizer_stats(const struct f2t_symbolizer *s, struct f2t_sym_stats *
 /* The module standing for kernel module (or kernel) KM, made once. */
 static struct f2t_module *kernel_module(struct f2t_symbolizer *s, const struct f2t_kmod *km)
 {
-	bool kernel = !strcmp(km->name, "[kernel.kallsyms]");
+	size_t i = (size_t)(f2t_hash_u64((uintptr_t)km) % KMOD_CACHE);
 
-	return f2t_maps_module(s->maps, km->name, strlen(km->name),
-			       kernel ? &s->kernel_bid : NULL);
+	if (s->kmods[i].km != km || !s->kmods[i].mod) {
+		bool kernel = !strcmp(km->name, "[kernel.kallsyms]");
+
+		s->kmods[i].km = km;
+		s->kmods[i].mod = f2t_maps_module(s->maps, km->name, strlen(km->name),
+						  kernel ? &s->kernel_bid : NULL);
+	}
+	return s->kmods[i].mod;
 }
 
 /* F is in MOD (NULL: out of memory making it, as no module). */

@@ -32,7 +32,7 @@ struct f2t_hash {
 /* Does the caller's value @val have key @key? */
 typedef bool (*f2t_hash_eq_fn)(uintptr_t val, const void *key);
 
-/* A hash of bytes (FNV-1a, then mixed so every bit counts). */
+/* A hash of bytes (eight at a time, then mixed so every bit counts). */
 uint64_t f2t_hash_bytes(const void *p, size_t len);
 
 /* A hash of a number (splitmix64's finalizer: every input bit reaches every output bit). */
