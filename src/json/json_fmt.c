@@ -127,14 +127,22 @@ void f2t_json_put_escaped(struct f2t_out *o, const char *s, size_t len)
 		size_t n, bad;
 		uint64_t x;
 
-		/* 32 bytes a test, then 8: one branch for four words. */
+		/*
+		 * 32 bytes a test, then 8: one branch for four words.  Where the
+		 * four hold a special byte, the plain words before it are passed
+		 * here, not tested again by the loop of 8.
+		 */
 		while (end - p >= 32) {
-			uint64_t w[4];
+			uint64_t w[4], m0, m1, m2;
 
 			memcpy(w, p, sizeof(w));
-			if (any_special(w[0]) | any_special(w[1]) | any_special(w[2]) |
-			    any_special(w[3]))
+			m0 = any_special(w[0]);
+			m1 = any_special(w[1]);
+			m2 = any_special(w[2]);
+			if (m0 | m1 | m2 | any_special(w[3])) {
+				p += m0 ? 0 : m1 ? 8 : m2 ? 16 : 24;
 				break;
+			}
 			p += 32;
 		}
 		while (end - p >= 8) {

@@ -161,18 +161,19 @@ static void one_byte_escaped(unsigned char c, char *out)
 }
 
 /*
- * Plain text is skipped 8 bytes at a time: every byte value, at every
- * position of such a block and across two, still comes out escaped.
+ * Plain text is skipped 32 bytes at a time, then 8: every byte value, at
+ * every position of two 32-byte blocks and of the 8-byte ones after them,
+ * still comes out escaped.
  */
 static void test_escaping_every_byte_everywhere(void **state)
 {
-	char in[24], want[64], esc[8];
+	char in[76], want[128], esc[8];
 	struct mem m;
 
 	mem_open(&m);
 	for (unsigned int c = 0; c < 256; c++) {
 		one_byte_escaped((unsigned char)c, esc);
-		for (size_t at = 0; at < 17; at++) {
+		for (size_t at = 0; at < sizeof(in); at++) {
 			memset(in, 'a', sizeof(in));
 			in[at] = (char)c;
 			snprintf(want, sizeof(want), "\"%.*s%s%.*s\"", (int)at, in, esc,
