@@ -91,18 +91,30 @@ static const char *base_name(const char *path)
 	return slash && slash[1] ? slash + 1 : path;
 }
 
+/*
+ * Up to LEN - 1 bytes of S into BUF, ended: snprintf("%s") would read all of
+ * a name to return its length, and kernel and JIT names can be tens of KB.
+ */
+static size_t put_cut(char *buf, size_t len, const char *s)
+{
+	size_t n = strnlen(s, len - 1);
+
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return n;
+}
+
 size_t f2t_frame_name(const struct f2t_frame *f, char *buf, size_t len)
 {
-	int n;
+	size_t n;
+	int k;
 
 	if (f->func)
-		n = snprintf(buf, len, "%s", f->func);
-	else
-		n = snprintf(buf, len, "%s+0x%llx", base_name(f->module ? f->module : "[unknown]"),
-			     (unsigned long long)f->offset);
-	if (n < 0)
-		n = 0;
-	return (size_t)n < len ? (size_t)n : len - 1;
+		return put_cut(buf, len, f->func);
+	n = put_cut(buf, len, base_name(f->module ? f->module : "[unknown]"));
+	k = snprintf(buf + n, len - n, "+0x%llx", (unsigned long long)f->offset);
+	n += k > 0 ? (size_t)k : 0;
+	return n < len ? n : len - 1;
 }
 
 uint32_t f2t_stacks_count(const struct f2t_stacks *s)

@@ -199,7 +199,26 @@ static void test_unknown_frames_kept(void **state)
 	/* Names are cut, not overflowed. */
 	assert_int_equal(f2t_frame_name(&f[0], buf, 5), 4);
 	assert_string_equal(buf, "libz");
+	assert_int_equal(f2t_frame_name(&f[0], buf, 12), 11);
+	assert_string_equal(buf, "libz.so.1+0");
 	f2t_profile_free(p);
+}
+
+/* A function name longer than the buffer is cut to it, whatever its length. */
+static void test_long_name_cut(void **state)
+{
+	static char name[65536];
+	struct f2t_frame f;
+	char buf[F2T_FRAME_NAME_MAX + 1];
+
+	memset(name, 'x', sizeof(name) - 1);
+	name[0] = 'a';
+	f = fr(name, "/bin/x", 3);
+	assert_int_equal(f2t_frame_name(&f, buf, sizeof(buf)), F2T_FRAME_NAME_MAX);
+	assert_int_equal(strlen(buf), F2T_FRAME_NAME_MAX);
+	assert_memory_equal(buf, name, F2T_FRAME_NAME_MAX);
+	assert_int_equal(f2t_frame_name(&f, buf, 1), 0);
+	assert_string_equal(buf, "");
 }
 
 /*
@@ -291,6 +310,7 @@ int main(void)
 		cmocka_unit_test(test_dedup),
 		cmocka_unit_test(test_mappings),
 		cmocka_unit_test(test_unknown_frames_kept),
+		cmocka_unit_test(test_long_name_cut),
 		cmocka_unit_test(test_renamed),
 		cmocka_unit_test(test_many_distinct),
 		cmocka_unit_test(test_stack_text),
