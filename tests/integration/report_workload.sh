@@ -13,7 +13,8 @@
 # a task whose switches away are never recorded, in perf's recording too).
 # So a recording where the workload's threads have more than 1% of their
 # life unknown, or that lost events, is made again (twice at most); the
-# checks run on the last one whatever it is.
+# checks run on the last one whatever it is, where a time may fall short by
+# the thread's unknown time on top of the 5% (it was spent in some state).
 set -u
 . "$F2T_TESTS/helpers/record-common.bash"
 need_root
@@ -37,25 +38,30 @@ for line in open(out):
 rows = {r['tid']: r for r in csv.DictReader(open(report))}
 bad = []
 
-def near(what, got, want, tid):
-    ok = abs(got - want) <= 0.05 * want
+# The thread's unknown time was spent in some state the trace cannot name,
+# so a state's time may fall short of the truth by up to that much (the
+# last try may still have some; see above), never exceed it.
+def near(what, got, want, tid, unknown):
+    ok = want - 0.05 * want - unknown <= got <= want + 0.05 * want
     print(f"{name} {tid} {what}: report {got / 1e6:.3f} ms, known {want / 1e6:.3f} ms"
-          f" ({100 * (got - want) / want:+.2f}%){'' if ok else '  <-- more than 5% off'}")
+          f" ({100 * (got - want) / want:+.2f}%, unknown {unknown / 1e6:.3f} ms)"
+          f"{'' if ok else '  <-- more than 5% off, or short by more than 5% and the unknown time'}")
     if not ok:
         bad.append(what)
 
 for tid, o in own.items():
     r = {k: int(v) if v.lstrip('-').isdigit() else v for k, v in rows[tid].items()}
-    near('running', r['running_ns'], o['cpu_ns'], tid)
+    u = r['unknown_ns']
+    near('running', r['running_ns'], o['cpu_ns'], tid, u)
     if name == 'busy-sleep':
-        near('sleeping', r['sleeping_ns'], 10 * 30_000_000, tid)
+        near('sleeping', r['sleeping_ns'], 10 * 30_000_000, tid, u)
         # Inside nanosleep: asleep, then runnable until it runs again; and
         # before its first instruction, runnable after its first wakeup.
         near('sleeping + runnable after wakeup', r['sleeping_ns'] + r['runnable_woken_ns'],
-             o['sleep_ns'] + o['start_ns'], tid)
+             o['sleep_ns'] + o['start_ns'], tid, u)
     else:
         near('runnable', r['runnable_woken_ns'] + r['runnable_preempted_ns'],
-             o['life_ns'] - o['cpu_ns'] - o['sleep_ns'], tid)
+             o['life_ns'] - o['cpu_ns'] - o['sleep_ns'], tid, u)
     # getrusage is read before the thread prints its line and exits: the
     # report also sees the switches of those last steps (a few preemptions,
     # and the final switch out, a voluntary one), never fewer.
