@@ -320,18 +320,30 @@ int f2t_flight_check(struct f2t_flight *f, const struct pollfd *pfd, bool usr1, 
 	return now >= f->due_ns;
 }
 
-/* SECONDS before @at, not before the arming nor the last growth. */
+/* SECONDS before @at, not before the arming. */
+static uint64_t window_asked(const struct f2t_flight *f, uint64_t at)
+{
+	uint64_t span = (uint64_t)llround(f->o.secs * 1e9);
+
+	return at > f->armed_ns + span ? at - span : f->armed_ns;
+}
+
+/* ... nor before the last growth. */
 static uint64_t window_from(const struct f2t_flight *f, uint64_t at)
 {
-	uint64_t span = (uint64_t)llround(f->o.secs * 1e9), from;
+	uint64_t from = window_asked(f, at);
 
-	from = at > f->armed_ns + span ? at - span : f->armed_ns;
 	return from > f->grown_ns ? from : f->grown_ns;
 }
 
 uint64_t f2t_flight_window_start(const struct f2t_flight *f)
 {
 	return window_from(f, f->trigger_ns);
+}
+
+bool f2t_flight_window_cut(const struct f2t_flight *f)
+{
+	return f->grown_ns > window_asked(f, f->trigger_ns);
 }
 
 uint64_t f2t_flight_keep_from(const struct f2t_flight *f, uint64_t now)

@@ -170,17 +170,21 @@ fi
 #     threads are preempted by it hundreds of times for milliseconds, and
 #     only a wait that began with a wakeup may trigger.  Which kind each
 #     long wait was is read from Perfetto's thread states (the state before
-#     the runnable one: running, or asleep).
+#     the runnable one: running, or asleep).  The rings' size is fixed (-b):
+#     grown, they would hold only what came after the growth, next to
+#     nothing when the ping-pong ends soon after it.
 if [ $bpf = 1 ]; then
 	taskset -c 0 sh -c 'while :; do :; done' &
 	H=$!
-	"$F2T" record --flight-recorder=10 --trigger-latency=2000 -o mixed.pftrace \
+	"$F2T" record --flight-recorder=10 -b 200000 --trigger-latency=2000 -o mixed.pftrace \
 		-- taskset -c 0 "$PINGPONG" 200000 >/dev/null 2>mixed.err
 	rc=$?
 	kill $H
 	wait $H 2>/dev/null
 	[ $rc = 0 ] || grep -q "snapshot triggered" mixed.err || fail "ping-pong beside a spinning thread: exit $rc: $(cat mixed.err)"
-	kinds=$(q mixed.pftrace "with st as (select t.name, s.state, s.dur, lag(s.state) over (partition by s.utid order by s.ts) prev from thread_state s join thread t using (utid) where t.name in ('ping', 'pong')) select sum(prev = 'Running') || ',' || sum(prev like 'S%' or prev like 'D%') from st where state like 'R%' and dur > 2000000;")
+	n=$(q mixed.pftrace "select count(*) from thread_state s join thread t using (utid) where t.name in ('ping', 'pong');")
+	[ "${n:-0}" -ge 1000 ] 2>/dev/null || fail "ping-pong beside a spinning thread: ${n:-no} thread states of ping and pong in the snapshot: $(cat mixed.err)"
+	kinds=$(q mixed.pftrace "with st as (select t.name, s.state, s.dur, lag(s.state) over (partition by s.utid order by s.ts) prev from thread_state s join thread t using (utid) where t.name in ('ping', 'pong')) select coalesce(sum(prev = 'Running'), 0) || ',' || coalesce(sum(prev like 'S%' or prev like 'D%'), 0) from st where state like 'R%' and dur > 2000000;")
 	preempted=${kinds%,*} woken=${kinds#*,}
 	[ "${preempted:-0}" -ge 20 ] || skip_note="only ${preempted:-0} preempted waits over 2 ms: a weak check"
 	if grep -q "snapshot triggered: p[io]ng (tid" mixed.err; then
@@ -193,12 +197,17 @@ if [ $bpf = 1 ]; then
 	ok "a ping-pong beside a spinning thread: $preempted waits over 2 ms after a preemption, ${woken:-0} after a wakeup; $seen${skip_note:+ ($skip_note)}"
 fi
 
-# 1d. Rings grown while armed (a ping-pong at full speed): the snapshot holds
-#     the newest data, to the stop, and no hole where the kernel stopped
-#     tracing to grow them.
-"$F2T" record --flight-recorder=10 -o grown.pftrace -- taskset -c 0 "$PINGPONG" 300000 \
+# 1d. Rings grown while armed (a ping-pong at full speed, some 5 s here, so
+#     that seconds follow the growth a second after arming): the snapshot
+#     holds the newest data, to the stop, and no hole where the kernel
+#     stopped tracing to grow them; the window, shorter than asked, says it
+#     began at the growth.
+"$F2T" record --flight-recorder=10 -o grown.pftrace -- taskset -c 0 "$PINGPONG" 1500000 \
 	>grown.out 2>grown.err || fail "ping-pong under --flight-recorder=10: exit $?: $(cat grown.err)"
 if grep -q "ring buffers grown" grown.err; then
+	said=$(sed -n 's/.*snapshot 1: from \([0-9.]*\) s before the trigger (.*/\1/p' grown.err)
+	grep -q "warning: snapshot 1: the window begins where the ring buffers were last grown, $said s before the trigger, not 10 s" grown.err ||
+		fail "a window cut by the growth ($said s of 10) is not said: $(cat grown.err)"
 	# On CPU 0, the ping-pong's: the longest time without a switch, and how
 	# far before the last switch on any CPU its last one is.
 	hole=$(q grown.pftrace "select max(ts - prev) / 1000000 from (select ts, lag(ts) over (order by ts) as prev from sched where cpu = 0);")
@@ -206,7 +215,7 @@ if grep -q "ring buffers grown" grown.err; then
 	[ "$hole" -lt 50 ] || fail "a hole of $hole ms in CPU 0's switches: $(cat grown.err)"
 	[ "$short" -lt 50 ] || fail "CPU 0's switches end $short ms before the trace does: the newest data were not read: $(cat grown.err)"
 	no_loss grown.pftrace
-	ok "rings grown under a ping-pong: CPU 0's switches to the end, no gap over $hole ms"
+	ok "rings grown under a ping-pong: CPU 0's switches to the end, no gap over $hole ms; the window, $said s from the growth, said to begin there"
 else
 	echo "note: the rings were not grown (the ping-pong too slow here?): $(grep 'flight recorder' grown.err)"
 fi
