@@ -341,9 +341,9 @@ uint64_t f2t_flight_window_start(const struct f2t_flight *f)
 	return window_from(f, f->trigger_ns);
 }
 
-bool f2t_flight_window_cut(const struct f2t_flight *f)
+uint64_t f2t_flight_window_asked(const struct f2t_flight *f)
 {
-	return f->grown_ns > window_asked(f, f->trigger_ns);
+	return window_asked(f, f->trigger_ns);
 }
 
 uint64_t f2t_flight_keep_from(const struct f2t_flight *f, uint64_t now)

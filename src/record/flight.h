@@ -110,8 +110,8 @@ int f2t_flight_trigger(struct f2t_flight *f, const char *cause, uint64_t now);
  */
 uint64_t f2t_flight_window_start(const struct f2t_flight *f);
 
-/* Whether the rings' last growth, not SECONDS or the arming, begins that window. */
-bool f2t_flight_window_cut(const struct f2t_flight *f);
+/* Where that window would begin if the rings had not grown: SECONDS before the trigger, or the arming. */
+uint64_t f2t_flight_window_asked(const struct f2t_flight *f);
 
 /*
  * What a snapshot may still need from @now on (CLOCK_MONOTONIC ns): the

@@ -815,13 +815,13 @@ static int snapshot(struct run *r)
 			r->ncpus_read, (unsigned long long)r->lost);
 	r->bytes_before = r->pump.bytes;
 	/* A run that ends soon after a growth would otherwise get a near-empty trace, unexplained. */
-	if (!err && f2t_flight_window_cut(f))
+	if (!err && from > f2t_flight_window_asked(f))
 		f2t_warn("snapshot %u: the window begins where the ring buffers were last grown, "
-			 "%.2f s before the trigger, not %g s: the kernel does not trace while it "
+			 "%.2f s before the trigger, not %.2f s: the kernel does not trace while it "
 			 "grows them, and nothing from before it is kept; -b KB sets their size "
 			 "(never grown)", r->snapshots,
 			 f->trigger_ns > from ? (double)(f->trigger_ns - from) / 1e9 : 0.0,
-			 f->o.secs);
+			 (double)(f->trigger_ns - f2t_flight_window_asked(f)) / 1e9);
 	if (!f2t_quiet && !err && (r->sampler.nrings || r->offcpu))
 		fprintf(stderr, "ftrace2trace: snapshot %u: CPU samples and off-CPU episodes held "
 			"in memory for the window: %s at most\n", r->snapshots,

@@ -206,8 +206,8 @@ fi
 	>grown.out 2>grown.err || fail "ping-pong under --flight-recorder=10: exit $?: $(cat grown.err)"
 if grep -q "ring buffers grown" grown.err; then
 	said=$(sed -n 's/.*snapshot 1: from \([0-9.]*\) s before the trigger (.*/\1/p' grown.err)
-	grep -q "warning: snapshot 1: the window begins where the ring buffers were last grown, $said s before the trigger, not 10 s" grown.err ||
-		fail "a window cut by the growth ($said s of 10) is not said: $(cat grown.err)"
+	grep -q "warning: snapshot 1: the window begins where the ring buffers were last grown, $said s before the trigger, not [0-9.]* s" grown.err ||
+		fail "a window cut by the growth ($said s) is not said: $(cat grown.err)"
 	# On CPU 0, the ping-pong's: the longest time without a switch, and how
 	# far before the last switch on any CPU its last one is.
 	hole=$(q grown.pftrace "select max(ts - prev) / 1000000 from (select ts, lag(ts) over (order by ts) as prev from sched where cpu = 0);")
