@@ -110,7 +110,10 @@ int f2t_flight_trigger(struct f2t_flight *f, const char *cause, uint64_t now);
  */
 uint64_t f2t_flight_window_start(const struct f2t_flight *f);
 
-/* Where that window would begin if the rings had not grown: SECONDS before the trigger, or the arming. */
+/*
+ * Where that window would begin if the rings had not grown: SECONDS before
+ * the trigger, or at the arming.
+ */
 uint64_t f2t_flight_window_asked(const struct f2t_flight *f);
 
 /*

@@ -745,7 +745,8 @@ static int snapshot(struct run *r)
 {
 	struct f2t_flight *f = &r->flight;
 	struct f2t_meta m = r->meta;
-	uint64_t from = f2t_flight_window_start(f), lost = 0, shift;
+	uint64_t from = f2t_flight_window_start(f), asked = f2t_flight_window_asked(f);
+	uint64_t lost = 0, shift;
 	size_t at;
 	int err, e;
 
@@ -815,13 +816,12 @@ static int snapshot(struct run *r)
 			r->ncpus_read, (unsigned long long)r->lost);
 	r->bytes_before = r->pump.bytes;
 	/* A run that ends soon after a growth would otherwise get a near-empty trace, unexplained. */
-	if (!err && from > f2t_flight_window_asked(f))
+	if (!err && from > asked)
 		f2t_warn("snapshot %u: the window begins where the ring buffers were last grown, "
 			 "%.2f s before the trigger, not %.2f s: the kernel does not trace while it "
 			 "grows them, and nothing from before it is kept; -b KB sets their size "
-			 "(never grown)", r->snapshots,
-			 f->trigger_ns > from ? (double)(f->trigger_ns - from) / 1e9 : 0.0,
-			 (double)(f->trigger_ns - f2t_flight_window_asked(f)) / 1e9);
+			 "(never grown)", r->snapshots, before_trigger(f->trigger_ns, from, from),
+			 before_trigger(f->trigger_ns, asked, asked));
 	if (!f2t_quiet && !err && (r->sampler.nrings || r->offcpu))
 		fprintf(stderr, "ftrace2trace: snapshot %u: CPU samples and off-CPU episodes held "
 			"in memory for the window: %s at most\n", r->snapshots,
